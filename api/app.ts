@@ -1,0 +1,76 @@
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import express, { type ErrorRequestHandler } from "express";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "pino";
+import { sql } from "drizzle-orm";
+import type { Database } from "./db/client";
+import type { ApiConfig } from "./config";
+import { requestContext } from "./http/context";
+import { sendError } from "./http/respond";
+import { settingsRoutes } from "./http/settings";
+import { userRoutes } from "./http/user";
+
+export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger }) {
+  const { database, config, logger } = options;
+  const { db } = database;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await db.execute(sql`select 1`);
+      res.json({ status: "ok", service: "api", checks: { database: database.kind } });
+    } catch {
+      res.status(503).json({ status: "degraded", service: "api", checks: { database: "unreachable" } });
+    }
+  });
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const given = req.headers["x-request-id"];
+        const id = typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customSuccessObject: (_req, res, value: object) => ({ ...value, memberId: (res as express.Response).locals.member?.userId ?? null }),
+      customErrorObject: (_req, res, _error, value: object) => ({ ...value, memberId: (res as express.Response).locals.member?.userId ?? null }),
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.replace(/([?&](?:token|email)=)[^&]*/g, "$1[redacted]") }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  app.use("/uploads", express.static(path.resolve(config.DATA_DIR, "uploads"), { maxAge: "30d", immutable: true, fallthrough: false }));
+  app.use(express.json({ limit: "100kb" }));
+  app.use(requestContext(db, config.SESSION_SECRET));
+  app.use(settingsRoutes());
+  app.use(userRoutes(db, config.SESSION_SECRET));
+
+  app.use("/api", (_req, res) => sendError(res, "not_found"));
+
+  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    const status = typeof error?.status === "number" ? error.status : 500;
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, a body over the limit, a missing upload: the client's mistake, said plainly.
+      if (status === 404) return sendError(res, "not_found");
+      return sendError(res, "validation_failed", { fields: { _: [error.type === "entity.too.large" ? "Request body too large" : "Malformed request body"] } });
+    }
+    req.log.error({ err: error }, "request failed");
+    if (res.headersSent) return;
+    sendError(res, "internal_error");
+  };
+  app.use(onError);
+  return app;
+}
+
+function trustProxyValue(value: string): boolean | number | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

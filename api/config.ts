@@ -1,0 +1,43 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+
+const ApiEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  API_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  API_HOST: z.string().default("127.0.0.1"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().url().optional(),
+  /** Keys the HMAC of session tokens; generated and kept in DATA_DIR when unset outside production. */
+  SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters").optional(),
+  LOG_LEVEL: LogLevel.default("info"),
+  /** Express "trust proxy": web sits in front on loopback by default. */
+  TRUST_PROXY: z.string().default("loopback"),
+  DEMO_DATA: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+});
+
+export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET"> & { SESSION_SECRET: string };
+
+export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
+  const parsed = ApiEnv.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid api configuration: ${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  const config = parsed.data;
+  if (config.SESSION_SECRET) return { ...config, SESSION_SECRET: config.SESSION_SECRET };
+  if (config.NODE_ENV === "production") throw new Error("Invalid api configuration: SESSION_SECRET is required in production");
+  return { ...config, SESSION_SECRET: localSecret(config.DATA_DIR) };
+}
+
+function localSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,197 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+export const companies = pgTable("companies", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull(),
+  address: text("address").notNull(),
+  kvk: text("kvk").notNull(),
+  city: text("city").notNull(),
+  country: text("country").notNull(),
+  tradenames: jsonb("tradenames").$type<string[]>().notNull().default([]),
+  vatNumbers: jsonb("vat_numbers").$type<string[]>().notNull().default([]),
+  supportPhone: text("support_phone").notNull(),
+  deleteDiscount: integer("delete_discount"),
+  added: timestamp("added", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const sites = pgTable(
+  "sites",
+  {
+    id: serial("id").primaryKey(),
+    domain: text("domain").notNull(),
+    isDefault: boolean("is_default").notNull().default(false),
+    name: text("name").notNull(),
+    domainLanguage: text("domain_language"),
+    cdnPrefix: text("cdn_prefix").notNull().default("/uploads/"),
+    niche: integer("niche").notNull().default(1),
+    indexTitle: text("index_title").notNull(),
+    description: text("description").notNull(),
+    countries: jsonb("countries").$type<string[]>().notNull().default([]),
+    signups: text("signups", { enum: ["all", "with_trafficsource", "other"] }).notNull().default("all"),
+    loggedOutSearch: boolean("logged_out_search").notNull().default(false),
+    loggedOutSearchTrafficsource: boolean("logged_out_search_trafficsource").notNull().default(false),
+    enableSiteEntryPopup: boolean("enable_site_entry_popup").notNull().default(true),
+    minimumMessageCosts: jsonb("minimum_message_costs").$type<Record<string, { costs: number; currency: string }>>().notNull().default({}),
+    pushPublicKey: text("push_public_key"),
+    supportEmail: text("support_email").notNull(),
+    visibleProfileFields: jsonb("visible_profile_fields").$type<string[]>().notNull().default([]),
+    visibleProfileNotes: jsonb("visible_profile_notes").$type<string[]>().notNull().default([]),
+    messageCredits: integer("message_credits").notNull().default(10),
+    signupCredits: integer("signup_credits").notNull().default(20),
+    photoCredits: integer("photo_credits").notNull().default(5),
+    giftCredits: integer("gift_credits").notNull().default(25),
+    messageLength: integer("message_length").notNull().default(1000),
+    searchFields: jsonb("search_fields").$type<string[]>().notNull().default([]),
+    memberResell: boolean("member_resell").notNull().default(false),
+    fictionalIcon: text("fictional_icon").notNull().default(""),
+    fictionalWarning: text("fictional_warning").notNull().default(""),
+    fictionalSingular: text("fictional_singular").notNull().default(""),
+    fictionalPlural: text("fictional_plural").notNull().default(""),
+    refundDays: integer("refund_days").notNull().default(14),
+    deleteDiscount: integer("delete_discount"),
+    mailName: text("mail_name").notNull(),
+    companyId: integer("company_id")
+      .notNull()
+      .references(() => companies.id),
+  },
+  (t) => [uniqueIndex("sites_domain_idx").on(t.domain)],
+);
+
+export const userStatuses = ["not_confirmed", "active", "deleted"] as const;
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash"),
+    status: text("status", { enum: userStatuses }).notNull().default("not_confirmed"),
+    credits: integer("credits").notNull().default(0),
+    paidUser: boolean("paid_user").notNull().default(false),
+    signupDate: timestamp("signup_date", { withTimezone: true }).notNull().defaultNow(),
+    language: text("language").notNull().default("en"),
+    notificationsDisabled: jsonb("notifications_disabled").$type<("fbl" | "bounce" | "listunsubscribe")[]>().notNull().default([]),
+    network: text("network"),
+    ref: text("ref"),
+    sub1: text("sub1"),
+    sub2: text("sub2"),
+    sub3: text("sub3"),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`)],
+);
+
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    name: text("name").notNull(),
+    country: text("country").notNull(),
+    region: text("region"),
+    city: text("city"),
+    status: text("status", { enum: ["active", "disabled"] }).notNull().default("disabled"),
+    dateOfBirth: date("date_of_birth", { mode: "string" }).notNull(),
+    gender: text("gender", { enum: ["male", "female"] }).notNull(),
+    sexuality: text("sexuality", { enum: ["hetero", "gay", "lesbian", "bi"] }).notNull().default("hetero"),
+    aboutMe: text("about_me").notNull().default(""),
+    interests: jsonb("interests").$type<number[]>().notNull().default([]),
+    hairColor: text("hair_color"),
+    eyeColor: text("eye_color"),
+    bodyType: text("body_type"),
+    relationshipStatus: text("relationship_status"),
+    tattoos: text("tattoos"),
+    signupReason: text("signup_reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("profiles_user_idx").on(t.userId),
+    index("profiles_site_newest_idx").on(t.siteId, t.status, t.createdAt),
+  ],
+);
+
+export const photos = pgTable(
+  "photos",
+  {
+    id: serial("id").primaryKey(),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    thumbFilename: text("thumb_filename").notNull(),
+    status: text("status", { enum: ["active", "pending", "rejected"] }).notNull().default("pending"),
+    position: integer("position").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("photos_profile_idx").on(t.profileId, t.position)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: serial("id").primaryKey(),
+    /** sha256 of the cookie token: a leaked table gives no usable session. */
+    tokenHash: text("token_hash").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("sessions_token_idx").on(t.tokenHash), index("sessions_user_idx").on(t.userId)],
+);
+
+/** Failed logins per account, counted in the database so every api instance agrees. */
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("login_failures_user_at_idx").on(t.userId, t.at)],
+);
+
+/** Every change of a member's credits, written in the same transaction as users.credits. */
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "demo"] }).notNull(),
+    reference: text("reference"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const interests = pgTable("interests", {
+  id: serial("id").primaryKey(),
+  key: text("key").notNull().unique(),
+});

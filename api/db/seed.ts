@@ -1,0 +1,212 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createAvatar } from "@dicebear/core";
+import { personas } from "@dicebear/collection";
+import { faker } from "@faker-js/faker";
+import { City } from "country-state-city";
+import { sql } from "drizzle-orm";
+import type { Db } from "./client";
+import { companies, creditLedger, interests, photos, profiles, sites, users } from "./schema";
+import { hashPassword } from "../domain/passwords";
+import { nichePrefix } from "#contract/settings";
+
+export const demoPassword = "demo-password";
+export const demoAccounts = {
+  free: { email: "demo@example.com", credits: 20, paid: false },
+  premium: { email: "premium@example.com", credits: 500, paid: true },
+} as const;
+
+const countries = ["NL", "BE", "DE", "AT", "CH", "GB", "IE", "US", "CA", "FR", "IT", "ES", "PL", "DK", "FI", "NO", "SE", "AU", "NZ"];
+const memberCountries = ["NL", "NL", "NL", "BE", "DE", "DE", "GB", "US", "FR", "IT", "ES", "PL", "DK", "SE", "NO", "FI", "AT", "CH"];
+export const interestKeys = [
+  "travel", "music", "movies", "cooking", "sports", "fitness", "reading", "art", "dancing", "nature",
+  "photography", "gaming", "wine", "fashion", "animals", "beach", "cars", "nightlife", "yoga", "theatre",
+];
+const hairColors = ["blond", "brown", "black", "red", "grey"];
+const eyeColors = ["blue", "brown", "green", "grey", "hazel"];
+const bodyTypes = ["slim", "athletic", "average", "curvy", "large"];
+const relationships = ["single", "divorced", "widowed", "relationship", "married"];
+const reasons = ["dating", "chat", "friendship", "adventure"];
+
+type Niche = { niche: number; name: string; gender: "male" | "female"; sexuality: "hetero" | "gay" | "lesbian" | "bi"; minAge: number; maxAge: number; bodyTypes?: string[] };
+const nicheSites: Niche[] = [
+  { niche: 1, name: "Rendezvous", gender: "female", sexuality: "hetero", minAge: 18, maxAge: 65 },
+  { niche: 2, name: "Rendezvous She", gender: "female", sexuality: "lesbian", minAge: 18, maxAge: 60 },
+  { niche: 3, name: "Rendezvous BDSM", gender: "female", sexuality: "bi", minAge: 21, maxAge: 60 },
+  { niche: 4, name: "Rendezvous BBW", gender: "female", sexuality: "hetero", minAge: 21, maxAge: 65, bodyTypes: ["curvy", "large"] },
+  { niche: 5, name: "Rendezvous GILF", gender: "female", sexuality: "hetero", minAge: 60, maxAge: 80 },
+  { niche: 6, name: "Rendezvous MILF", gender: "female", sexuality: "hetero", minAge: 35, maxAge: 52 },
+  { niche: 7, name: "Rendezvous Gay", gender: "male", sexuality: "gay", minAge: 18, maxAge: 65 },
+];
+const membersPerSite = 45;
+
+/**
+ * Demo data for an empty database: a company, the default site on localhost and one site per niche
+ * 2-7 on <prefix>.localhost, members with generated avatars, and the two demo accounts.
+ * Deterministic (seeded faker) and offline. Returns null when the database already has sites.
+ */
+export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: Date }): Promise<{ sites: number; members: number } | null> {
+  const [existing] = await db.select({ n: sql<number>`count(*)::int` }).from(sites);
+  if ((existing?.n ?? 0) > 0) return null;
+  faker.seed(20_231_201);
+  const now = options.now ?? new Date();
+  const photoDir = path.join(options.uploadsDir, "demo");
+  mkdirSync(photoDir, { recursive: true });
+  const demoHash = await hashPassword(demoPassword);
+
+  let members = 0;
+  await db.transaction(async (tx) => {
+    const [company] = await tx
+      .insert(companies)
+      .values({
+        name: "Rendezvous Media B.V.",
+        address: "Herengracht 182",
+        kvk: "81234567",
+        city: "1016 BR Amsterdam",
+        country: "NL",
+        tradenames: nicheSites.map((s) => s.name),
+        vatNumbers: ["NL862345678B01"],
+        supportPhone: "+31 20 123 4567",
+        deleteDiscount: 50,
+        added: new Date("2024-03-15T09:00:00Z"),
+      })
+      .returning();
+    if (!company) throw new Error("company insert returned nothing");
+    await tx.insert(interests).values(interestKeys.map((key) => ({ key })));
+
+    for (const n of nicheSites) {
+      const prefix = nichePrefix[n.niche] ?? "";
+      const domain = prefix ? `${prefix}.localhost` : "localhost";
+      const [site] = await tx
+        .insert(sites)
+        .values({
+          domain,
+          isDefault: n.niche === 1,
+          name: n.name,
+          domainLanguage: "en-US",
+          niche: n.niche,
+          indexTitle: `${n.name}: meet and chat with singles near you`,
+          description: `${n.name} is where adults meet, flirt and chat. Sign up free and find your match today.`,
+          countries,
+          signups: "all",
+          loggedOutSearch: false,
+          enableSiteEntryPopup: true,
+          minimumMessageCosts: { NL: { costs: 1.99, currency: "EUR" }, DE: { costs: 1.99, currency: "EUR" }, GB: { costs: 1.79, currency: "GBP" }, US: { costs: 1.99, currency: "USD" } },
+          supportEmail: `support@${prefix ? `${prefix}.` : ""}rendezvous.example`,
+          visibleProfileFields: ["city", "age", "relationship_status", "body_type", "hair_color", "eye_color", "interests"],
+          visibleProfileNotes: [],
+          searchFields: ["gender", "country", "countryregion", "min_age", "max_age"],
+          fictionalIcon: "",
+          fictionalWarning: "",
+          fictionalSingular: "",
+          fictionalPlural: "",
+          refundDays: 14,
+          deleteDiscount: 50,
+          mailName: n.name,
+          companyId: company.id,
+        })
+        .returning();
+      if (!site) throw new Error("site insert returned nothing");
+
+      for (let i = 0; i < membersPerSite; i++) {
+        const gender = n.niche === 1 && i % 5 === 4 ? "male" : n.gender;
+        const country = faker.helpers.arrayElement(memberCountries);
+        const city = faker.helpers.arrayElement(City.getCitiesOfCountry(country) ?? []);
+        const createdAt = new Date(now.getTime() - (i * 11 + faker.number.int({ min: 0, max: 10 })) * 3_600_000);
+        const [user] = await tx
+          .insert(users)
+          .values({
+            siteId: site.id,
+            email: `member${site.id}-${i}@demo.invalid`,
+            status: "active",
+            signupDate: createdAt,
+            language: "en",
+          })
+          .returning({ id: users.id });
+        if (!user) throw new Error("user insert returned nothing");
+        const [profile] = await tx
+          .insert(profiles)
+          .values({
+            userId: user.id,
+            siteId: site.id,
+            name: faker.person.firstName(gender),
+            country,
+            region: city?.stateCode ?? null,
+            city: city?.name ?? null,
+            status: "active",
+            dateOfBirth: faker.date.birthdate({ mode: "age", min: n.minAge, max: n.maxAge, refDate: now }).toISOString().slice(0, 10),
+            gender,
+            sexuality: gender === "male" && n.niche === 1 ? "hetero" : n.sexuality,
+            aboutMe: faker.lorem.sentences({ min: 1, max: 3 }),
+            interests: faker.helpers.arrayElements(interestKeys.map((_, idx) => idx + 1), { min: 2, max: 5 }),
+            hairColor: faker.helpers.arrayElement(hairColors),
+            eyeColor: faker.helpers.arrayElement(eyeColors),
+            bodyType: faker.helpers.arrayElement(n.bodyTypes ?? bodyTypes),
+            relationshipStatus: faker.helpers.arrayElement(relationships),
+            tattoos: faker.helpers.arrayElement(["none", "some", "many"]),
+            signupReason: faker.helpers.arrayElement(reasons),
+            createdAt,
+          })
+          .returning({ id: profiles.id });
+        if (!profile) throw new Error("profile insert returned nothing");
+        // One in ten members has no photo, as real sites have.
+        if (i % 10 !== 7) {
+          const file = `demo/${profile.id}.svg`;
+          writeFileSync(path.join(options.uploadsDir, file), avatar(`${site.id}-${i}`, gender));
+          await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active" });
+        }
+        members++;
+      }
+    }
+
+    const [defaultSite] = await tx.select({ id: sites.id }).from(sites).where(sql`${sites.isDefault}`);
+    if (!defaultSite) throw new Error("default site missing");
+    for (const [index, account] of Object.values(demoAccounts).entries()) {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          siteId: defaultSite.id,
+          email: account.email,
+          passwordHash: demoHash,
+          status: "active",
+          credits: account.credits,
+          paidUser: account.paid,
+          signupDate: new Date(now.getTime() - (30 + index) * 86_400_000),
+        })
+        .returning({ id: users.id });
+      if (!user) throw new Error("demo user insert returned nothing");
+      await tx.insert(creditLedger).values({ userId: user.id, delta: account.credits, balanceAfter: account.credits, reason: account.paid ? "purchase" : "signup", reference: "demo-data" });
+      const [profile] = await tx
+        .insert(profiles)
+        .values({
+          userId: user.id,
+          siteId: defaultSite.id,
+          name: account.paid ? "Paula" : "Dennis",
+          country: "NL",
+          region: "NH",
+          city: "Amsterdam",
+          status: "active",
+          dateOfBirth: account.paid ? "1985-06-14" : "1990-02-03",
+          gender: account.paid ? "female" : "male",
+          sexuality: "hetero",
+          aboutMe: "Demo account.",
+          createdAt: new Date(now.getTime() - (30 + index) * 86_400_000),
+        })
+        .returning({ id: profiles.id });
+      if (!profile) throw new Error("demo profile insert returned nothing");
+      const file = `demo/${profile.id}.svg`;
+      writeFileSync(path.join(options.uploadsDir, file), avatar(account.email, account.paid ? "female" : "male"));
+      await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active" });
+    }
+  });
+  return { sites: nicheSites.length, members: members + 2 };
+}
+
+function avatar(seed: string, gender: "male" | "female"): string {
+  return createAvatar(personas, {
+    seed,
+    backgroundColor: ["f9c6d8", "d9c6f9", "c6e4f9", "f9e7c6"],
+    facialHairProbability: gender === "male" ? 60 : 0,
+    hair: gender === "female" ? ["long", "curly", "bobCut", "bobBangs", "curlyBun", "straightBun", "extraLong"] : ["bald", "balding", "buzzcut", "shortCombover", "fade", "mohawk", "curlyHighTop"],
+  }).toString();
+}

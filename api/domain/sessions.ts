@@ -1,0 +1,34 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { sessions } from "../db/schema";
+
+export const sessionCookieName = "rdv_session";
+export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60; // spec 9: the auth cookie lasts 30 days
+
+export function hashToken(token: string, secret: string): string {
+  return createHmac("sha256", secret).update(token).digest("base64url");
+}
+
+export async function createSession(db: Db, userId: number, secret: string): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token, secret),
+    userId,
+    expiresAt: new Date(Date.now() + sessionMaxAgeSeconds * 1000),
+  });
+  return token;
+}
+
+export async function sessionUserId(db: Db, token: string, secret: string): Promise<number | null> {
+  const [row] = await db
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, hashToken(token, secret)), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return row?.userId ?? null;
+}
+
+export async function deleteSession(db: Db, token: string, secret: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token, secret)));
+}

@@ -1,0 +1,38 @@
+import type { NextFunction, Request, Response } from "express";
+import { parse as parseCookie } from "cookie";
+import type { Db } from "../db/client";
+import { siteForDomain, type Site } from "../domain/sites";
+import { sessionCookieName, sessionUserId } from "../domain/sessions";
+import type { CompanyInfo, Interest } from "#contract/settings";
+import { handle, sendError } from "./respond";
+
+export type Member = { userId: number; token: string };
+
+declare module "express-serve-static-core" {
+  interface Locals {
+    site: Site;
+    company: CompanyInfo;
+    interests: Interest[];
+    member: Member | null;
+  }
+}
+
+/** The site comes from ?domain= (settings.php) or the forwarded host; the member from the session cookie. */
+export function requestContext(db: Db, secret: string) {
+  return handle(async (req: Request, res: Response, next: NextFunction) => {
+    const queryDomain = typeof req.query.domain === "string" ? req.query.domain : undefined;
+    const bundle = await siteForDomain(db, queryDomain || req.hostname || "");
+    res.locals.site = bundle.site;
+    res.locals.company = bundle.company;
+    res.locals.interests = bundle.interests;
+    const token = parseCookie(req.headers.cookie ?? "")[sessionCookieName];
+    const userId = token ? await sessionUserId(db, token, secret) : null;
+    res.locals.member = userId && token ? { userId, token } : null;
+    next();
+  });
+}
+
+export function requireMember(_req: Request, res: Response, next: NextFunction): void {
+  if (!res.locals.member) return sendError(res, "authentication_required");
+  next();
+}

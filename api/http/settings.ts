@@ -1,0 +1,80 @@
+import { Router } from "express";
+import type { Settings } from "#contract/settings";
+import { RegionsQuery, SettingsQuery } from "#contract/settings";
+import type { Site } from "../domain/sites";
+import { countryOfIp } from "../services/geo";
+import { regionsOf } from "../services/regions";
+import { parseInput } from "./respond";
+
+export function settingsRoutes(): Router {
+  const router = Router();
+
+  router.get("/api/settings.php", (req, res) => {
+    if (!parseInput(res, SettingsQuery, req.query)) return;
+    const { site, company, interests } = res.locals;
+    const geoipCountry = countryOfIp(req.ip);
+    const body: Settings = {
+      ...siteFields(site),
+      geoip_country: geoipCountry,
+      geoip_selected_country: geoipCountry && site.countries.includes(geoipCountry) ? geoipCountry : (site.countries[0] ?? null),
+      support_phone: company.support_phone,
+      interests,
+      company,
+    };
+    // The body depends on the client's IP (geoip_country): no shared caches.
+    res.set("Cache-Control", "private, no-store").json(body);
+  });
+
+  router.get("/api/companyinfo.php", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=300").json(res.locals.company);
+  });
+
+  router.get("/api/interests.php", (_req, res) => {
+    res.set("Cache-Control", "public, max-age=300").json({ interests: res.locals.interests });
+  });
+
+  router.get("/api/regions.php", (req, res) => {
+    const query = parseInput(res, RegionsQuery, req.query);
+    if (!query) return;
+    res.set("Cache-Control", "public, max-age=86400").json({ country: query.country, regions: regionsOf(query.country) });
+  });
+
+  return router;
+}
+
+function siteFields(site: Site): Omit<Settings, "geoip_country" | "geoip_selected_country" | "interests" | "company" | "support_phone"> {
+  return {
+    name: site.name,
+    domain: site.domain,
+    domain_language: site.domainLanguage,
+    cdn_prefix: site.cdnPrefix,
+    niche: site.niche,
+    index_title: site.indexTitle,
+    description: site.description,
+    countries: site.countries,
+    signups: site.signups,
+    logged_out_search: site.loggedOutSearch,
+    logged_out_search_trafficsource: site.loggedOutSearchTrafficsource,
+    enable_site_entry_popup: site.enableSiteEntryPopup,
+    minimum_message_costs: site.minimumMessageCosts,
+    push_public_key: site.pushPublicKey,
+    support_email: site.supportEmail,
+    visible_profile_fields: site.visibleProfileFields,
+    visible_profile_notes: site.visibleProfileNotes,
+    message_credits: site.messageCredits,
+    signup_credits: site.signupCredits,
+    photo_credits: site.photoCredits,
+    gift_credits: site.giftCredits,
+    message_length: site.messageLength,
+    search_fields: site.searchFields,
+    member_resell: site.memberResell,
+    fictional_icon: site.fictionalIcon,
+    fictional_warning: site.fictionalWarning,
+    fictional_singular: site.fictionalSingular,
+    fictional_plural: site.fictionalPlural,
+    refund_days: site.refundDays,
+    delete_discount: site.deleteDiscount,
+    mail_name: site.mailName,
+    company_id: site.companyId,
+  };
+}

@@ -1,0 +1,89 @@
+import { Router, type Request, type Response } from "express";
+import { serialize } from "cookie";
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { users } from "../db/schema";
+import { LanguageRequest, LoginRequest } from "#contract/user";
+import { MembersQuery, membersPageSize } from "#contract/members";
+import { attemptLogin } from "../domain/login";
+import { loadUser, newestMembers } from "../domain/members";
+import { createSession, deleteSession, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
+import { requireMember } from "./context";
+import { handle, parseInput, sendError } from "./respond";
+
+function sessionCookie(req: Request, token: string, maxAge: number): string {
+  return serialize(sessionCookieName, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: req.secure,
+    path: "/",
+    maxAge,
+  });
+}
+
+export function userRoutes(db: Db, secret: string): Router {
+  const router = Router();
+
+  router.get(
+    "/api/user.php",
+    handle(async (_req, res) => {
+      const member = res.locals.member;
+      const user = member ? await loadUser(db, member.userId, res.locals.site.id) : null;
+      res.set("Cache-Control", "private, no-store").json({ user });
+    }),
+  );
+
+  router.post(
+    "/api/user.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, LoginRequest, req.body);
+      if (!body) return;
+      const site = res.locals.site;
+      const outcome = await attemptLogin(db, site.id, body.email, body.password);
+      if (outcome.kind === "blocked") return sendError(res, "login_blocked", { params: { minutes: outcome.minutes } });
+      if (outcome.kind === "failed") return sendError(res, "login_failed");
+      const token = await createSession(db, outcome.userId, secret);
+      res.locals.member = { userId: outcome.userId, token };
+      const user = await loadUser(db, outcome.userId, site.id);
+      res.setHeader("Set-Cookie", sessionCookie(req, token, sessionMaxAgeSeconds));
+      res.json({ user });
+    }),
+  );
+
+  router.put(
+    "/api/user.php",
+    requireMember,
+    handle(async (req, res) => {
+      const body = parseInput(res, LanguageRequest, req.body);
+      if (!body) return;
+      const member = res.locals.member;
+      if (!member) return sendError(res, "authentication_required");
+      await db.update(users).set({ language: body.language }).where(eq(users.id, member.userId));
+      res.json({ user: await loadUser(db, member.userId, res.locals.site.id) });
+    }),
+  );
+
+  router.get(
+    "/api/logout.php",
+    handle(async (req, res) => {
+      const member = res.locals.member;
+      if (member) await deleteSession(db, member.token, secret);
+      res.setHeader("Set-Cookie", sessionCookie(req, "", 0));
+      res.set("Cache-Control", "no-store").json({ ok: true });
+    }),
+  );
+
+  router.get(
+    "/api/members.php",
+    handle(async (req: Request, res: Response) => {
+      const site = res.locals.site;
+      const member = res.locals.member;
+      if (!member && !site.loggedOutSearch) return sendError(res, "authentication_required");
+      const query = parseInput(res, MembersQuery, req.query);
+      if (!query) return;
+      res.set("Cache-Control", "private, no-store").json(await newestMembers(db, site.id, member?.userId ?? null, query.page, membersPageSize));
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+/** Every error the api answers with. web translates `error` (errors namespace) and fills `params`. */
+export const errorCodes = [
+  "authentication_required",
+  "login_failed",
+  "login_blocked",
+  "validation_failed",
+  "not_found",
+  "internal_error",
+] as const;
+export const ErrorCode = z.enum(errorCodes);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ApiError = z.object({
+  error: ErrorCode,
+  /** English text of the spec's error catalogue, for logs and non-web clients. */
+  message: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** Field errors for validation_failed: field name -> messages. */
+  fields: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ApiError = z.infer<typeof ApiError>;

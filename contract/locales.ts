@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+export const locales = ["en", "nl", "de", "it", "fr", "es", "pl", "da", "fi", "nb", "sv"] as const;
+export const Locale = z.enum(locales);
+export type Locale = z.infer<typeof Locale>;
+export const defaultLocale: Locale = "en";
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (locales as readonly string[]).includes(value);
+}
+
+/** Spec section 9: the locales offered to a visitor from each country. */
+const visibleByCountry: Record<string, readonly Locale[]> = {
+  US: ["en", "es"],
+  NL: ["nl"],
+  BE: ["nl", "fr", "de"],
+  FR: ["fr"],
+  IT: ["it"],
+  ES: ["es"],
+  DE: ["de"],
+  AT: ["de"],
+  IE: ["en"],
+  GB: ["en"],
+  CA: ["en", "fr"],
+  PL: ["pl"],
+  AU: ["en"],
+  NZ: ["en"],
+  CH: ["de", "it", "fr", "en"],
+  DK: ["da"],
+  FI: ["fi", "sv"],
+  NO: ["nb"],
+  SE: ["sv"],
+};
+
+/** All 11 when the country is unknown or not in the table. */
+export function visibleLocales(country: string | null | undefined): readonly Locale[] {
+  if (!country) return locales;
+  return visibleByCountry[country.toUpperCase()] ?? locales;
+}

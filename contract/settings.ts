@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+export const niches = [1, 2, 3, 4, 5, 6, 7] as const;
+/** Spec section 1: slug prefix per niche (niche 1 has none). */
+export const nichePrefix: Record<number, string> = { 1: "", 2: "she", 3: "bdsm", 4: "bbw", 5: "gilf", 6: "milf", 7: "gay" };
+
+export const Signups = z.enum(["all", "with_trafficsource", "other"]);
+
+export const MessageCost = z.object({ costs: z.number(), currency: z.string() });
+
+export const CompanyInfo = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  address: z.string(),
+  kvk: z.string(),
+  city: z.string(),
+  country: z.string(),
+  tradenames: z.array(z.string()),
+  vat_numbers: z.array(z.string()),
+  support_phone: z.string(),
+  delete_discount: z.number().nullable(),
+  added: z.string(),
+});
+export type CompanyInfo = z.infer<typeof CompanyInfo>;
+
+export const Interest = z.object({ id: z.number().int(), key: z.string() });
+export type Interest = z.infer<typeof Interest>;
+
+/** GET /api/settings.php: spec section 3, "Settings (from the server)". */
+export const Settings = z.object({
+  name: z.string(),
+  domain: z.string(),
+  domain_language: z.string().nullable(),
+  cdn_prefix: z.string(),
+  niche: z.number().int().min(1).max(7),
+  index_title: z.string(),
+  description: z.string(),
+  countries: z.array(z.string()),
+  signups: Signups,
+  logged_out_search: z.boolean(),
+  logged_out_search_trafficsource: z.boolean(),
+  enable_site_entry_popup: z.boolean(),
+  geoip_country: z.string().nullable(),
+  geoip_selected_country: z.string().nullable(),
+  minimum_message_costs: z.record(z.string(), MessageCost),
+  push_public_key: z.string().nullable(),
+  support_phone: z.string(),
+  support_email: z.string(),
+  visible_profile_fields: z.array(z.string()),
+  visible_profile_notes: z.array(z.string()),
+  message_credits: z.number().int(),
+  signup_credits: z.number().int(),
+  photo_credits: z.number().int(),
+  gift_credits: z.number().int(),
+  message_length: z.number().int(),
+  search_fields: z.array(z.string()),
+  interests: z.array(Interest),
+  member_resell: z.boolean(),
+  fictional_icon: z.string(),
+  fictional_warning: z.string(),
+  fictional_singular: z.string(),
+  fictional_plural: z.string(),
+  refund_days: z.number().int(),
+  delete_discount: z.number().nullable(),
+  mail_name: z.string(),
+  company_id: z.number().int(),
+  company: CompanyInfo,
+});
+export type Settings = z.infer<typeof Settings>;
+
+export const SettingsQuery = z.object({
+  domain: z.string().trim().toLowerCase().max(253).optional(),
+});
+
+export const Region = z.object({ code: z.string(), name: z.string() });
+export const RegionsResponse = z.object({ country: z.string(), regions: z.array(Region) });
+export const RegionsQuery = z.object({ country: z.string().trim().regex(/^[A-Za-z]{2}$/, "country must be an ISO 3166 alpha-2 code").transform((c) => c.toUpperCase()) });
+export const InterestsResponse = z.object({ interests: z.array(Interest) });

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { Locale } from "./locales";
+
+export const MainImage = z.object({
+  filename: z.string(),
+  thumb_filename: z.string(),
+  status: z.enum(["active", "pending", "rejected"]),
+});
+export type MainImage = z.infer<typeof MainImage>;
+
+export const Gender = z.enum(["male", "female"]);
+export const Sexuality = z.enum(["hetero", "gay", "lesbian", "bi"]);
+
+export const Profile = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  country: z.string(),
+  region: z.string().nullable(),
+  city: z.string().nullable(),
+  status: z.enum(["active", "disabled"]),
+  main_image: MainImage.nullable(),
+  date_of_birth: z.string(),
+  gender: Gender,
+  sexuality: Sexuality,
+});
+export type Profile = z.infer<typeof Profile>;
+
+export const NotificationDisabledReason = z.enum(["fbl", "bounce", "listunsubscribe"]);
+
+export const User = z.object({
+  id: z.number().int(),
+  status: z.enum(["not_confirmed", "active", "deleted"]),
+  credits: z.number().int(),
+  paid_user: z.boolean(),
+  signup_date: z.string(),
+  language: Locale,
+  notifications_disabled: z.array(NotificationDisabledReason),
+  profile: Profile,
+});
+export type User = z.infer<typeof User>;
+
+/** GET /api/user.php and the answers of POST/PUT: `user` is null when nobody is logged in. */
+export const UserResponse = z.object({ user: User.nullable() });
+
+export const LoginRequest = z.object({
+  email: z.string().trim().toLowerCase().email().max(254),
+  password: z.string().min(1).max(200),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const LanguageRequest = z.object({ language: Locale });
+
+export const LogoutResponse = z.object({ ok: z.literal(true) });
