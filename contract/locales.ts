@@ -1,8 +1,6 @@
-import { z } from "zod";
-
+/** Plain constants, no zod: this module reaches the browser on every page. */
 export const locales = ["en", "nl", "de", "it", "fr", "es", "pl", "da", "fi", "nb", "sv"] as const;
-export const Locale = z.enum(locales);
-export type Locale = z.infer<typeof Locale>;
+export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "en";
 
 export function isLocale(value: unknown): value is Locale {

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { Locale } from "./locales";
+import { locales } from "./locales";
+
+export const Locale = z.enum(locales);
 
 export const MainImage = z.object({
   filename: z.string(),

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sessions } from "../db/schema";
+import { sessions, users } from "../db/schema";
 
 export const sessionCookieName = "rdv_session";
 export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60; // spec 9: the auth cookie lasts 30 days
@@ -20,11 +20,13 @@ export async function createSession(db: Db, userId: number, secret: string): Pro
   return token;
 }
 
-export async function sessionUserId(db: Db, token: string, secret: string): Promise<number | null> {
+/** The member of a live session, if they belong to `siteId`: a session of one site is no session on another. */
+export async function sessionUserId(db: Db, token: string, secret: string, siteId: number): Promise<number | null> {
   const [row] = await db
     .select({ userId: sessions.userId })
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, hashToken(token, secret)), gt(sessions.expiresAt, new Date())))
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token, secret)), gt(sessions.expiresAt, new Date()), eq(users.siteId, siteId)))
     .limit(1);
   return row?.userId ?? null;
 }

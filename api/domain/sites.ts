@@ -7,6 +7,8 @@ export type Site = typeof sites.$inferSelect;
 type SiteBundle = { site: Site; company: CompanyInfo; interests: Interest[] };
 
 const cacheMs = 10_000;
+/** Any Host or ?domain= makes a key: bounded, so made-up domains cannot grow the cache without end. */
+const cacheMaxEntries = 1000;
 const cache = new Map<string, { at: number; value: Promise<SiteBundle> }>();
 
 /** The site for a domain (www. ignored), or the default site for an unknown domain. Cached briefly. */
@@ -15,6 +17,7 @@ export function siteForDomain(db: Db, domain: string): Promise<SiteBundle> {
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < cacheMs) return hit.value;
   const value = loadSite(db, key);
+  if (!hit && cache.size >= cacheMaxEntries) cache.delete(cache.keys().next().value as string);
   cache.set(key, { at: Date.now(), value });
   value.catch(() => cache.delete(key));
   return value;

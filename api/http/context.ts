@@ -26,7 +26,7 @@ export function requestContext(db: Db, secret: string) {
     res.locals.company = bundle.company;
     res.locals.interests = bundle.interests;
     const token = parseCookie(req.headers.cookie ?? "")[sessionCookieName];
-    const userId = token ? await sessionUserId(db, token, secret) : null;
+    const userId = token ? await sessionUserId(db, token, secret, bundle.site.id) : null;
     res.locals.member = userId && token ? { userId, token } : null;
     next();
   });

@@ -1,0 +1,106 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { serialize } from "cookie";
+import type { z } from "zod";
+import { ApiError } from "#contract/errors";
+import { splitLocale, localizePath } from "./paths";
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
+
+type CallOptions = { query?: Record<string, string | number | undefined>; body?: unknown };
+
+const retry = { attempts: 6, baseDelayMs: 50, deadlineMs: 6000, attemptTimeoutMs: 4000 };
+const sessionCookieName = "rdv_session";
+
+/** The api is down or answered something outside the contract: the page shows the 503 error page. */
+export function serviceUnavailable(): Response {
+  return new Response(JSON.stringify({ message: "service_unavailable" }), { status: 503, headers: { "Content-Type": "application/json" } });
+}
+
+/**
+ * Calls the api for one incoming request: forwards the member's cookie, the request id, the client's
+ * IP, host and language; passes the api's Set-Cookie back; parses the answer with the contract.
+ * GETs are retried on network errors and 5xx with exponential delay, within a total deadline.
+ */
+export function apiFor(request: Request, context: AppLoadContext) {
+  const incoming = new URL(request.url);
+  const cookie = request.headers.get("Cookie");
+  const hasSession = Boolean(cookie && new RegExp(`(?:^|;\\s*)${sessionCookieName}=[^;]+`).test(cookie));
+
+  async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
+    const url = new URL(path, context.apiUrl);
+    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      "X-Request-Id": context.requestId,
+      "X-Forwarded-For": context.clientIp,
+      "X-Forwarded-Host": incoming.host,
+      "X-Forwarded-Proto": incoming.protocol.replace(":", ""),
+    };
+    if (cookie) headers.Cookie = cookie;
+    const language = request.headers.get("Accept-Language");
+    if (language) headers["Accept-Language"] = language;
+    if (path === "/api/user.php") headers["X-Request-Type"] = "client";
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+
+    const started = Date.now();
+    const idempotent = method === "GET";
+    let response: Response | null = null;
+    for (let attempt = 1; ; attempt++) {
+      const t0 = Date.now();
+      const remaining = retry.deadlineMs - (t0 - started);
+      try {
+        response = await fetch(url, {
+          method,
+          headers,
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          signal: AbortSignal.timeout(Math.max(1, Math.min(retry.attemptTimeoutMs, remaining))),
+          redirect: "manual",
+        });
+        context.upstream.push({ method, path: url.pathname, status: response.status, ms: Date.now() - t0, attempt });
+        if (response.status < 500 || !idempotent) break;
+      } catch {
+        context.upstream.push({ method, path: url.pathname, status: "network_error", ms: Date.now() - t0, attempt });
+        response = null;
+        if (!idempotent) break;
+      }
+      const delay = retry.baseDelayMs * 2 ** (attempt - 1);
+      if (attempt >= retry.attempts || Date.now() - started + delay >= retry.deadlineMs) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    if (!response || response.status >= 500) {
+      context.logger.warn({ upstream: url.pathname, status: response?.status ?? "network_error" }, "api unavailable");
+      throw serviceUnavailable();
+    }
+
+    for (const setCookie of response.headers.getSetCookie()) context.forwardSetCookie(setCookie);
+    const json: unknown = await response.json().catch(() => undefined);
+    if (response.ok) {
+      const parsed = schema.safeParse(json);
+      if (parsed.success) return { ok: true, data: parsed.data };
+      context.logger.error({ upstream: url.pathname, issues: parsed.error.issues.slice(0, 5) }, "api response outside the contract");
+      throw serviceUnavailable();
+    }
+    const error = ApiError.safeParse(json);
+    if (!error.success) {
+      context.logger.error({ upstream: url.pathname, status: response.status }, "api error outside the contract");
+      throw serviceUnavailable();
+    }
+    if (error.data.error === "authentication_required" && hasSession && path !== "/api/user.php") {
+      // The session died on the api side: log the member out here too and send them to log in.
+      const locale = splitLocale(incoming.pathname).locale ?? "en";
+      throw redirect(localizePath(locale, "/login"), {
+        headers: { "Set-Cookie": serialize(sessionCookieName, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" }) },
+      });
+    }
+    return { ok: false, status: response.status, error: error.data };
+  }
+
+  return {
+    get: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"]) => call("GET", path, schema, { query }),
+    post: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("POST", path, schema, { body }),
+    put: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("PUT", path, schema, { body }),
+    hasSession,
+  };
+}
+export type Api = ReturnType<typeof apiFor>;

@@ -1,0 +1,55 @@
+import { Form, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { Locale } from "#contract/locales";
+import { splitLocale } from "~/paths";
+import { useHref, useLocale } from "./root-data";
+
+/** Each language in its own name: these are names, not translations. */
+export const languageNames: Record<Locale, string> = {
+  en: "English",
+  nl: "Nederlands",
+  de: "Deutsch",
+  it: "Italiano",
+  fr: "Français",
+  es: "Español",
+  pl: "Polski",
+  da: "Dansk",
+  fi: "Suomi",
+  nb: "Norsk bokmål",
+  sv: "Svenska",
+};
+
+/** A form of buttons inside <details>: it opens and submits without JavaScript. */
+export function LanguageMenu({ options }: { options: readonly Locale[] }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const href = useHref();
+  const location = useLocation();
+  const current = splitLocale(location.pathname).path + location.search;
+  const choices = options.includes(locale) ? options : [locale, ...options];
+  if (choices.length < 2) return null;
+  return (
+    <details className="relative" data-testid="language-menu">
+      <summary className="rounded-md px-2 py-1 text-sm text-gray-700 hover:bg-gray-100" aria-label={t("nav.language")}>
+        <span aria-hidden="true">🌐 </span>
+        {locale.toUpperCase()}
+      </summary>
+      <Form method="post" action={href("/lang-config")} reloadDocument className="absolute right-0 z-30 mt-1 w-44 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
+        <input type="hidden" name="redirectTo" value={current} />
+        {choices.map((code) => (
+          <button
+            key={code}
+            type="submit"
+            name="language"
+            value={code}
+            lang={code}
+            aria-current={code === locale ? "true" : undefined}
+            className="block w-full px-3 py-2 text-left text-sm hover:bg-primary-light aria-[current]:font-semibold"
+          >
+            {languageNames[code]}
+          </button>
+        ))}
+      </Form>
+    </details>
+  );
+}

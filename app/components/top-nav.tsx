@@ -1,0 +1,124 @@
+import { Form, Link, NavLink, useMatches } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { creditsBadgeTone } from "./badges";
+import { LanguageMenu } from "./language-menu";
+import { useHref, useRootData } from "./root-data";
+
+function useHideLanguage(): boolean {
+  const matches = useMatches();
+  return matches.some((m) => (m.handle as { hideLanguage?: boolean } | undefined)?.hideLanguage);
+}
+
+/** Spec 2: the brand goes to members when logged in, to the index when not. */
+export function Brand() {
+  const root = useRootData();
+  const href = useHref();
+  return (
+    <Link to={href(root?.user ? "/members" : "/")} className="text-xl font-bold tracking-tight text-primary hover:text-primary-dark">
+      {root?.site.name ?? "Rendezvous"}
+    </Link>
+  );
+}
+
+export function BrandBar() {
+  return (
+    <header className="border-b border-gray-200 bg-white">
+      <div className="container flex h-14 items-center">
+        <Brand />
+      </div>
+    </header>
+  );
+}
+
+const navItem = "flex items-center gap-1 rounded-md px-2 py-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary";
+
+export function TopNav() {
+  const { t } = useTranslation();
+  const root = useRootData();
+  const href = useHref();
+  const hideLanguage = useHideLanguage();
+  const user = root?.user;
+  const tone = user ? creditsBadgeTone(user.credits) : null;
+  return (
+    <header className="sticky top-0 z-20 border-b border-gray-200 bg-white">
+      <div className="container flex h-14 items-center gap-2">
+        <Brand />
+        <nav aria-label={t("nav.main")} className="ml-auto flex items-center gap-1">
+          {user ? (
+            <>
+              <NavLink to={href("/members")} className={navItem}>
+                <span aria-hidden="true">🔍</span>
+                <span className="max-md:sr-only">{t("nav.search")}</span>
+              </NavLink>
+              <NavLink to={href("/chats")} className={navItem}>
+                <span aria-hidden="true">💬</span>
+                <span className="max-md:sr-only">{t("nav.messages")}</span>
+              </NavLink>
+              <NavLink to={href("/likes")} className={navItem}>
+                <span aria-hidden="true">♥</span>
+                <span className="max-md:sr-only">{t("nav.likes")}</span>
+              </NavLink>
+              {user.paidUser ? (
+                <NavLink to={href("/credits")} className={navItem} data-testid="nav-credits">
+                  <span>{t("nav.credits")}</span>
+                  <CreditsCount credits={user.credits} tone={tone} />
+                </NavLink>
+              ) : (
+                <NavLink to={href("/premium")} className={`${navItem} text-secondary`} data-testid="nav-premium">
+                  <span>{t("nav.getPremium")}</span>
+                  {tone ? <CreditsCount credits={user.credits} tone={tone} /> : null}
+                </NavLink>
+              )}
+              <AccountMenu name={user.name} thumbnail={user.thumbnail} />
+            </>
+          ) : (
+            <Link to={href("/login")} className="rounded-full bg-primary px-4 py-1.5 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
+              {t("nav.login")}
+            </Link>
+          )}
+          {hideLanguage || !root ? null : <LanguageMenu options={root.visibleLocales} />}
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+function CreditsCount({ credits, tone }: { credits: number; tone: "warning" | "danger" | null }) {
+  const { t } = useTranslation();
+  const colour = tone === "danger" ? "bg-danger text-white" : tone === "warning" ? "bg-warning text-gray-900" : "bg-gray-100 text-gray-800";
+  return (
+    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${colour}`} data-tone={tone ?? "none"} aria-label={t("nav.creditsLeft", { count: credits })}>
+      {credits}
+    </span>
+  );
+}
+
+function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | null }) {
+  const { t } = useTranslation();
+  const href = useHref();
+  return (
+    <details className="relative" data-testid="account-menu">
+      <summary className="flex items-center gap-2 rounded-md px-1 py-1 hover:bg-gray-100" aria-label={t("nav.account")}>
+        {thumbnail ? (
+          <img src={thumbnail} alt="" width={32} height={32} className="h-8 w-8 rounded-full bg-gray-200 object-cover" />
+        ) : (
+          <span className="flex h-8 w-8 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-white">{name.slice(0, 1).toUpperCase()}</span>
+        )}
+        <span className="max-w-28 truncate text-sm font-medium text-gray-800 max-sm:sr-only">{name}</span>
+      </summary>
+      <div className="absolute right-0 z-30 mt-1 w-48 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
+        <Link to={href("/profile")} className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
+          {t("nav.myProfile")}
+        </Link>
+        <Link to={href("/notifications")} className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
+          {t("nav.settings")}
+        </Link>
+        <Form method="post" action={href("/logout")}>
+          <button type="submit" className="block w-full px-3 py-2 text-left text-sm text-gray-800 hover:bg-primary-light">
+            {t("nav.logout")}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,94 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
+import { visibleLocales, isLocale } from "#contract/locales";
+import stylesheet from "./tailwind.css?url";
+import { getSettings, getUser } from "./session.server";
+import { resolveLocale } from "./locale.server";
+import { splitLocale } from "./paths";
+import { clientNamespaces } from "./i18n";
+import { useNonce } from "./components/nonce";
+import { InlineTranslations } from "./components/translations";
+import { LayoutFrame, type LayoutName } from "./components/layouts";
+import { GeneralErrorBoundary } from "./components/error-page";
+import { useLocale } from "./components/root-data";
+
+export const handle = { i18n: "common" };
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  // "/en/..." is redirected by resolveLocale; any other first segment that is no locale is an unknown page.
+  if (params.lang !== undefined && params.lang !== "en" && !isLocale(params.lang)) throw data(null, { status: 404 });
+  const settings = await getSettings(request, context);
+  const locale = resolveLocale(request, settings);
+  context.locale = locale;
+  const user = await getUser(request, context);
+  return {
+    locale,
+    path: splitLocale(new URL(request.url).pathname).path,
+    site: { name: settings.name, niche: settings.niche },
+    visibleLocales: visibleLocales(settings.geoip_country),
+    user: user && {
+      id: user.id,
+      name: user.profile.name,
+      thumbnail: user.profile.main_image ? settings.cdn_prefix + user.profile.main_image.thumb_filename : null,
+      credits: user.credits,
+      paidUser: user.paid_user,
+    },
+  };
+}
+export type RootData = Awaited<ReturnType<typeof loader>>;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.site.name ?? "Rendezvous" }];
+
+function useLayoutName(): LayoutName {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const layout = (matches[i]?.handle as { layout?: LayoutName } | undefined)?.layout;
+    if (layout) return layout;
+  }
+  return "default";
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const locale = useLocale();
+  return (
+    <html lang={locale} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        <InlineTranslations namespaces={clientNamespaces} />
+      </head>
+      <body className="min-h-screen">
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const layout = useLayoutName();
+  return (
+    <LayoutFrame layout={layout}>
+      <Outlet />
+    </LayoutFrame>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <LayoutFrame layout="default">
+      <GeneralErrorBoundary />
+    </LayoutFrame>
+  );
+}

@@ -1,0 +1,67 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Settings } from "#contract/settings";
+import { UserResponse, type User } from "#contract/user";
+import { apiFor, serviceUnavailable } from "./api.server";
+import { countryOfIp } from "./geo.server";
+import { localizePath } from "./paths";
+import type { Locale } from "#contract/locales";
+
+type CachedSettings = { until: number; value: Promise<Settings> };
+const settingsCache = new Map<string, CachedSettings>();
+
+function memo<T>(context: AppLoadContext, key: string, load: () => Promise<T>): Promise<T> {
+  const hit = context.memo.get(key) as Promise<T> | undefined;
+  if (hit) return hit;
+  const value = load();
+  context.memo.set(key, value);
+  return value;
+}
+
+/**
+ * The site's settings for the request's domain. The site part is cached per domain for a short
+ * time; the fields that depend on the visitor (geoip_country) are filled per request.
+ */
+export function getSettings(request: Request, context: AppLoadContext): Promise<Settings> {
+  return memo(context, "settings", async () => {
+    const domain = new URL(request.url).hostname;
+    let cached = settingsCache.get(domain);
+    if (!cached || cached.until < Date.now()) {
+      const value = apiFor(request, context)
+        .get("/api/settings.php", Settings, { domain })
+        .then((result) => {
+          if (!result.ok) throw serviceUnavailable();
+          return result.data;
+        });
+      cached = { until: Date.now() + context.settingsCacheSeconds * 1000, value };
+      settingsCache.set(domain, cached);
+      value.catch(() => settingsCache.delete(domain));
+    }
+    const site = await cached.value;
+    const country = countryOfIp(context.clientIp);
+    return {
+      ...site,
+      geoip_country: country,
+      geoip_selected_country: country && site.countries.includes(country) ? country : (site.countries[0] ?? null),
+    };
+  });
+}
+
+/** The logged-in member, or null. Asks the api only when the request carries a session cookie. */
+export function getUser(request: Request, context: AppLoadContext): Promise<User | null> {
+  return memo(context, "user", async () => {
+    const api = apiFor(request, context);
+    if (!api.hasSession) return null;
+    const result = await api.get("/api/user.php", UserResponse);
+    const user = result.ok ? result.data.user : null;
+    if (user) context.memberId = user.id;
+    return user;
+  });
+}
+
+export async function requireUser(request: Request, context: AppLoadContext, locale: Locale): Promise<User> {
+  const user = await getUser(request, context);
+  if (user) return user;
+  const url = new URL(request.url);
+  throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+}

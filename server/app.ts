@@ -1,0 +1,134 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import express, { type RequestHandler } from "express";
+import compression from "compression";
+import helmet from "helmet";
+import { createProxyMiddleware } from "http-proxy-middleware";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "pino";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import type { ViteDevServer } from "vite";
+import type { WebConfig } from "./config";
+import { trustProxyValue } from "./config";
+import type { WebLoadContext } from "./context";
+
+type Options = { config: WebConfig; logger: Logger; vite?: ViteDevServer; build?: () => Promise<ServerBuild> };
+
+export function createWebApp({ config, logger, vite, build }: Options) {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
+
+  app.get("/healthz", async (_req, res) => {
+    const api = await fetch(new URL("/healthz", config.API_URL), { signal: AbortSignal.timeout(2000) })
+      .then((r) => (r.ok ? "ok" : `status ${r.status}`))
+      .catch(() => "unreachable");
+    res.status(api === "ok" ? 200 : 503).json({ status: api === "ok" ? "ok" : "degraded", service: "web", checks: { api } });
+  });
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const given = req.headers["x-request-id"];
+        const id = typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+        res.setHeader("X-Request-Id", id);
+        return id;
+      },
+      customSuccessObject: (_req, res, value: object) => ({ ...value, ...requestSummary(res as express.Response) }),
+      customErrorObject: (_req, res, _error, value: object) => ({ ...value, ...requestSummary(res as express.Response) }),
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+
+  // Beacons, push subscriptions and the event stream go to the api as they are, streaming kept.
+  const toApi = createProxyMiddleware<express.Request, express.Response>({
+    target: config.API_URL,
+    changeOrigin: false,
+    xfwd: true,
+    proxyTimeout: 30_000,
+    on: {
+      proxyReq: (proxyReq, req) => {
+        proxyReq.setHeader("X-Request-Id", String(req.id));
+      },
+      error: (error, _req, res) => {
+        logger.warn({ err: error }, "api proxy failed");
+        if ("headersSent" in res && !res.headersSent) {
+          res.writeHead(503, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "internal_error", message: "An error occured, please try again later." }));
+        }
+      },
+    },
+  });
+  app.use(["/api", "/uploads"], (req, res, next) => {
+    req.url = req.originalUrl;
+    toApi(req, res, next);
+  });
+
+  app.use((_req, res, next) => {
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    next();
+  });
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: true,
+        directives: {
+          "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, "'strict-dynamic'"],
+          "img-src": ["'self'", "data:", "blob:"],
+          "connect-src": ["'self'", ...(vite ? ["ws:"] : [])],
+          "upgrade-insecure-requests": null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      hsts: config.NODE_ENV === "production",
+    }),
+  );
+  app.use(compression());
+
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    app.use("/assets", express.static(path.resolve("build/client/assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(path.resolve("build/client"), { maxAge: "1h", index: false }));
+  }
+
+  const remixHandler = createRequestHandler({
+    build: vite ? () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild> : build!,
+    mode: vite ? "development" : "production",
+    getLoadContext: (req, res): WebLoadContext => {
+      const context: WebLoadContext = {
+        requestId: String(req.id),
+        cspNonce: String(res.locals.cspNonce),
+        logger: req.log,
+        apiUrl: config.API_URL,
+        clientIp: req.ip ?? "",
+        upstream: [],
+        forwardSetCookie: (cookie) => {
+          if (!res.headersSent) res.append("Set-Cookie", cookie);
+        },
+        memo: new Map(),
+        settingsCacheSeconds: config.SETTINGS_CACHE_SECONDS,
+      };
+      res.locals.loadContext = context;
+      return context;
+    },
+  });
+  app.all("*", remixHandler as RequestHandler);
+  return app;
+}
+
+function requestSummary(res: express.Response) {
+  const context = res.locals.loadContext as WebLoadContext | undefined;
+  return {
+    memberId: context?.memberId ?? null,
+    ...(context && context.upstream.length > 0 ? { upstream: context.upstream } : {}),
+  };
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|email|password)=)[^&]*/gi, "$1[redacted]");
+}

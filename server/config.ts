@@ -1,0 +1,30 @@
+import { z } from "zod";
+
+const WebEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  API_URL: z.string().url().default("http://127.0.0.1:3001"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Express "trust proxy" for the web server behind a load balancer; off when web faces the internet. */
+  TRUST_PROXY: z.string().default("loopback"),
+  /** Seconds a site's settings are reused per domain before asking the api again. */
+  SETTINGS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+});
+export type WebConfig = z.infer<typeof WebEnv>;
+
+export function loadWebConfig(env: NodeJS.ProcessEnv = process.env): WebConfig {
+  const parsed = WebEnv.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid web configuration: ${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export function trustProxyValue(value: string): boolean | number | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
+}

@@ -1,0 +1,29 @@
+import type { Logger } from "pino";
+import type { Locale } from "#contract/locales";
+
+/** One per request, handed to every loader and action, and to entry.server. */
+export type UpstreamTiming = { method: string; path: string; status: number | "network_error"; ms: number; attempt: number };
+
+export type WebLoadContext = {
+  requestId: string;
+  cspNonce: string;
+  logger: Logger;
+  apiUrl: string;
+  clientIp: string;
+  /** Upstream calls of this request, for the request's log line. */
+  upstream: UpstreamTiming[];
+  /** Passes a Set-Cookie of the api on to the browser unchanged. */
+  forwardSetCookie: (cookie: string) => void;
+  /** Memo of per-request reads (settings, current user) shared by the loaders of one request. */
+  memo: Map<string, Promise<unknown>>;
+  /** The logged-in member's user id, once known, for the request's log line. */
+  memberId?: number;
+  /** The locale the root loader decided on, read by entry.server. */
+  locale?: Locale;
+  settingsCacheSeconds: number;
+};
+
+declare module "@remix-run/node" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends WebLoadContext {}
+}

@@ -1,0 +1,43 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import pino from "pino";
+import type { ServerBuild } from "@remix-run/node";
+import { loadWebConfig } from "./config";
+import { createWebApp } from "./app";
+
+async function main() {
+  let config;
+  try {
+    config = loadWebConfig();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  const logger = pino({ level: config.LOG_LEVEL, base: { service: "web" }, redact: ["req.headers.cookie", 'res.headers["set-cookie"]'] });
+  const dev = config.NODE_ENV === "development";
+  let app;
+  if (dev) {
+    const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }));
+    app = createWebApp({ config, logger, vite });
+  } else {
+    const buildFile = path.resolve("build/server/index.js");
+    if (!existsSync(buildFile)) {
+      console.error("No production build in build/: run `npm run build` first (npm start does it for you).");
+      process.exit(1);
+    }
+    const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+    app = createWebApp({ config, logger, build: async () => build });
+  }
+  const server = app.listen(config.PORT, config.HOST, () => {
+    logger.info({ port: config.PORT, api: config.API_URL, mode: dev ? "development" : "production" }, "web listening");
+  });
+  const stop = () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+void main();
