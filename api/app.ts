@@ -37,7 +37,13 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
         return id;
       },
       customSuccessObject: (_req, res, value: object) => ({ ...value, memberId: (res as express.Response).locals.member?.userId ?? null }),
-      customErrorObject: (_req, res, _error, value: object) => ({ ...value, memberId: (res as express.Response).locals.member?.userId ?? null }),
+      // pino-http invents an Error with a stack for every 5xx; only a real error is worth a stack in the log.
+      customErrorObject: (_req, res, error, value: { err?: unknown }) => {
+        const synthetic = !(res as { err?: unknown }).err && error.message === `failed with status code ${res.statusCode}`;
+        const { err: _err, ...rest } = value;
+        return { ...(synthetic ? rest : value), memberId: (res as express.Response).locals.member?.userId ?? null };
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.replace(/([?&](?:token|email)=)[^&]*/g, "$1[redacted]") }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

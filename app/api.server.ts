@@ -11,6 +11,8 @@ type CallOptions = { query?: Record<string, string | number | undefined>; body?:
 
 const retry = { attempts: 6, baseDelayMs: 50, deadlineMs: 6000, attemptTimeoutMs: 4000 };
 const sessionCookieName = "rdv_session";
+/** Clears the auth cookie in the browser when the api no longer knows the session. */
+export const expiredSessionCookie = serialize(sessionCookieName, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" });
 
 /** The api is down or answered something outside the contract: the page shows the 503 error page. */
 export function serviceUnavailable(): Response {
@@ -90,7 +92,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
       // The session died on the api side: log the member out here too and send them to log in.
       const locale = splitLocale(incoming.pathname).locale ?? "en";
       throw redirect(localizePath(locale, "/login"), {
-        headers: { "Set-Cookie": serialize(sessionCookieName, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" }) },
+        headers: { "Set-Cookie": expiredSessionCookie },
       });
     }
     return { ok: false, status: response.status, error: error.data };

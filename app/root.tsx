@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
 import { visibleLocales, isLocale } from "#contract/locales";
 import stylesheet from "./tailwind.css?url";
-import { getSettings, getUser } from "./session.server";
+import { getSettings, getUser, getUserCounts } from "./session.server";
 import { resolveLocale } from "./locale.server";
 import { splitLocale } from "./paths";
 import { clientNamespaces } from "./i18n";
@@ -27,7 +27,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   const locale = resolveLocale(request, settings);
   context.locale = locale;
-  const user = await getUser(request, context);
+  const [user, counts] = await Promise.all([getUser(request, context), getUserCounts(request, context)]);
   return {
     locale,
     path: splitLocale(new URL(request.url).pathname).path,
@@ -39,6 +39,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       thumbnail: user.profile.main_image ? settings.cdn_prefix + user.profile.main_image.thumb_filename : null,
       credits: user.credits,
       paidUser: user.paid_user,
+      unreadMessages: counts?.unread_messages ?? 0,
+      newLikes: counts?.new_likes ?? 0,
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Settings } from "#contract/settings";
-import { UserResponse, type User } from "#contract/user";
-import { apiFor, serviceUnavailable } from "./api.server";
+import { UserResponse, type User, type UserCounts } from "#contract/user";
+import { apiFor, expiredSessionCookie, serviceUnavailable } from "./api.server";
 import { countryOfIp } from "./geo.server";
 import { localizePath } from "./paths";
 import type { Locale } from "#contract/locales";
@@ -48,14 +48,25 @@ export function getSettings(request: Request, context: AppLoadContext): Promise<
 }
 
 /** The logged-in member, or null. Asks the api only when the request carries a session cookie. */
-export function getUser(request: Request, context: AppLoadContext): Promise<User | null> {
+export async function getUser(request: Request, context: AppLoadContext): Promise<User | null> {
+  return (await currentMember(request, context)).user;
+}
+
+/** Unread messages and new likes for the navigation badges, when the api sends them. */
+export async function getUserCounts(request: Request, context: AppLoadContext): Promise<UserCounts | null> {
+  return (await currentMember(request, context)).counts ?? null;
+}
+
+function currentMember(request: Request, context: AppLoadContext): Promise<UserResponse> {
   return memo(context, "user", async () => {
     const api = apiFor(request, context);
-    if (!api.hasSession) return null;
+    if (!api.hasSession) return { user: null };
     const result = await api.get("/api/user.php", UserResponse);
-    const user = result.ok ? result.data.user : null;
-    if (user) context.memberId = user.id;
-    return user;
+    const member: UserResponse = result.ok ? result.data : { user: null };
+    if (member.user) context.memberId = member.user.id;
+    // A session the api no longer knows (expired, logged out elsewhere): drop the dead cookie too.
+    else context.forwardSetCookie(expiredSessionCookie);
+    return member;
   });
 }
 

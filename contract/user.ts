@@ -41,8 +41,13 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
+/** Spec 3 chat state totals, for the navigation badges. Sent by the api once chats and likes exist (later issues). */
+export const UserCounts = z.object({ unread_messages: z.number().int().min(0), new_likes: z.number().int().min(0) });
+
 /** GET /api/user.php and the answers of POST/PUT: `user` is null when nobody is logged in. */
-export const UserResponse = z.object({ user: User.nullable() });
+export const UserResponse = z.object({ user: User.nullable(), counts: UserCounts.optional() });
+export type UserResponse = z.infer<typeof UserResponse>;
+export type UserCounts = z.infer<typeof UserCounts>;
 
 export const LoginRequest = z.object({
   email: z.string().trim().toLowerCase().email().max(254),

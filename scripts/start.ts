@@ -16,15 +16,41 @@ if (!dev && !existsSync("build/server/index.js")) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-const children: ChildProcess[] = [];
-function run(name: string, script: string, env: Record<string, string>) {
+const children = new Map<string, ChildProcess>();
+let stopping = false;
+
+/**
+ * Starts a service. When the api dies, web keeps serving (its pages answer 503 meanwhile) and the
+ * api is started again with a growing delay; when web dies, everything stops.
+ */
+function run(name: string, script: string, env: Record<string, string>, restartDelayMs = 0) {
+  const startedAt = Date.now();
   const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: { ...process.env, ...env } });
+  children.set(name, child);
   child.on("exit", (code, signal) => {
+    children.delete(name);
+    if (stopping) {
+      if (children.size === 0) process.exit(0);
+      return;
+    }
     console.log(`${name} exited (${signal ?? code})`);
-    for (const other of children) if (other !== child) other.kill("SIGTERM");
-    process.exit(code ?? 1);
+    if (name === "api") {
+      // A crash soon after start doubles the delay (up to 30 s); a long healthy run resets it.
+      const delay = Date.now() - startedAt > 60_000 ? 1000 : Math.min(30_000, Math.max(1000, restartDelayMs * 2));
+      console.log(`restarting api in ${delay / 1000} s`);
+      setTimeout(() => run(name, script, env, delay), delay);
+      return;
+    }
+    stopAll("SIGTERM");
+    process.exitCode = code ?? 1;
   });
-  children.push(child);
+}
+
+function stopAll(signal: NodeJS.Signals) {
+  stopping = true;
+  for (const child of children.values()) child.kill(signal);
+  if (children.size === 0) process.exit();
+  setTimeout(() => process.exit(), 6000).unref();
 }
 
 if (!external) run("api", "api/main.ts", { API_PORT: apiPort, API_HOST: "127.0.0.1" });
@@ -34,8 +60,4 @@ run("web", "server/main.ts", {
 });
 if (!external) console.log(`Rendezvous: http://localhost:${process.env.PORT ?? 3000} (api on 127.0.0.1:${apiPort})`);
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    for (const child of children) child.kill(signal);
-  });
-}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stopAll(signal));

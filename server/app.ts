@@ -37,7 +37,15 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         return id;
       },
       customSuccessObject: (_req, res, value: object) => ({ ...value, ...requestSummary(res as express.Response) }),
-      customErrorObject: (_req, res, _error, value: object) => ({ ...value, ...requestSummary(res as express.Response) }),
+      // pino-http invents an Error with a stack for every 5xx; only a real error is worth a stack in the log.
+      customErrorObject: (_req, res, error, value: { err?: unknown }) => {
+        const synthetic = !(res as { err?: unknown }).err && error.message === `failed with status code ${res.statusCode}`;
+        const { err: _err, ...rest } = value;
+        return { ...(synthetic ? rest : value), ...requestSummary(res as express.Response) };
+      },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      // Fingerprinted assets are served by express.static and tell an operator nothing.
+      autoLogging: { ignore: (req) => (req.url ?? "").startsWith("/assets/") },
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),

@@ -2,6 +2,7 @@ import { Form, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { Locale } from "#contract/locales";
 import { splitLocale } from "~/paths";
+import { GlobeIcon } from "./icons";
 import { useHref, useLocale } from "./root-data";
 
 /** Each language in its own name: these are names, not translations. */
@@ -31,8 +32,10 @@ export function LanguageMenu({ options }: { options: readonly Locale[] }) {
   return (
     <details className="relative" data-testid="language-menu">
       <summary className="rounded-md px-2 py-1 text-sm text-gray-700 hover:bg-gray-100" aria-label={t("nav.language")}>
-        <span aria-hidden="true">🌐 </span>
-        {locale.toUpperCase()}
+        <span className="flex items-center gap-1">
+          <GlobeIcon className="h-4 w-4" />
+          {locale.toUpperCase()}
+        </span>
       </summary>
       <Form method="post" action={href("/lang-config")} reloadDocument className="absolute right-0 z-30 mt-1 w-44 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
         <input type="hidden" name="redirectTo" value={current} />

@@ -1,6 +1,7 @@
 import { Form, Link, NavLink, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { creditsBadgeTone } from "./badges";
+import { countBadgeText, creditsBadgeTone } from "./badges";
+import { ChatIcon, ChevronDownIcon, HeartIcon, SearchIcon } from "./icons";
 import { LanguageMenu } from "./language-menu";
 import { useHref, useRootData } from "./root-data";
 
@@ -47,16 +48,18 @@ export function TopNav() {
           {user ? (
             <>
               <NavLink to={href("/members")} className={navItem}>
-                <span aria-hidden="true">🔍</span>
+                <SearchIcon />
                 <span className="max-md:sr-only">{t("nav.search")}</span>
               </NavLink>
               <NavLink to={href("/chats")} className={navItem}>
-                <span aria-hidden="true">💬</span>
+                <ChatIcon />
                 <span className="max-md:sr-only">{t("nav.messages")}</span>
+                <CountBadge count={user.unreadMessages} label={(count) => t("nav.unreadMessages", { count })} className="bg-unread" testId="badge-unread" />
               </NavLink>
               <NavLink to={href("/likes")} className={navItem}>
-                <span aria-hidden="true">♥</span>
+                <HeartIcon />
                 <span className="max-md:sr-only">{t("nav.likes")}</span>
+                <CountBadge count={user.newLikes} label={(count) => t("nav.newLikes", { count })} className="bg-primary" testId="badge-likes" />
               </NavLink>
               {user.paidUser ? (
                 <NavLink to={href("/credits")} className={navItem} data-testid="nav-credits">
@@ -83,6 +86,17 @@ export function TopNav() {
   );
 }
 
+/** Spec 2: unread and new-like counts, capped at 99+; nothing at 0. */
+function CountBadge({ count, label, className, testId }: { count: number; label: (count: number) => string; className: string; testId: string }) {
+  const text = countBadgeText(count);
+  if (!text) return null;
+  return (
+    <span className={`min-w-5 rounded-full px-1.5 py-0.5 text-center text-xs font-semibold text-white ${className}`} data-testid={testId} aria-label={label(count)}>
+      {text}
+    </span>
+  );
+}
+
 function CreditsCount({ credits, tone }: { credits: number; tone: "warning" | "danger" | null }) {
   const { t } = useTranslation();
   const colour = tone === "danger" ? "bg-danger text-white" : tone === "warning" ? "bg-warning text-gray-900" : "bg-gray-100 text-gray-800";
@@ -105,6 +119,7 @@ function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | nu
           <span className="flex h-8 w-8 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-white">{name.slice(0, 1).toUpperCase()}</span>
         )}
         <span className="max-w-28 truncate text-sm font-medium text-gray-800 max-sm:sr-only">{name}</span>
+        <ChevronDownIcon className="h-4 w-4 text-gray-500" />
       </summary>
       <div className="absolute right-0 z-30 mt-1 w-48 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
         <Link to={href("/profile")} className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">

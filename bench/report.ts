@@ -1,0 +1,65 @@
+/** The printed tables. */
+import type { FirstLoad } from "./http";
+import type { LoadResult } from "./load";
+
+export function table(headers: string[], rows: string[][], leftColumns = 1): string {
+  const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i < leftColumns ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
+function rate(value: number): string {
+  return value >= 100 ? integer.format(value) : value.toFixed(1);
+}
+
+function ms(value: number): string {
+  return value >= 100 ? integer.format(value) : value.toFixed(value >= 10 ? 1 : 2);
+}
+
+export function kb(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+export function loadTable(results: LoadResult[], bare: LoadResult | undefined): string {
+  return table(
+    ["target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs bare"],
+    results.map((r) => [
+      r.name,
+      rate(r.reqPerSec),
+      ms(r.latencyMs.p50),
+      ms(r.latencyMs.p99),
+      integer.format(r.non2xx),
+      integer.format(r.errors + r.timeouts),
+      r === bare || !bare ? "1" : ratio(r.reqPerSec, bare.reqPerSec),
+    ]),
+  );
+}
+
+export function ratio(value: number, ceiling: number): string {
+  if (ceiling <= 0) return "n/a";
+  const r = value / ceiling;
+  return `${r.toFixed(r < 0.1 ? 4 : 3)} (${(r * 100).toFixed(1)}%)`;
+}
+
+export function firstLoadTable(pages: FirstLoad[]): string {
+  return table(
+    ["page", "HTML gz", "JS gz", "JS files", "CSS gz", "CSS files", "JS+CSS gz", "JS raw", "CSS raw"],
+    pages.map((p) => [
+      p.page,
+      kb(p.html.gzip),
+      kb(p.js.gzip),
+      String(p.js.files),
+      kb(p.css.gzip),
+      String(p.css.files),
+      kb(p.js.gzip + p.css.gzip),
+      kb(p.js.bytes),
+      kb(p.css.bytes),
+    ]),
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * `npm run bench [-- --build]`: measures the production build of Rendezvous against a bare Express
+ * ceiling, on its own api + web (free ports, a fresh temporary DATA_DIR with demo data), and the
+ * first-load JS/CSS of the main pages. Prints tables and writes bench/results/latest.json.
+ *
+ * Env: BENCH_SECONDS (10) per measurement, BENCH_WARMUP_SECONDS (2) before each,
+ * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
+import { measure, stopRunning, type LoadResult } from "./load";
+import { ProcessGroup, freePort, waitUntil } from "./processes";
+import { firstLoadTable, loadTable } from "./report";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const demo = { email: "demo@example.com", password: "demo-password" };
+
+function numberEnv(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a number >= ${min}, got "${raw}"`);
+  return value;
+}
+
+function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+function ensureBuild(force: boolean): void {
+  const serverBuild = path.join(root, "build/server/index.js");
+  if (!force && existsSync(serverBuild)) return;
+  log(force ? "--build: rebuilding (npx remix vite:build)..." : "no production build yet: building (npx remix vite:build)...");
+  const result = spawnSync("npx", ["remix", "vite:build"], { cwd: root, stdio: ["ignore", process.stderr, process.stderr] });
+  if (result.status !== 0 || !existsSync(serverBuild)) throw new Error(`the build failed (exit ${result.status ?? result.signal})`);
+}
+
+function gitDescription(): string | null {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return dirty ? `${commit} (with uncommitted changes)` : commit;
+  } catch {
+    return null;
+  }
+}
+
+/** The environment for the app's processes: this one's, without anything that would point them elsewhere. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ["DATABASE_URL", "API_URL", "PORT", "HOST", "API_PORT", "API_HOST", "DATA_DIR", "SESSION_SECRET", "DEMO_DATA"]) delete env[name];
+  return { ...env, NODE_ENV: "production", LOG_LEVEL: "warn", ...extra };
+}
+
+async function main(): Promise<number> {
+  const seconds = numberEnv("BENCH_SECONDS", 10, 1);
+  const warmupSeconds = numberEnv("BENCH_WARMUP_SECONDS", 2, 0);
+  const connections = Math.round(numberEnv("BENCH_CONNECTIONS", 50, 1));
+
+  ensureBuild(process.argv.includes("--build"));
+  const buildTime = statSync(path.join(root, "build/server/index.js")).mtime;
+
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-bench-"));
+  const group = new ProcessGroup(root);
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () => (cleaning ??= group.stopAll().then(() => rm(dataDir, { recursive: true, force: true })));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      log(`${signal}: stopping the servers...`);
+      stopRunning();
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  try {
+    const [apiPort, webPort, barePort] = [await freePort(), await freePort(), await freePort()];
+    const api = `http://127.0.0.1:${apiPort}`;
+    const web = `http://127.0.0.1:${webPort}`;
+    const bare = `http://127.0.0.1:${barePort}`;
+    log(`starting api on ${api}, web on ${web}, bare Express on ${bare} (DATA_DIR ${dataDir})`);
+    const started = Date.now();
+    group.start("api", "api/main.ts", childEnv({ API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString("base64url") }));
+    group.start("web", "server/main.ts", childEnv({ PORT: String(webPort), HOST: "127.0.0.1", API_URL: api }));
+    group.start("bare", "bench/bare.ts", childEnv({ BARE_PORT: String(barePort) }));
+    await waitUntil("web /healthz to answer 200 (api up, demo data seeded)", group, 120_000, () => answersOk(`${web}/healthz`));
+    await waitUntil("bare Express", group, 30_000, () => answersOk(`${bare}/bare`));
+    log(`servers ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const cookie = await logIn(web, demo.email, demo.password);
+    const member = { ...browserHeaders, cookie };
+    const targets = [
+      { name: "bare Express /bare", url: `${bare}/bare`, headers: browserHeaders, type: /^text\/html/ },
+      { name: "web /", url: `${web}/`, headers: browserHeaders, type: /^text\/html/ },
+      { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: /^text\/html/ },
+      { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: /^text\/html/ },
+    ];
+    for (const target of targets) await expect200(target.url, target.headers, target.type);
+
+    log(`first-load sizes (gzip level ${gzipLevel})...`);
+    const pages: FirstLoad[] = [];
+    for (const target of targets.slice(1)) pages.push(await firstLoad(target.url, target.headers));
+
+    const load: LoadResult[] = [];
+    for (const target of targets) {
+      log(`${target.name}: ${warmupSeconds} s warm-up + ${seconds} s with ${connections} connections...`);
+      load.push(await measure(target.name, target.url, { seconds, warmupSeconds, connections, headers: target.headers }));
+      group.check();
+    }
+
+    const bareResult = load[0];
+    const warnings: string[] = [];
+    for (const r of load) {
+      if (r.non2xx > 0) warnings.push(`${r.name}: ${r.non2xx} non-2xx responses (${JSON.stringify(r.statusCodes)})`);
+      if (r.errors > 0 || r.timeouts > 0) warnings.push(`${r.name}: ${r.errors} errors, ${r.timeouts} timeouts`);
+    }
+    for (const [name, lines] of Object.entries(group.outputLines())) {
+      if (lines > 0) warnings.push(`${name} printed ${lines} line(s) at LOG_LEVEL=warn (see above)`);
+    }
+
+    const git = gitDescription();
+    const header = [
+      `Rendezvous bench — ${new Date().toISOString()}`,
+      `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model.trim() ?? "unknown"}), ${git ? `commit ${git}, ` : ""}build from ${buildTime.toISOString()}`,
+      `autocannon: ${connections} connections, ${seconds} s per target after ${warmupSeconds} s warm-up; browser headers (accept-encoding: ${browserHeaders["accept-encoding"] || "none"})`,
+      `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
+    ];
+    const output = [
+      ...header,
+      "",
+      "Throughput and latency",
+      loadTable(load, bareResult),
+      "",
+      `First load (gzip -${gzipLevel} with node:zlib; same-origin <script src>, <link rel=modulepreload>, <link rel=stylesheet>)`,
+      firstLoadTable(pages),
+      ...(warnings.length ? ["", "WARNINGS", ...warnings.map((w) => `  - ${w}`)] : []),
+    ];
+
+    const resultsDir = path.join(root, "bench/results");
+    await mkdir(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, "latest.json");
+    const json = {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model.trim() ?? null,
+      git,
+      build: buildTime.toISOString(),
+      settings: { seconds, warmupSeconds, connections, headers: browserHeaders, gzipLevel, env: { NODE_ENV: "production", LOG_LEVEL: "warn" } },
+      load: load.map((r) => ({ ...r, ratioToBare: bareResult && bareResult.reqPerSec > 0 ? r.reqPerSec / bareResult.reqPerSec : null })),
+      firstLoad: pages,
+      warnings,
+      processOutputLines: group.outputLines(),
+    };
+    await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+    console.log(`\n${output.join("\n")}\n\nResults: ${path.relative(process.cwd(), file) || file}`);
+    return 0;
+  } finally {
+    log("stopping the servers...");
+    await cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

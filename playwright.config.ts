@@ -1,0 +1,74 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+/**
+ * Browser tests: Debian's Chromium, JavaScript on (`js`) and off (`nojs`), against a production
+ * build started by scripts/start.ts on ports of its own (web 4100, api 4101) with a fresh PGlite
+ * data directory per run. Developers use 3000/3001 and the benchmark 43xx.
+ */
+const webPort = 4100;
+const apiPort = 4101;
+const baseURL = `http://localhost:${webPort}`;
+
+// The config is loaded by the runner and again by every worker; workers inherit the runner's
+// environment, so only the runner creates (and at its exit removes) the data directory.
+function runDataDir(): string {
+  const inherited = process.env.E2E_DATA_DIR;
+  if (inherited) return inherited;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rendezvous-e2e-"));
+  process.env.E2E_DATA_DIR = dir;
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+const dataDir = runDataDir();
+
+const chromiumLaunchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: "list",
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    browserName: "chromium",
+    launchOptions: chromiumLaunchOptions,
+    locale: "en-US",
+    trace: "retain-on-failure",
+    screenshot: "off",
+    video: "off",
+  },
+  projects: [
+    { name: "js", use: { javaScriptEnabled: true } },
+    { name: "nojs", use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    // DATABASE_URL is dropped so the api always uses the fresh PGlite directory, never a shared PostgreSQL.
+    command: "env -u DATABASE_URL npx tsx scripts/start.ts",
+    url: `${baseURL}/healthz`,
+    env: {
+      PORT: String(webPort),
+      API_PORT: String(apiPort),
+      DATA_DIR: dataDir,
+      DEMO_DATA: "true",
+      LOG_LEVEL: "warn",
+      // Lets the api start even where NODE_ENV=production is inherited (it then requires a secret).
+      SESSION_SECRET: randomBytes(32).toString("base64url"),
+    },
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+  },
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { locales, visibleLocales } from "#contract/locales";
+import { countBadgeText, creditsBadgeTone } from "~/components/badges";
+import { termsVersionDate } from "~/legal";
+import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
+import { preferredLocale } from "~/locale.server";
+
+describe("visible locales per country (spec 9)", () => {
+  it.each([
+    ["US", ["en", "es"]],
+    ["NL", ["nl"]],
+    ["BE", ["nl", "fr", "de"]],
+    ["CA", ["en", "fr"]],
+    ["CH", ["de", "it", "fr", "en"]],
+    ["FI", ["fi", "sv"]],
+    ["NO", ["nb"]],
+    ["at", ["de"]],
+  ])("%s sees %j", (country, expected) => {
+    expect(visibleLocales(country)).toEqual(expected);
+  });
+
+  it("shows all 11 when the country is unknown or not in the table", () => {
+    expect(visibleLocales(null)).toEqual(locales);
+    expect(visibleLocales("")).toEqual(locales);
+    expect(visibleLocales("JP")).toEqual(locales);
+    expect(locales).toHaveLength(11);
+  });
+});
+
+describe("navigation badges (spec 2 and 9)", () => {
+  it.each([
+    [0, null],
+    [-3, null],
+    [1, "1"],
+    [99, "99"],
+    [100, "99+"],
+    [5000, "99+"],
+  ])("unread count %d shows %j", (count, text) => {
+    expect(countBadgeText(count)).toBe(text);
+  });
+
+  it.each([
+    [500, null],
+    [11, null],
+    [10, "warning"],
+    [1, "warning"],
+    [0, "danger"],
+  ])("%d credits give tone %j", (credits, tone) => {
+    expect(creditsBadgeTone(credits)).toBe(tone);
+  });
+});
+
+describe("terms version date (spec 9)", () => {
+  it("is 2023-12-01T12:00:00Z for a company added earlier", () => {
+    expect(termsVersionDate("2020-05-05T00:00:00Z").toISOString()).toBe("2023-12-01T12:00:00.000Z");
+  });
+  it("is the company's added date when that is later", () => {
+    expect(termsVersionDate("2025-03-04T10:00:00Z").toISOString()).toBe("2025-03-04T10:00:00.000Z");
+  });
+  it("falls back to the floor for an unreadable date", () => {
+    expect(termsVersionDate("not a date").toISOString()).toBe("2023-12-01T12:00:00.000Z");
+  });
+});
+
+describe("locale paths", () => {
+  it("gives English no prefix and every other locale one", () => {
+    expect(localizePath("en", "/members")).toBe("/members");
+    expect(localizePath("nl", "/members")).toBe("/nl/members");
+    expect(localizePath("nl", "/")).toBe("/nl");
+  });
+  it("splits a prefixed path, and leaves unknown or English prefixes alone", () => {
+    expect(splitLocale("/nl/members/4")).toEqual({ locale: "nl", path: "/members/4" });
+    expect(splitLocale("/de")).toEqual({ locale: "de", path: "/" });
+    expect(splitLocale("/xx/members")).toEqual({ locale: null, path: "/xx/members" });
+    expect(splitLocale("/en/members")).toEqual({ locale: null, path: "/en/members" });
+  });
+  it("follows only same-site relative paths", () => {
+    expect(safeRedirectPath("/members?page=2", "/")).toBe("/members?page=2");
+    expect(safeRedirectPath("//evil.example", "/")).toBe("/");
+    expect(safeRedirectPath("https://evil.example", "/")).toBe("/");
+    expect(safeRedirectPath("/\\evil.example", "/")).toBe("/");
+    expect(safeRedirectPath(null, "/members")).toBe("/members");
+  });
+});
+
+describe("preferred locale of an unprefixed URL (spec 7)", () => {
+  const request = (cookie?: string) => new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
+  it("keeps the choice of the i18n_redirected cookie", () => {
+    expect(preferredLocale(request("i18n_redirected=de"), { domain_language: "nl-NL" })).toBe("de");
+  });
+  it("takes the first 2 letters of the site's domain_language when no cookie is set", () => {
+    expect(preferredLocale(request(), { domain_language: "nl-NL" })).toBe("nl");
+    expect(preferredLocale(request(), { domain_language: "FR" })).toBe("fr");
+  });
+  it("ignores an unsupported domain_language or cookie value", () => {
+    expect(preferredLocale(request("i18n_redirected=xx"), { domain_language: "ja-JP" })).toBe("en");
+    expect(preferredLocale(request(), { domain_language: null })).toBe("en");
+  });
+});
