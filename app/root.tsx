@@ -5,6 +5,7 @@ import { visibleLocales, isLocale } from "#contract/locales";
 import stylesheet from "./tailwind.css?url";
 import { getSettings, getUser, getUserCounts } from "./session.server";
 import { resolveLocale } from "./locale.server";
+import { entryWarningEligible } from "./entry-warning.server";
 import { splitLocale } from "./paths";
 import { clientNamespaces } from "./i18n";
 import { useNonce } from "./components/nonce";
@@ -30,6 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [user, counts] = await Promise.all([getUser(request, context), getUserCounts(request, context)]);
   return {
     locale,
+    entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,
     site: { name: settings.name, niche: settings.niche },
     visibleLocales: visibleLocales(settings.geoip_country),

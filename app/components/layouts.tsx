@@ -1,11 +1,21 @@
 import type { ReactNode } from "react";
 import { TopNav, BrandBar } from "./top-nav";
 import { Footer } from "./footer";
+import { EntryWarning } from "./entry-warning";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
 /** Spec 2 layouts: default (navigation, footer, disclaimer), chat (full screen), lander (brand bar and footer), empty. */
 export function LayoutFrame({ layout, children }: { layout: LayoutName; children: ReactNode }) {
+  return (
+    <>
+      <LayoutBody layout={layout}>{children}</LayoutBody>
+      <EntryWarning layout={layout} />
+    </>
+  );
+}
+
+function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactNode }) {
   switch (layout) {
     case "chat":
       return <div className="flex h-dvh flex-col">{children}</div>;
