@@ -8,6 +8,18 @@ export const errorCodes = [
   "validation_failed",
   "not_found",
   "internal_error",
+  "signups_closed",
+  "account_exists",
+  "account_pending_deletion",
+  "email_taken",
+  "invalid_date_of_birth",
+  "too_many_reset_mails",
+  "email_not_found",
+  "link_invalid",
+  "old_password_wrong",
+  "password_wrong",
+  "invitation_invalid",
+  "too_many_requests",
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

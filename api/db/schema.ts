@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  primaryKey,
   date,
   index,
   integer,
@@ -60,6 +61,10 @@ export const sites = pgTable(
     fictionalSingular: text("fictional_singular").notNull().default(""),
     fictionalPlural: text("fictional_plural").notNull().default(""),
     refundDays: integer("refund_days").notNull().default(14),
+    /** Minimum age at signup; spec 5 names min_age a parameter, 18 unless the site sets more. */
+    minAge: integer("min_age").notNull().default(18),
+    /** Whether the signup form asks for a first message (signup_message). */
+    askSignupMessage: boolean("ask_signup_message").notNull().default(false),
     deleteDiscount: integer("delete_discount"),
     mailName: text("mail_name").notNull(),
     companyId: integer("company_id")
@@ -69,7 +74,7 @@ export const sites = pgTable(
   (t) => [uniqueIndex("sites_domain_idx").on(t.domain)],
 );
 
-export const userStatuses = ["not_confirmed", "active", "deleted"] as const;
+export const userStatuses = ["not_confirmed", "active", "deleted", "erased"] as const;
 
 export const users = pgTable(
   "users",
@@ -91,7 +96,10 @@ export const users = pgTable(
     sub1: text("sub1"),
     sub2: text("sub2"),
     sub3: text("sub3"),
+    /** Set when the member soft-deletes; reactivable for 14 days, then the erase job clears personal data. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`)],
 );
@@ -122,6 +130,7 @@ export const profiles = pgTable(
     relationshipStatus: text("relationship_status"),
     tattoos: text("tattoos"),
     signupReason: text("signup_reason"),
+    signupMessage: text("signup_message"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -195,3 +204,56 @@ export const interests = pgTable("interests", {
   id: serial("id").primaryKey(),
   key: text("key").notNull().unique(),
 });
+
+export const accountTokenKinds = ["activation", "password_reset", "email_change", "reactivation"] as const;
+export type AccountTokenKind = (typeof accountTokenKinds)[number];
+
+/** Single-use links sent by mail. Only the HMAC of the token is kept; `usedAt` makes a second use fail. */
+export const accountTokens = pgTable(
+  "account_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: accountTokenKinds }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    /** The address an email_change token confirms. */
+    newEmail: text("new_email"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("account_tokens_hash_idx").on(t.tokenHash), index("account_tokens_user_kind_idx").on(t.userId, t.kind, t.createdAt)],
+);
+
+export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"] as const;
+
+/** Spec 4: dismissals with a timestamp, kept per member so they follow them across devices. */
+export const dismissals = pgTable(
+  "dismissals",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key", { enum: dismissalKeys }).notNull(),
+    dismissedAt: timestamp("dismissed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** Invitations for sites whose signups are by invitation only (signups = other). */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    code: text("code").notNull(),
+    usedByUserId: integer("used_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("invitations_code_idx").on(t.siteId, t.code)],
+);

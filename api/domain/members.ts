@@ -54,14 +54,14 @@ export async function loadUser(db: Db, userId: number, siteId: number): Promise<
     .select()
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(users.id, userId), eq(users.siteId, siteId), ne(users.status, "deleted")))
+    .where(and(eq(users.id, userId), eq(users.siteId, siteId), inArray(users.status, ["not_confirmed", "active"])))
     .limit(1);
-  if (!row) return null;
+  if (!row || (row.users.status !== "not_confirmed" && row.users.status !== "active")) return null;
   const images = await mainImages(db, [row.profiles.id]);
   const u = row.users;
   return {
     id: u.id,
-    status: u.status,
+    status: row.users.status,
     credits: u.credits,
     paid_user: u.paidUser,
     signup_date: u.signupDate.toISOString(),

@@ -9,6 +9,18 @@ const englishMessages: Record<ErrorCode, string> = {
   validation_failed: "Please check the highlighted fields.",
   not_found: "Not found",
   internal_error: "An error has occurred.",
+  signups_closed: "Signing up is not possible on this site right now.",
+  account_exists: "You already have an account with this e-mail address. Please log in.",
+  account_pending_deletion: "Your account with this e-mail address was deleted. Use the link in the e-mail we sent you to reactivate it.",
+  email_taken: "This e-mail address is already in use.",
+  invalid_date_of_birth: "Invalid date of birth.",
+  too_many_reset_mails: "Too many password reset emails sent, please try again tomorrow.",
+  email_not_found: "E-mail address not found",
+  link_invalid: "Link expired or invalid, request a new email",
+  old_password_wrong: "Please check your old password.",
+  password_wrong: "The password is not correct.",
+  invitation_invalid: "This invitation is not valid (any more).",
+  too_many_requests: "Too many requests, please try again later.",
 };
 
 const statusOf: Record<ErrorCode, number> = {
@@ -18,6 +30,18 @@ const statusOf: Record<ErrorCode, number> = {
   validation_failed: 400,
   not_found: 404,
   internal_error: 500,
+  signups_closed: 403,
+  account_exists: 409,
+  account_pending_deletion: 409,
+  email_taken: 409,
+  invalid_date_of_birth: 400,
+  too_many_reset_mails: 429,
+  email_not_found: 404,
+  link_invalid: 400,
+  old_password_wrong: 400,
+  password_wrong: 400,
+  invitation_invalid: 400,
+  too_many_requests: 429,
 };
 
 export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, "params" | "fields"> = {}): void {

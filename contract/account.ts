@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { Gender, Sexuality } from "./user";
+
+/** Spec 3 tracking query values, kept from the entry URL and stored with the account at signup. */
+export const trackingKeys = ["network", "ref", "sub1", "sub2", "sub3"] as const;
+export const Tracking = z.object({
+  network: z.string().trim().max(100).optional(),
+  ref: z.string().trim().max(100).optional(),
+  sub1: z.string().trim().max(200).optional(),
+  sub2: z.string().trim().max(200).optional(),
+  sub3: z.string().trim().max(200).optional(),
+});
+export type Tracking = z.infer<typeof Tracking>;
+
+/** A traffic source exists when the visitor arrived with a network or ref (spec 3 Settings.signups). */
+export function hasTrafficSource(tracking: Tracking | null | undefined): boolean {
+  return Boolean(tracking?.network || tracking?.ref);
+}
+
+export const Email = z.string().trim().toLowerCase().email().max(254);
+export const Password = z.string().min(8).max(200);
+/** ISO date (YYYY-MM-DD) that is a real calendar day. */
+export const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value));
+
+/** POST /api/signup.php. Name rules of spec 5 are checked by the api as well (name_is_email, name_starts_with_at). */
+export const SignupRequest = z.object({
+  email: Email,
+  name: z.string().trim().min(2).max(40),
+  date_of_birth: IsoDate,
+  password: Password,
+  gender: Gender.optional(),
+  signup_message: z.string().trim().max(1000).optional(),
+  language: z.string().length(2).optional(),
+  tracking: Tracking.optional(),
+  invitation: z.string().trim().max(64).optional(),
+});
+export type SignupRequest = z.infer<typeof SignupRequest>;
+
+/** PUT /api/profile.php during signup steps 3 and 4 (and later on /profile). Every field optional: steps are skippable. */
+export const ProfileUpdate = z.object({
+  gender: Gender.optional(),
+  sexuality: Sexuality.optional(),
+  country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  region: z.string().max(100).nullable().optional(),
+  city: z.string().max(100).nullable().optional(),
+  about_me: z.string().max(2000).optional(),
+  interests: z.array(z.number().int()).max(50).optional(),
+  hair_color: z.string().max(30).nullable().optional(),
+  eye_color: z.string().max(30).nullable().optional(),
+  body_type: z.string().max(30).nullable().optional(),
+  relationship_status: z.string().max(30).nullable().optional(),
+  tattoos: z.string().max(30).nullable().optional(),
+  signup_reason: z.string().max(30).nullable().optional(),
+});
+export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
+
+export const TokenRequest = z.object({ token: z.string().min(16).max(200) });
+export const PasswordResetRequest = z.object({ email: Email });
+export const PasswordResetDo = z.object({ token: z.string().min(16).max(200), password: Password });
+export const PasswordChange = z.object({ old_password: z.string().min(1).max(200), password: Password });
+export const EmailChangeRequest = z.object({ email: Email, password: z.string().min(1).max(200) });
+export const DeleteAccountRequest = z.object({ password: z.string().min(1).max(200), reason: z.string().max(500).optional() });
+
+export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"] as const;
+export const DismissalKey = z.enum(dismissalKeys);
+export const DismissRequest = z.object({ key: DismissalKey });
+/** GET /api/dismissals.php: key -> ISO timestamp of the dismissal. */
+export const DismissalsResponse = z.object({ dismissals: z.partialRecord(DismissalKey, z.string()) });
+
+export const OkResponse = z.object({ ok: z.literal(true) });
