@@ -1,6 +1,35 @@
 import { z } from "zod";
 import { Gender, Sexuality } from "./user";
 
+/*
+ * Account endpoints (issue: accounts). All answer ApiError (contract/errors.ts) on failure.
+ *
+ *   POST /api/signup.php            SignupRequest -> 201 UserResponse, Set-Cookie session (status not_confirmed,
+ *                                   profile disabled); sends the activation mail; signup_credits into the ledger.
+ *                                   signups_closed 403 | invitation_invalid 400 | invalid_date_of_birth 400 |
+ *                                   account_exists 409 | account_pending_deletion 409 | validation_failed 400
+ *   GET  /api/signup-matches.php    (member) MembersResponse: members that fit the new profile
+ *   POST /api/activation-mail.php   (member) OkResponse: sends the activation mail again | too_many_requests 429
+ *   POST /api/activate.php          TokenRequest -> OkResponse | link_invalid 400
+ *   PUT  /api/profile.php           (member) ProfileUpdate -> UserResponse
+ *   POST /api/password-reset.php    PasswordResetRequest -> OkResponse | email_not_found 404 | too_many_reset_mails 429
+ *   POST /api/password-reset-do.php PasswordResetDo -> OkResponse | link_invalid 400
+ *   PUT  /api/password.php          (member) PasswordChange -> OkResponse | old_password_wrong 400
+ *   POST /api/mail-change.php       (member) EmailChangeRequest -> OkResponse (link to the new address) |
+ *                                   email_taken 409 | password_wrong 400
+ *   POST /api/mail-change-do.php    TokenRequest -> OkResponse | link_invalid 400 | email_taken 409
+ *   POST /api/delete-account.php    (member) DeleteAccountRequest -> OkResponse, session cleared; mail with the
+ *                                   reactivation link (14 days) | password_wrong 400
+ *   POST /api/reactivate.php        TokenRequest -> UserResponse, Set-Cookie session | link_invalid 400
+ *   GET  /api/dismissals.php        (member) DismissalsResponse
+ *   POST /api/dismissals.php        (member) DismissRequest -> DismissalsResponse
+ *   POST /api/user.php (login)      a soft-deleted account with the right password: account_pending_deletion 409
+ *                                   (and a fresh reactivation mail)
+ *
+ * Links in mails point at web: /activate/done?token=, /reset-password/do?token=, /mail-change/do?token=,
+ * /account-deleted?token= (reactivation), prefixed with the member's locale (/nl/...) except English.
+ */
+
 /** Spec 3 tracking query values, kept from the entry URL and stored with the account at signup. */
 export const trackingKeys = ["network", "ref", "sub1", "sub2", "sub3"] as const;
 export const Tracking = z.object({
