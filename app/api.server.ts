@@ -9,7 +9,12 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; 
 
 type CallOptions = { query?: Record<string, string | number | undefined>; body?: unknown };
 
-const retry = { attempts: 6, baseDelayMs: 50, deadlineMs: 6000, attemptTimeoutMs: 4000 };
+/**
+ * Spec 7: up to 5 retries with exponential delay, within a bounded total time. One attempt may use
+ * the whole deadline: abandoning a slow (busy) api and asking again would only add to its queue,
+ * so retries happen on quick failures (connection refused, 5xx), as when the api restarts.
+ */
+const retry = { attempts: 6, baseDelayMs: 50, deadlineMs: 8000 };
 const sessionCookieName = "rdv_session";
 /** Clears the auth cookie in the browser when the api no longer knows the session. */
 export const expiredSessionCookie = serialize(sessionCookieName, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" });
@@ -56,7 +61,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
           method,
           headers,
           body: options.body === undefined ? undefined : JSON.stringify(options.body),
-          signal: AbortSignal.timeout(Math.max(1, Math.min(retry.attemptTimeoutMs, remaining))),
+          signal: AbortSignal.timeout(Math.max(1, remaining)),
           redirect: "manual",
         });
         context.upstream.push({ method, path: url.pathname, status: response.status, ms: Date.now() - t0, attempt });

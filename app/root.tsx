@@ -6,6 +6,7 @@ import stylesheet from "./tailwind.css?url";
 import { getSettings, getUser, getUserCounts } from "./session.server";
 import { resolveLocale } from "./locale.server";
 import { entryWarningEligible } from "./entry-warning.server";
+import { trackingCookieFor } from "./tracking.server";
 import { splitLocale } from "./paths";
 import { clientNamespaces } from "./i18n";
 import { useNonce } from "./components/nonce";
@@ -25,6 +26,9 @@ export const links: LinksFunction = () => [
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // "/en/..." is redirected by resolveLocale; any other first segment that is no locale is an unknown page.
   if (params.lang !== undefined && params.lang !== "en" && !isLocale(params.lang)) throw data(null, { status: 404 });
+  // Funnel URLs (network, ref, sub1-sub3) are kept before any redirect, whichever page they land on.
+  const tracking = trackingCookieFor(request);
+  if (tracking) context.forwardSetCookie(tracking);
   const settings = await getSettings(request, context);
   const locale = resolveLocale(request, settings);
   context.locale = locale;

@@ -1,12 +1,17 @@
 /** Plain HTTP checks for the bench: health, login, "answers 200", first-load asset sizes. */
 import { gzipSync } from "node:zlib";
 
-/** What a current desktop browser sends; the load test sends the same (so responses are compressed). */
+const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING ?? "gzip, deflate, br";
+
+/**
+ * What a current desktop browser sends; the load test sends the same, so responses are compressed
+ * as for a browser (BENCH_ACCEPT_ENCODING="" measures without compression).
+ */
 export const browserHeaders: Record<string, string> = {
   "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36",
   accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
   "accept-language": "en-US,en;q=0.9",
-  "accept-encoding": process.env.BENCH_ACCEPT_ENCODING ?? "gzip, deflate, br",
+  ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}),
 };
 
 export const gzipLevel = 9;

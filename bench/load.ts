@@ -1,4 +1,4 @@
-/** One autocannon measurement (after a warm-up run whose numbers are thrown away). */
+/** autocannon runs: a warm-up whose numbers are thrown away, then the measurement. */
 import autocannon, { type Instance, type Options, type Result } from "autocannon";
 
 export type LoadResult = {
@@ -11,9 +11,14 @@ export type LoadResult = {
   latencyMs: { average: number; p50: number; p90: number; p99: number; max: number };
   non2xx: number;
   statusCodes: Record<string, number>;
+  /** Connection errors and timeouts (autocannon counts a timeout as an error too). */
   errors: number;
   timeouts: number;
   bytesPerSec: number;
+  /** Server CPU time per answered request, by process (filled in by the caller; null without /proc). */
+  cpuMsPerRequest: Record<string, number | null>;
+  /** CPU use of the bench process itself (autocannon) during the run, in % of one core. */
+  loadGeneratorCpuPercent: number | null;
 };
 
 let running: Instance | null = null;
@@ -33,14 +38,19 @@ function run(options: Options): Promise<Result> {
   });
 }
 
-export async function measure(
-  name: string,
-  url: string,
-  options: { seconds: number; warmupSeconds: number; connections: number; headers: Record<string, string> },
-): Promise<LoadResult> {
-  const base: Options = { url, connections: options.connections, headers: options.headers, timeout: 10 };
-  if (options.warmupSeconds > 0) await run({ ...base, duration: options.warmupSeconds });
-  const result = await run({ ...base, duration: options.seconds });
+type LoadOptions = { seconds: number; connections: number; headers: Record<string, string> };
+
+function options(url: string, { seconds, connections, headers }: LoadOptions): Options {
+  return { url, connections, headers, duration: seconds, timeout: 10 };
+}
+
+/** The same load, numbers thrown away: lets the JIT, caches and connection pools settle. */
+export async function warmUp(url: string, load: LoadOptions): Promise<void> {
+  if (load.seconds > 0) await run(options(url, load));
+}
+
+export async function measure(name: string, url: string, load: LoadOptions): Promise<LoadResult> {
+  const result = await run(options(url, load));
   return {
     name,
     url,
@@ -60,5 +70,7 @@ export async function measure(
     errors: result.errors,
     timeouts: result.timeouts,
     bytesPerSec: result.throughput.average,
+    cpuMsPerRequest: {},
+    loadGeneratorCpuPercent: null,
   };
 }

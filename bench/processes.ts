@@ -6,9 +6,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 
-type Managed = { name: string; child: ChildProcess; tail: string[]; lines: number; exited: Promise<void> };
+type Managed = { name: string; child: ChildProcess; tail: string[]; lines: number; messages: Map<string, number>; exited: Promise<void> };
 
 const tailLines = 40;
+/** Lines of a process's output shown as they come; the rest are counted (and kept in the tail). */
+const liveLines = 8;
 
 function alive(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
@@ -35,6 +37,7 @@ export class ProcessGroup {
       child,
       tail: [],
       lines: 0,
+      messages: new Map(),
       exited: new Promise((resolve) => child.once("exit", () => resolve())),
     };
     for (const stream of [child.stdout, child.stderr]) {
@@ -43,16 +46,26 @@ export class ProcessGroup {
         entry.lines += 1;
         entry.tail.push(line);
         if (entry.tail.length > tailLines) entry.tail.shift();
-        process.stderr.write(`[${name}] ${line}\n`);
+        const message = logMessage(line);
+        entry.messages.set(message, (entry.messages.get(message) ?? 0) + 1);
+        if (entry.lines <= liveLines) process.stderr.write(`[${name}] ${line}\n`);
+        else if (entry.lines === liveLines + 1) process.stderr.write(`[${name}] ... (more output not shown; counted in the summary)\n`);
       });
     }
     child.once("error", (error) => {
       this.failure ??= `${name} could not be started: ${error.message}`;
     });
     child.once("exit", (code, signal) => {
-      if (!this.stopping) this.failure ??= `${name} exited unexpectedly (${signal ?? `code ${code}`})`;
+      if (this.stopping) return;
+      // api and web exit 0 when they get SIGTERM/SIGINT: then something outside the bench stopped them.
+      const hint = code === 0 && name !== "bare" ? ", as on SIGTERM/SIGINT: stopped from outside the bench?" : "";
+      this.failure ??= `${name} exited unexpectedly (${signal ?? `code ${code}`}${hint})`;
     });
     this.managed.push(entry);
+  }
+
+  pid(name: string): number | undefined {
+    return this.managed.find((m) => m.name === name)?.child.pid;
   }
 
   /** Throws if a process has died; the message carries the end of its output. */
@@ -60,9 +73,9 @@ export class ProcessGroup {
     if (this.failure) throw new Error(`${this.failure}\n${this.describeTails()}`);
   }
 
-  /** How many lines each process printed (with LOG_LEVEL=warn: warnings and errors). */
-  outputLines(): Record<string, number> {
-    return Object.fromEntries(this.managed.map((m) => [m.name, m.lines]));
+  /** What each process printed (with LOG_LEVEL=warn: warnings and errors), counted by pino message. */
+  output(): Record<string, { lines: number; messages: Record<string, number> }> {
+    return Object.fromEntries(this.managed.map((m) => [m.name, { lines: m.lines, messages: Object.fromEntries(m.messages) }]));
   }
 
   describeTails(): string {
@@ -90,6 +103,19 @@ export class ProcessGroup {
 }
 
 /** Resolves after `ms`; an unref'd delay does not keep the bench alive on its own. */
+/** `level: msg` of a pino JSON line, else "other output". */
+function logMessage(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { level?: unknown; msg?: unknown };
+    const level = typeof entry.level === "number" ? (pinoLevels[entry.level] ?? String(entry.level)) : "log";
+    return `${level}: ${typeof entry.msg === "string" ? entry.msg : "(no msg)"}`;
+  } catch {
+    return "other output";
+  }
+}
+
+const pinoLevels: Record<number, string> = { 10: "trace", 20: "debug", 30: "info", 40: "warn", 50: "error", 60: "fatal" };
+
 export function delay(ms: number, unref = false): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);

@@ -19,7 +19,8 @@ function rate(value: number): string {
 }
 
 function ms(value: number): string {
-  return value >= 100 ? integer.format(value) : value.toFixed(value >= 10 ? 1 : 2);
+  if (value >= 100 || Number.isInteger(value)) return integer.format(value);
+  return value.toFixed(value >= 10 ? 1 : 2);
 }
 
 export function kb(bytes: number): string {
@@ -28,17 +29,28 @@ export function kb(bytes: number): string {
 
 export function loadTable(results: LoadResult[], bare: LoadResult | undefined): string {
   return table(
-    ["target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs bare"],
+    ["target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs bare", "CPU ms/req"],
     results.map((r) => [
       r.name,
       rate(r.reqPerSec),
       ms(r.latencyMs.p50),
       ms(r.latencyMs.p99),
       integer.format(r.non2xx),
-      integer.format(r.errors + r.timeouts),
+      integer.format(r.errors),
       r === bare || !bare ? "1" : ratio(r.reqPerSec, bare.reqPerSec),
+      cpuCell(r.cpuMsPerRequest),
     ]),
   );
+}
+
+/** "0.21" for one process, "13.60 (web 13.50 + api 0.10)" for several; "n/a" without /proc. */
+function cpuCell(byProcess: Record<string, number | null>): string {
+  const entries = Object.entries(byProcess);
+  if (entries.length === 0 || entries.some(([, v]) => v === null)) return "n/a";
+  const values = entries.map(([name, v]) => [name, v ?? 0] as const);
+  const total = values.reduce((a, [, v]) => a + v, 0);
+  if (values.length === 1) return total.toFixed(2);
+  return `${total.toFixed(2)} (${values.map(([name, v]) => `${name} ${v.toFixed(2)}`).join(" + ")})`;
 }
 
 export function ratio(value: number, ceiling: number): string {
@@ -49,7 +61,7 @@ export function ratio(value: number, ceiling: number): string {
 
 export function firstLoadTable(pages: FirstLoad[]): string {
   return table(
-    ["page", "HTML gz", "JS gz", "JS files", "CSS gz", "CSS files", "JS+CSS gz", "JS raw", "CSS raw"],
+    ["page", "HTML gz", "JS gz", "JS files", "CSS gz", "CSS files", "JS+CSS gz", "HTML raw", "JS raw", "CSS raw"],
     pages.map((p) => [
       p.page,
       kb(p.html.gzip),
@@ -58,6 +70,7 @@ export function firstLoadTable(pages: FirstLoad[]): string {
       kb(p.css.gzip),
       String(p.css.files),
       kb(p.js.gzip + p.css.gzip),
+      kb(p.html.bytes),
       kb(p.js.bytes),
       kb(p.css.bytes),
     ]),

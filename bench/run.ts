@@ -8,13 +8,14 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
-import { measure, stopRunning, type LoadResult } from "./load";
+import { cpuMs, waitForIdle } from "./cpu";
+import { measure, stopRunning, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { firstLoadTable, loadTable } from "./report";
 
@@ -41,6 +42,23 @@ function ensureBuild(force: boolean): void {
   if (result.status !== 0 || !existsSync(serverBuild)) throw new Error(`the build failed (exit ${result.status ?? result.signal})`);
 }
 
+/** The newest modification time among the files the client and server builds are made from. */
+function newestSource(): { file: string; mtime: Date } | null {
+  let newest: { file: string; mtime: Date } | null = null;
+  const visit = (relative: string) => {
+    const full = path.join(root, relative);
+    if (!existsSync(full)) return;
+    const stat = statSync(full);
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(full)) visit(path.join(relative, name));
+    } else if (!newest || stat.mtime > newest.mtime) {
+      newest = { file: relative, mtime: stat.mtime };
+    }
+  };
+  for (const entry of ["app", "contract", "locales", "public", "vite.config.ts", "package-lock.json"]) visit(entry);
+  return newest;
+}
+
 function gitDescription(): string | null {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
@@ -63,6 +81,8 @@ async function main(): Promise<number> {
   const warmupSeconds = numberEnv("BENCH_WARMUP_SECONDS", 2, 0);
   const connections = Math.round(numberEnv("BENCH_CONNECTIONS", 50, 1));
 
+  // Before anything of ours runs: other work on the machine makes every number noisy.
+  const loadBefore = os.loadavg()[0] ?? 0;
   ensureBuild(process.argv.includes("--build"));
   const buildTime = statSync(path.join(root, "build/server/index.js")).mtime;
 
@@ -72,7 +92,8 @@ async function main(): Promise<number> {
   const cleanup = () => (cleaning ??= group.stopAll().then(() => rm(dataDir, { recursive: true, force: true })));
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
-      log(`${signal}: stopping the servers...`);
+      // Ctrl-C reaches this process twice (from the terminal and relayed by tsx): say it once.
+      if (!cleaning) log(`${signal}: stopping the servers...`);
       stopRunning();
       void cleanup().finally(() => process.exit(130));
     });
@@ -95,10 +116,10 @@ async function main(): Promise<number> {
     const cookie = await logIn(web, demo.email, demo.password);
     const member = { ...browserHeaders, cookie };
     const targets = [
-      { name: "bare Express /bare", url: `${bare}/bare`, headers: browserHeaders, type: /^text\/html/ },
-      { name: "web /", url: `${web}/`, headers: browserHeaders, type: /^text\/html/ },
-      { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: /^text\/html/ },
-      { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: /^text\/html/ },
+      { name: "bare Express /bare", url: `${bare}/bare`, headers: browserHeaders, type: /^text\/html/, servers: ["bare"] },
+      { name: "web /", url: `${web}/`, headers: browserHeaders, type: /^text\/html/, servers: ["web", "api"] },
+      { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: /^text\/html/, servers: ["web", "api"] },
+      { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: /^text\/html/, servers: ["web", "api"] },
     ];
     for (const target of targets) await expect200(target.url, target.headers, target.type);
 
@@ -109,26 +130,58 @@ async function main(): Promise<number> {
     const load: LoadResult[] = [];
     for (const target of targets) {
       log(`${target.name}: ${warmupSeconds} s warm-up + ${seconds} s with ${connections} connections...`);
-      load.push(await measure(target.name, target.url, { seconds, warmupSeconds, connections, headers: target.headers }));
+      await warmUp(target.url, { seconds: warmupSeconds, connections, headers: target.headers });
+      await waitForIdle(target.servers.map((name) => group.pid(name)));
+      group.check();
+      const before = target.servers.map((name) => cpuMs(group.pid(name)));
+      const ownBefore = process.cpuUsage();
+      const result = await measure(target.name, target.url, { seconds, connections, headers: target.headers });
+      const own = process.cpuUsage(ownBefore);
+      const cpu: Record<string, number | null> = {};
+      target.servers.forEach((name, i) => {
+        const start = before[i];
+        const end = cpuMs(group.pid(name));
+        cpu[name] = start == null || end == null || result.requests === 0 ? null : (end - start) / result.requests;
+      });
+      result.cpuMsPerRequest = cpu;
+      result.loadGeneratorCpuPercent = ((own.user + own.system) / 1000 / (result.seconds * 1000)) * 100;
+      load.push(result);
       group.check();
     }
 
     const bareResult = load[0];
     const warnings: string[] = [];
+    const source = newestSource();
+    if (source && source.mtime > buildTime) {
+      warnings.push(`the build (${buildTime.toISOString()}) is older than ${source.file} (${source.mtime.toISOString()}): run \`npm run bench -- --build\` to measure the current code`);
+    }
+    if (loadBefore > os.cpus().length * 0.5) {
+      warnings.push(`the machine was busy before the bench started (1-min load average ${loadBefore.toFixed(2)} on ${os.cpus().length} CPUs): req/s and latency are noisy, compare runs by CPU ms/req rather than req/s`);
+    }
     for (const r of load) {
       if (r.non2xx > 0) warnings.push(`${r.name}: ${r.non2xx} non-2xx responses (${JSON.stringify(r.statusCodes)})`);
-      if (r.errors > 0 || r.timeouts > 0) warnings.push(`${r.name}: ${r.errors} errors, ${r.timeouts} timeouts`);
+      if (r.requests === 0) warnings.push(`${r.name}: no request completed during the ${r.seconds} s run (raise BENCH_SECONDS)`);
+      else if (r.requests < r.connections * 4) {
+        warnings.push(`${r.name}: only ${r.requests} requests for ${r.connections} connections: its CPU ms/req is inflated by the work on requests still open when the run ended (raise BENCH_SECONDS)`);
+      }
+      if (r.errors > 0) warnings.push(`${r.name}: ${r.errors} errors (${r.timeouts} of them timeouts after 10 s)`);
     }
-    for (const [name, lines] of Object.entries(group.outputLines())) {
-      if (lines > 0) warnings.push(`${name} printed ${lines} line(s) at LOG_LEVEL=warn (see above)`);
+    for (const [name, { lines, messages }] of Object.entries(group.output())) {
+      if (lines === 0) continue;
+      const counted = Object.entries(messages)
+        .sort((a, b) => b[1] - a[1])
+        .map(([message, n]) => `${n}× "${message}"`)
+        .join(", ");
+      warnings.push(`${name} logged ${lines} line(s) at LOG_LEVEL=warn: ${counted}`);
     }
 
     const git = gitDescription();
     const header = [
       `Rendezvous bench — ${new Date().toISOString()}`,
       `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model.trim() ?? "unknown"}), ${git ? `commit ${git}, ` : ""}build from ${buildTime.toISOString()}`,
-      `autocannon: ${connections} connections, ${seconds} s per target after ${warmupSeconds} s warm-up; browser headers (accept-encoding: ${browserHeaders["accept-encoding"] || "none"})`,
+      `autocannon: ${connections} connections, ${seconds} s per target after ${warmupSeconds} s warm-up; browser headers (accept-encoding: ${browserHeaders["accept-encoding"] ?? "none"})`,
       `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
+      `CPU ms/req: CPU time of the server process(es) during the run / requests answered; load average before start ${loadBefore.toFixed(2)}`,
     ];
     const output = [
       ...header,
@@ -151,11 +204,12 @@ async function main(): Promise<number> {
       cpuModel: os.cpus()[0]?.model.trim() ?? null,
       git,
       build: buildTime.toISOString(),
+      loadAverageBefore: loadBefore,
       settings: { seconds, warmupSeconds, connections, headers: browserHeaders, gzipLevel, env: { NODE_ENV: "production", LOG_LEVEL: "warn" } },
       load: load.map((r) => ({ ...r, ratioToBare: bareResult && bareResult.reqPerSec > 0 ? r.reqPerSec / bareResult.reqPerSec : null })),
       firstLoad: pages,
       warnings,
-      processOutputLines: group.outputLines(),
+      processOutput: group.output(),
     };
     await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
     console.log(`\n${output.join("\n")}\n\nResults: ${path.relative(process.cwd(), file) || file}`);

@@ -61,6 +61,10 @@ export const Settings = z.object({
   fictional_singular: z.string(),
   fictional_plural: z.string(),
   refund_days: z.number().int(),
+  /** Minimum age at signup (spec 5: min_age is a parameter; 18 unless the site sets more). */
+  min_age: z.number().int().min(18),
+  /** Whether the signup form asks for a first message (signup_message). */
+  ask_signup_message: z.boolean(),
   delete_discount: z.number().nullable(),
   mail_name: z.string(),
   company_id: z.number().int(),

@@ -70,6 +70,8 @@ function siteFields(site: Site): Omit<Settings, "geoip_country" | "geoip_selecte
     member_resell: site.memberResell,
     fictional_icon: site.fictionalIcon,
     fictional_warning: site.fictionalWarning,
+    min_age: site.minAge,
+    ask_signup_message: site.askSignupMessage,
     fictional_singular: site.fictionalSingular,
     fictional_plural: site.fictionalPlural,
     refund_days: site.refundDays,

@@ -1,0 +1,34 @@
+import { parse, serialize } from "cookie";
+import { Tracking, trackingKeys } from "#contract/account";
+
+export const trackingCookieName = "rdv_tracking";
+const maxAgeSeconds = 30 * 24 * 60 * 60; // kept 30 days
+
+/** The tracking values (network, ref, sub1-sub3) kept from the visitor's entry URL, or null. */
+export function keptTracking(request: Request): Tracking | null {
+  const raw = parse(request.headers.get("Cookie") ?? "")[trackingCookieName];
+  if (!raw) return null;
+  try {
+    const parsed = Tracking.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A Set-Cookie keeping the tracking values of this URL, when it carries any. A new entry URL with
+ * tracking replaces the kept values as a whole: the last funnel that brought the visitor counts.
+ */
+export function trackingCookieFor(request: Request): string | null {
+  const query = new URL(request.url).searchParams;
+  const seen: Record<string, string> = {};
+  for (const key of trackingKeys) {
+    const value = query.get(key);
+    if (value) seen[key] = value;
+  }
+  if (Object.keys(seen).length === 0) return null;
+  const parsed = Tracking.safeParse(seen);
+  if (!parsed.success) return null;
+  return serialize(trackingCookieName, JSON.stringify(parsed.data), { path: "/", maxAge: maxAgeSeconds, sameSite: "lax", httpOnly: true });
+}
