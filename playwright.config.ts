@@ -53,8 +53,9 @@ export default defineConfig({
     { name: "nojs", use: { javaScriptEnabled: false } },
   ],
   webServer: {
-    // DATABASE_URL is dropped so the api always uses the fresh PGlite directory, never a shared PostgreSQL.
-    command: "env -u DATABASE_URL npx tsx scripts/start.ts",
+    // Dropped from the inherited environment: DATABASE_URL (the api must use the fresh PGlite
+    // directory, never a shared PostgreSQL), API_URL (start.ts would not start an api of its own), HOST.
+    command: "env -u DATABASE_URL -u API_URL -u HOST npx tsx scripts/start.ts",
     url: `${baseURL}/healthz`,
     env: {
       PORT: String(webPort),

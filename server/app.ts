@@ -92,6 +92,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         },
       },
       crossOriginEmbedderPolicy: false,
+      // no-referrer makes Chromium send "Origin: null" on plain form posts, which Remix's CSRF check rejects.
+      referrerPolicy: { policy: "strict-origin-when-cross-origin" },
       hsts: config.NODE_ENV === "production",
     }),
   );

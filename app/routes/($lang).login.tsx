@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
+import { useEffect, useRef } from "react";
 import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
@@ -61,6 +62,12 @@ export default function Login() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  // hideFields empties the password on a full page load; after a client-side submit, empty it here
+  // (in the DOM only: a conform update would revalidate and drop the server's error).
+  const passwordRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (lastResult?.status === "error" && passwordRef.current) passwordRef.current.value = "";
+  }, [lastResult]);
   return (
     <section className="container flex justify-center py-12">
       <div className="w-full max-w-sm rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100">
@@ -93,6 +100,7 @@ export default function Login() {
             </label>
             <input
               {...getInputProps(fields.password, { type: "password" })}
+              ref={passwordRef}
               autoComplete="current-password"
               className="mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger"
             />

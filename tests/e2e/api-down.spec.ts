@@ -2,8 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { projectRoot } from "./fixtures";
+import { expect, projectRoot, test } from "./fixtures";
 
 /**
  * The web server survives its api going away: it answers a 503 error page (not a crash) while the
@@ -20,9 +19,9 @@ type Managed = { name: string; child: ChildProcess; output: string[] };
 
 /** The environment for the children: the runner's, without anything that would point them elsewhere. */
 function childEnv(extra: Record<string, string>, drop: string[] = []): NodeJS.ProcessEnv {
-  const env: Record<string, string | undefined> = { ...process.env, LOG_LEVEL: "warn", ...extra };
-  for (const name of ["DATABASE_URL", ...drop]) delete env[name];
-  return env as NodeJS.ProcessEnv;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["DATABASE_URL", "API_URL", "HOST", "PORT", "API_PORT", "DATA_DIR", "E2E_DATA_DIR", ...drop]) Reflect.deleteProperty(env, name);
+  return { ...env, LOG_LEVEL: "warn", ...extra };
 }
 
 /** `npx tsx <script>` without the npx/tsx wrapper processes: one node process per service, in its own group. */

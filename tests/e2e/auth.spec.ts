@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { accounts, brandLink, expectHtmlLang, expectPath, fillLogin, header, login, openAccountMenu, unknownEmail } from "./fixtures";
+import { accounts, brandLink, expect, expectHtmlLang, expectPath, fillLogin, header, login, openAccountMenu, test, unknownEmail } from "./fixtures";
 
 test.describe("login", () => {
   test("a wrong password shows the error and keeps the e-mail address", async ({ page }) => {

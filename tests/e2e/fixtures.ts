@@ -1,7 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
+
+export { expect };
+
+/**
+ * The suite's `test`: every context starts as a visitor who already passed the site-entry warning
+ * (spec 2: closing it stores a skipped timestamp), so the modal does not cover the pages these tests
+ * use. tests/e2e/entry-warning.spec.ts tests the warning itself. `test.use({ entryWarningSkipped: false })` turns it off.
+ */
+export const test = base.extend<{ entryWarningSkipped: boolean }>({
+  entryWarningSkipped: [true, { option: true }],
+  context: async ({ context, baseURL, entryWarningSkipped }, provide) => {
+    if (entryWarningSkipped) {
+      // Cookies ignore the port: this one also reaches the servers of api-down.spec.ts on localhost.
+      await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL ?? "http://localhost:4100" }]);
+    }
+    await provide(context);
+  },
+});
 
 /** The project's root folder (this file is tests/e2e/fixtures.ts). */
 export const projectRoot = fileURLToPath(new URL("../../", import.meta.url));

@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { expectHtmlLang, header, pageText, readLocale, text } from "./fixtures";
+import { expect, expectHtmlLang, header, pageText, readLocale, test, text } from "./fixtures";
 
 /** Spec 2, navigation: the footer links, in this order. */
 const footerLinks = [

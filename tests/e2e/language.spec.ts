@@ -1,5 +1,5 @@
-import { expect, test, type BrowserContext } from "@playwright/test";
-import { chooseLanguage, expectHtmlLang, expectPath, header, readLocale, text } from "./fixtures";
+import type { BrowserContext } from "@playwright/test";
+import { chooseLanguage, expect, expectHtmlLang, expectPath, header, readLocale, test, text } from "./fixtures";
 
 const day = 24 * 60 * 60;
 

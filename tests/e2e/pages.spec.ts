@@ -1,5 +1,4 @@
-import { expect, test } from "@playwright/test";
-import { expectHtmlLang, header, pageText, readLocale, text } from "./fixtures";
+import { expect, expectHtmlLang, header, pageText, readLocale, test, text } from "./fixtures";
 
 /** The seed's company (api/db/seed.ts): added 2024-03-15, later than the 2023-12-01 floor of spec 9. */
 const company = "Rendezvous Media B.V.";
