@@ -37,7 +37,6 @@ export function EntryWarning({ layout }: { layout: LayoutName }) {
         <p className="mt-2 text-sm text-gray-500">{t("entryWarning.consent")}</p>
         <fetcher.Form method="post" action={href("/site-entry")} className="mt-6 flex flex-col gap-3">
           <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-          {/* eslint-disable-next-line jsx-a11y/no-autofocus -- the dialog's only action, as a native modal would focus it */}
           <button type="submit" autoFocus className="rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark">
             {t("entryWarning.enter")}
           </button>
