@@ -1,5 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
+import { Provider as JotaiProvider } from "jotai";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
 import { visibleLocales, isLocale } from "#contract/locales";
 import stylesheet from "./tailwind.css?url";
@@ -7,6 +8,7 @@ import { getSettings, getUser, getUserCounts } from "./session.server";
 import { resolveLocale } from "./locale.server";
 import { entryWarningEligible } from "./entry-warning.server";
 import { trackingCookieFor } from "./tracking.server";
+import { signupGate } from "./signup-gate.server";
 import { splitLocale } from "./paths";
 import { clientNamespaces } from "./i18n";
 import { useNonce } from "./components/nonce";
@@ -35,6 +37,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [user, counts] = await Promise.all([getUser(request, context), getUserCounts(request, context)]);
   return {
     locale,
+    signup: { gate: signupGate(settings, request), minAge: settings.min_age, askMessage: settings.ask_signup_message },
     entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,
     site: { name: settings.name, niche: settings.niche },
@@ -86,10 +89,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const layout = useLayoutName();
+  // One jotai store per render: nothing is shared between server requests.
   return (
-    <LayoutFrame layout={layout}>
-      <Outlet />
-    </LayoutFrame>
+    <JotaiProvider>
+      <LayoutFrame layout={layout}>
+        <Outlet />
+      </LayoutFrame>
+    </JotaiProvider>
   );
 }
 

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { TopNav, BrandBar } from "./top-nav";
 import { Footer } from "./footer";
 import { EntryWarning } from "./entry-warning";
+import { SignupModal } from "./signup-modal";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
@@ -10,6 +11,7 @@ export function LayoutFrame({ layout, children }: { layout: LayoutName; children
   return (
     <>
       <LayoutBody layout={layout}>{children}</LayoutBody>
+      {layout === "default" || layout === "empty" ? <SignupModal /> : null}
       <EntryWarning layout={layout} />
     </>
   );

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { countBadgeText, creditsBadgeTone } from "./badges";
 import { ChatIcon, ChevronDownIcon, HeartIcon, SearchIcon } from "./icons";
 import { LanguageMenu } from "./language-menu";
+import { SignupLink } from "./signup-modal";
 import { useHref, useRootData } from "./root-data";
 
 function useHideLanguage(): boolean {
@@ -75,9 +76,12 @@ export function TopNav() {
               <AccountMenu name={user.name} thumbnail={user.thumbnail} />
             </>
           ) : (
-            <Link to={href("/login")} className="rounded-full bg-primary px-4 py-1.5 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
-              {t("nav.login")}
-            </Link>
+            <>
+              <SignupLink className="rounded-full px-3 py-1.5 text-sm font-semibold text-primary hover:bg-primary-light max-sm:hidden">{t("nav.signup")}</SignupLink>
+              <Link to={href("/login")} className="rounded-full bg-primary px-4 py-1.5 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
+                {t("nav.login")}
+              </Link>
+            </>
           )}
           {hideLanguage || !root ? null : <LanguageMenu options={root.visibleLocales} />}
         </nav>

@@ -5,6 +5,7 @@ import { getSettings, getUser } from "~/session.server";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { useHref } from "~/components/root-data";
+import { SignupLink } from "~/components/signup-modal";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [settings, user] = await Promise.all([getSettings(request, context), getUser(request, context)]);
@@ -41,9 +42,12 @@ export default function Home() {
                 {t("home.toMembers")}
               </Link>
             ) : (
-              <Link to={href("/login")} className="rounded-full bg-white px-6 py-3 font-semibold text-primary hover:text-primary-dark">
-                {t("nav.login")}
-              </Link>
+              <>
+                <SignupLink className="rounded-full bg-white px-6 py-3 font-semibold text-primary hover:text-primary-dark">{t("nav.signup")}</SignupLink>
+                <Link to={href("/login")} className="rounded-full px-6 py-3 font-semibold text-white ring-2 ring-white/70 hover:bg-white/10 hover:text-white">
+                  {t("nav.login")}
+                </Link>
+              </>
             )}
           </div>
         </div>

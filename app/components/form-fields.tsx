@@ -1,0 +1,92 @@
+import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import type { ReactNode, Ref } from "react";
+
+const inputClass =
+  "mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger";
+
+export function FieldErrors({ field }: { field: FieldMetadata<unknown> }) {
+  if (!field.errors) return null;
+  return (
+    <p id={field.errorId} className="mt-1 text-sm text-danger">
+      {field.errors.join(" ")}
+    </p>
+  );
+}
+
+type InputFieldProps = {
+  field: FieldMetadata<string>;
+  label: string;
+  type: "text" | "email" | "password" | "date";
+  autoComplete?: string;
+  hint?: ReactNode;
+  inputRef?: Ref<HTMLInputElement>;
+  max?: string;
+};
+
+/** A labelled input wired to conform: constraint attributes, aria-invalid and its error text. */
+export function InputField({ field, label, type, autoComplete, hint, inputRef, max }: InputFieldProps) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <input {...getInputProps(field, { type })} ref={inputRef} autoComplete={autoComplete} max={max} className={inputClass} />
+      <FieldErrors field={field} />
+      {hint}
+    </div>
+  );
+}
+
+export function TextareaField({ field, label, rows = 4 }: { field: FieldMetadata<string>; label: string; rows?: number }) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <textarea {...getTextareaProps(field)} rows={rows} className={inputClass} />
+      <FieldErrors field={field} />
+    </div>
+  );
+}
+
+export function SelectField({ field, label, options, placeholder }: { field: FieldMetadata<string>; label: string; options: { value: string; label: string }[]; placeholder?: string }) {
+  return (
+    <div>
+      <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <select
+        id={field.id}
+        name={field.name}
+        defaultValue={field.initialValue ?? ""}
+        aria-invalid={field.errors ? true : undefined}
+        aria-describedby={field.errors ? field.errorId : undefined}
+        className={inputClass}
+      >
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <FieldErrors field={field} />
+    </div>
+  );
+}
+
+export function FormAlert({ id, children }: { id?: string; children: ReactNode }) {
+  return (
+    <div id={id} role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="form-error">
+      {children}
+    </div>
+  );
+}
+
+export function SubmitButton({ busy, children, busyText }: { busy: boolean; children: ReactNode; busyText: ReactNode }) {
+  return (
+    <button type="submit" disabled={busy} className="w-full rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60">
+      {busy ? busyText : children}
+    </button>
+  );
+}

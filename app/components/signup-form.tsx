@@ -1,0 +1,137 @@
+import { Form, Link, type useFetcher } from "@remix-run/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { signupSchema, suggestEmail } from "~/signup";
+import { FormAlert, InputField, SubmitButton, TextareaField } from "./form-fields";
+import { useHref } from "./root-data";
+
+export type SignupActionData = { result: SubmissionResult<string[]>; problem: "account_exists" | "account_pending_deletion" | null };
+
+type FormLike = typeof Form | ReturnType<typeof useFetcher>["Form"];
+
+type Props = {
+  action: string;
+  lastResult: SignupActionData | undefined;
+  busy: boolean;
+  minAge: number;
+  askMessage: boolean;
+  invitation?: string;
+  /** Remix's <Form> on the page; a fetcher's form in the modal. */
+  as?: FormLike;
+};
+
+/** The latest date of birth that gives the minimum age, for the date picker's max. */
+function latestBirthDate(minAge: number): string {
+  const today = new Date();
+  return new Date(Date.UTC(today.getUTCFullYear() - minAge, today.getUTCMonth(), today.getUTCDate())).toISOString().slice(0, 10);
+}
+
+/** Step 0 of the signup (spec 2): e-mail, name, date of birth, password and, where the site asks, a first message. */
+export function SignupForm({ action, lastResult, busy, minAge, askMessage, invitation, as: FormComponent = Form }: Props) {
+  const { t } = useTranslation();
+  const href = useHref();
+  const schema = signupSchema(t, { minAge, askMessage });
+  const [form, fields] = useForm({
+    id: "signup",
+    lastResult: lastResult?.result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const passwordRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (lastResult?.result.status === "error" && passwordRef.current) passwordRef.current.value = "";
+  }, [lastResult]);
+
+  // Shown while the typed address looks mistyped, so "my address is correct" stays once ticked.
+  const suggestion = suggestEmail(fields.email.value);
+  const { update } = form;
+  const invalidDateOfBirth = fields.date_of_birth.errors?.includes(t("errors.invalid_date_of_birth")) ?? false;
+
+  return (
+    <FormComponent method="post" action={action} className="mt-6 space-y-4" {...getFormProps(form)}>
+      {invitation ? <input type="hidden" name="invitation" value={invitation} /> : null}
+      {form.errors ? (
+        <FormAlert id={form.errorId}>
+          {form.errors.join(" ")}{" "}
+          {lastResult?.problem === "account_exists" ? (
+            <Link to={href("/login")} className="font-semibold underline">
+              {t("signup.loginInstead")}
+            </Link>
+          ) : null}
+        </FormAlert>
+      ) : null}
+      <InputField
+        field={fields.email}
+        label={t("signup.email")}
+        type="email"
+        autoComplete="email"
+        hint={
+          suggestion ? (
+            <div className="mt-2 flex flex-wrap gap-2 text-sm" data-testid="email-suggestion">
+              <button
+                type="submit"
+                name="email_suggestion"
+                value={suggestion}
+                formNoValidate
+                onClick={(event) => {
+                  // With JavaScript the address is corrected in place; without it the action does it.
+                  event.preventDefault();
+                  update({ name: fields.email.name, value: suggestion });
+                }}
+                className="rounded-full bg-primary-light px-3 py-1 font-medium text-primary-dark"
+              >
+                {t("signup.useSuggestion", { suggestion })}
+              </button>
+              <label className="flex items-center gap-1 text-gray-600">
+                <input type="checkbox" name="keep_email" value="1" /> {t("signup.keepEmail")}
+              </label>
+            </div>
+          ) : null
+        }
+      />
+      <InputField field={fields.name} label={t("signup.name")} type="text" autoComplete="nickname" hint={<p className="mt-1 text-xs text-gray-500">{t("signup.nameHint")}</p>} />
+      <InputField field={fields.date_of_birth} label={t("signup.dateOfBirth")} type="date" autoComplete="bday" max={latestBirthDate(minAge)} />
+      <InputField field={fields.password} label={t("signup.password")} type="password" autoComplete="new-password" inputRef={passwordRef} hint={<p className="mt-1 text-xs text-gray-500">{t("signup.passwordHint")}</p>} />
+      {askMessage ? <TextareaField field={fields.signup_message} label={t("signup.message")} rows={3} /> : null}
+      <p className="text-xs text-gray-500">{t("signup.terms")}</p>
+      <SubmitButton busy={busy} busyText={t("signup.submitting")}>
+        {t("signup.submit")}
+      </SubmitButton>
+      <p className="text-center text-sm text-gray-600">
+        {t("signup.haveAccount")}{" "}
+        <Link to={href("/login")} className="font-semibold">
+          {t("signup.loginInstead")}
+        </Link>
+      </p>
+      {invalidDateOfBirth ? <DateOfBirthPopup minAge={minAge} /> : null}
+    </FormComponent>
+  );
+}
+
+/**
+ * Spec 5: an invalid date of birth gives the popup "Invalid date of birth.". The OK button is a
+ * label for a checkbox that hides it, so it closes without JavaScript too.
+ */
+function DateOfBirthPopup({ minAge }: { minAge: number }) {
+  const { t } = useTranslation();
+  return (
+    <div>
+      <input type="checkbox" id="dob-popup-dismissed" className="peer sr-only" />
+      <div className="fixed inset-0 z-50 flex items-center justify-center bg-gray-900/60 p-4 peer-checked:hidden" data-testid="dob-popup">
+        <div role="alertdialog" aria-modal="true" aria-labelledby="dob-popup-text" className="w-full max-w-xs rounded-2xl bg-white p-6 text-center shadow-xl">
+          <p id="dob-popup-text" className="font-semibold text-gray-900">
+            {t("errors.invalid_date_of_birth")}
+          </p>
+          <p className="mt-1 text-sm text-gray-600">{t("signup.minimumAge", { age: minAge })}</p>
+          <label htmlFor="dob-popup-dismissed" className="mt-4 inline-block cursor-pointer rounded-full bg-primary px-6 py-2 font-semibold text-white">
+            {t("signup.popupClose")}
+          </label>
+        </div>
+      </div>
+    </div>
+  );
+}

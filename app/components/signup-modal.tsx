@@ -1,0 +1,82 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useAtom, useSetAtom } from "jotai";
+import { useEffect, useRef, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { signupModalOpenAtom } from "~/state/signup-modal";
+import { SignupForm, type SignupActionData } from "./signup-form";
+import { useHref, useRootData } from "./root-data";
+
+/**
+ * A link to /signup. With JavaScript it opens the signup modal instead, where the site allows
+ * signing up directly; without it (or on invite-only sites) it is a plain link to the page.
+ */
+export function SignupLink({ className, children }: { className?: string; children: ReactNode }) {
+  const href = useHref();
+  const root = useRootData();
+  const open = useSetAtom(signupModalOpenAtom);
+  return (
+    <Link
+      to={href("/signup")}
+      className={className}
+      onClick={(event) => {
+        if (root?.signup.gate !== "open") return;
+        event.preventDefault();
+        open(true);
+      }}
+    >
+      {children}
+    </Link>
+  );
+}
+
+/** Spec 4: while a signup is in progress the modal cannot be closed by the backdrop or Escape. */
+export function SignupModal() {
+  const { t } = useTranslation();
+  const href = useHref();
+  const root = useRootData();
+  const [open, setOpen] = useAtom(signupModalOpenAtom);
+  const fetcher = useFetcher<SignupActionData>();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const busy = fetcher.state !== "idle";
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+
+  if (!root?.signup || root.user) return null;
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="signup-modal-title"
+      className="m-auto w-full max-w-md rounded-2xl p-0 shadow-xl backdrop:bg-gray-900/70"
+      data-testid="signup-modal"
+      data-busy={busy ? "true" : undefined}
+      onCancel={(event) => {
+        // Escape: ignored while the account is being created.
+        if (busy) event.preventDefault();
+        else setOpen(false);
+      }}
+      onClick={(event) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (event.target === event.currentTarget && !busy) setOpen(false);
+      }}
+      onClose={() => setOpen(false)}
+    >
+      <div className="p-6">
+        <div className="flex items-start justify-between gap-4">
+          <h2 id="signup-modal-title" className="text-2xl font-bold text-gray-900">
+            {t("signup.title")}
+          </h2>
+          <button type="button" disabled={busy} onClick={() => setOpen(false)} className="rounded-full px-2 text-2xl leading-none text-gray-500 hover:text-gray-800 disabled:opacity-40" aria-label={t("signup.close")}>
+            ×
+          </button>
+        </div>
+        <p className="mt-1 text-gray-600">{t("signup.lead")}</p>
+        {open ? <SignupForm as={fetcher.Form} action={href("/signup")} lastResult={fetcher.data} busy={busy} minAge={root.signup.minAge} askMessage={root.signup.askMessage} /> : null}
+      </div>
+    </dialog>
+  );
+}
