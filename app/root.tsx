@@ -37,6 +37,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const [user, counts] = await Promise.all([getUser(request, context), getUserCounts(request, context)]);
   return {
     locale,
+    activationReminder: {
+      show: user !== null && user.status === "not_confirmed" && user.profile.status === "disabled" && user.notifications_disabled.length === 0,
+      smartphone: /Mobi|Android|iPhone/i.test(request.headers.get("User-Agent") ?? ""),
+    },
     signup: { gate: signupGate(settings, request), minAge: settings.min_age, askMessage: settings.ask_signup_message },
     entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,

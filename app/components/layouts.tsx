@@ -3,6 +3,7 @@ import { TopNav, BrandBar } from "./top-nav";
 import { Footer } from "./footer";
 import { EntryWarning } from "./entry-warning";
 import { SignupModal } from "./signup-modal";
+import { ActivationReminder } from "./activation-reminder";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
@@ -37,6 +38,7 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
       return (
         <div className="flex min-h-screen flex-col">
           <TopNav />
+          <ActivationReminder />
           <main id="main" className="flex-1">
             {children}
           </main>

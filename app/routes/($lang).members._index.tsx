@@ -8,6 +8,7 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { getSettings, getUser, requireUser } from "~/session.server";
 import { useHref } from "~/components/root-data";
+import { MemberCard } from "~/components/member-card";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -55,21 +56,7 @@ export default function Members() {
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="member-cards">
           {results.map((member) => (
             <li key={member.id}>
-              <Link to={href(`/members/${member.id}`)} className="group block overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-gray-100 hover:ring-primary">
-                {member.main_image ? (
-                  <img src={cdn + member.main_image.thumb_filename} alt={member.name} loading="lazy" width={240} height={240} className="aspect-square w-full bg-gray-100 object-cover" />
-                ) : (
-                  <div className="flex aspect-square w-full items-center justify-center bg-gray-100 text-4xl font-semibold text-gray-400" aria-hidden="true">
-                    {member.name.slice(0, 1)}
-                  </div>
-                )}
-                <div className="p-3">
-                  <p className="truncate font-semibold text-gray-900">
-                    {member.name}, <span className="font-normal">{member.age}</span>
-                  </p>
-                  <p className="truncate text-sm text-gray-500">{member.city ?? t("members.cityUnknown")}</p>
-                </div>
-              </Link>
+              <MemberCard member={member} cdn={cdn} />
             </li>
           ))}
         </ul>

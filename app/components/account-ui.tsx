@@ -1,0 +1,35 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { useEffect, type ReactNode } from "react";
+
+/** The narrow white card the access pages (login, reset password, deletion result) sit in. */
+export function AccessCard({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <section className="container flex justify-center py-12">
+      <div className={`w-full ${wide ? "max-w-lg" : "max-w-sm"} rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100`}>
+        <h1 className="text-2xl font-bold text-gray-900">{title}</h1>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+/** A confirmation after a completed step ("check your e-mail", "password changed"). */
+export function Notice({ children, testId = "notice" }: { children: ReactNode; testId?: string }) {
+  return (
+    <div role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm text-green-800" data-testid={testId}>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * After a refused submit the password fields are empty again: `hideFields` does it for a full page
+ * load; after a client-side submit this clears them in the DOM (a conform update would revalidate
+ * and drop the server's error).
+ */
+export function useEmptyPasswordsAfterError(formId: string, lastResult: SubmissionResult<string[]> | undefined) {
+  useEffect(() => {
+    if (lastResult?.status !== "error") return;
+    for (const input of document.getElementById(formId)?.querySelectorAll<HTMLInputElement>('input[type="password"]') ?? []) input.value = "";
+  }, [formId, lastResult]);
+}

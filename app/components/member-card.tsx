@@ -1,0 +1,27 @@
+import { Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { MemberCard as MemberCardData } from "#contract/members";
+import { useHref } from "./root-data";
+
+/** A member in a grid: photo (or initial), name, age and city, linking to the profile. */
+export function MemberCard({ member, cdn }: { member: MemberCardData; cdn: string }) {
+  const { t } = useTranslation();
+  const href = useHref();
+  return (
+    <Link to={href(`/members/${member.id}`)} className="group block overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-gray-100 hover:ring-primary">
+      {member.main_image ? (
+        <img src={cdn + member.main_image.thumb_filename} alt={member.name} loading="lazy" width={240} height={240} className="aspect-square w-full bg-gray-100 object-cover" />
+      ) : (
+        <div className="flex aspect-square w-full items-center justify-center bg-gray-100 text-4xl font-semibold text-gray-400" aria-hidden="true">
+          {member.name.slice(0, 1)}
+        </div>
+      )}
+      <div className="p-3">
+        <p className="truncate font-semibold text-gray-900">
+          {member.name}, <span className="font-normal">{member.age}</span>
+        </p>
+        <p className="truncate text-sm text-gray-500">{member.city ?? t("members.cityUnknown")}</p>
+      </div>
+    </Link>
+  );
+}

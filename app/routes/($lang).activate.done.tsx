@@ -1,0 +1,40 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { OkResponse } from "#contract/account";
+import { apiFor } from "~/api.server";
+import { fixedT } from "~/i18n.server";
+import { urlLocale } from "~/locale.server";
+import { localizePath } from "~/paths";
+import { getUser } from "~/session.server";
+import { useHref } from "~/components/root-data";
+
+/** The activation link of the mail lands here with its token; the token is used once, then the address is clean. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  const token = new URL(request.url).searchParams.get("token");
+  if (token) {
+    const result = await apiFor(request, context).post("/api/activate.php", OkResponse, { token });
+    throw redirect(localizePath(locale, result.ok ? "/activate/done" : "/activate/error"));
+  }
+  const user = await getUser(request, context);
+  return { title: fixedT(locale)("activate.doneTitle"), loggedIn: user !== null };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function ActivationDone() {
+  const { t } = useTranslation();
+  const href = useHref();
+  const { loggedIn } = useLoaderData<typeof loader>();
+  return (
+    <section className="container max-w-md py-12 text-center" data-testid="activation-done">
+      <h1 className="text-2xl font-bold text-gray-900">{t("activate.doneTitle")}</h1>
+      <p className="mt-3 text-gray-700">{t("activate.doneBody")}</p>
+      <Link to={href(loggedIn ? "/members" : "/login")} className="mt-6 inline-block rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark hover:text-white">
+        {t(loggedIn ? "activate.toMembers" : "nav.login")}
+      </Link>
+    </section>
+  );
+}

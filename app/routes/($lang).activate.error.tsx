@@ -1,0 +1,35 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { fixedT } from "~/i18n.server";
+import { urlLocale } from "~/locale.server";
+import { getUser } from "~/session.server";
+import { ResendActivationForm } from "~/components/activation-reminder";
+import { useHref } from "~/components/root-data";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  const user = await getUser(request, context);
+  return { title: fixedT(locale)("errors.activationFailed"), canResend: user?.status === "not_confirmed" };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function ActivationError() {
+  const { t } = useTranslation();
+  const href = useHref();
+  const { canResend } = useLoaderData<typeof loader>();
+  return (
+    <section className="container max-w-md py-12 text-center" data-testid="activation-error">
+      <h1 className="text-2xl font-bold text-gray-900">{t("errors.activationFailed")}</h1>
+      <p className="mt-3 text-gray-700">{t(canResend ? "activate.errorResend" : "activate.errorLogin")}</p>
+      {canResend ? (
+        <ResendActivationForm />
+      ) : (
+        <Link to={href("/login")} className="mt-6 inline-block rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark hover:text-white">
+          {t("nav.login")}
+        </Link>
+      )}
+    </section>
+  );
+}

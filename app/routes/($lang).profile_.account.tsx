@@ -1,0 +1,182 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { OkResponse } from "#contract/account";
+import { apiFor } from "~/api.server";
+import { apiErrorMessage } from "~/api-errors";
+import { emailChangeSchema, passwordChangeSchema } from "~/account-forms";
+import { fixedT } from "~/i18n.server";
+import { urlLocale } from "~/locale.server";
+import { localizePath } from "~/paths";
+import { getSettings, requireUser } from "~/session.server";
+import { Notice, useEmptyPasswordsAfterError } from "~/components/account-ui";
+import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
+import { useHref } from "~/components/root-data";
+
+type Intent = "password" | "email";
+type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  await requireUser(request, context, locale);
+  const settings = await getSettings(request, context);
+  const done = new URL(request.url).searchParams.get("done");
+  return {
+    title: fixedT(locale, "account")("accountSettings.metaTitle", { site: settings.name }),
+    done: done === "password" || done === "email" ? done : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const locale = urlLocale(request);
+  await requireUser(request, context, locale);
+  const t = fixedT(locale, "account");
+  const common = fixedT(locale);
+  const formData = await request.formData();
+  const api = apiFor(request, context);
+  const done = (intent: Intent) => redirect(`${localizePath(locale, "/profile/account")}?done=${intent}`);
+
+  if (formData.get("intent") === "password") {
+    const hideFields = ["old_password", "password", "password_repeat"];
+    const submission = parseWithZod(formData, { schema: passwordChangeSchema(t) });
+    if (submission.status !== "success") return data<ActionData>({ intent: "password", result: submission.reply({ hideFields }) }, { status: 400 });
+    const { old_password, password } = submission.value;
+    const result = await api.put("/api/password.php", OkResponse, { old_password, password });
+    if (result.ok) throw done("password");
+    const reply =
+      result.error.error === "old_password_wrong"
+        ? submission.reply({ fieldErrors: { old_password: [common("errors.old_password_wrong")] }, hideFields })
+        : submission.reply({ formErrors: [apiErrorMessage(common, result.error)], hideFields });
+    return data<ActionData>({ intent: "password", result: reply }, { status: result.status });
+  }
+
+  if (formData.get("intent") === "email") {
+    const hideFields = ["password"];
+    const submission = parseWithZod(formData, { schema: emailChangeSchema(t) });
+    if (submission.status !== "success") return data<ActionData>({ intent: "email", result: submission.reply({ hideFields }) }, { status: 400 });
+    const { email, password } = submission.value;
+    const result = await api.post("/api/mail-change.php", OkResponse, { email, password });
+    if (result.ok) throw done("email");
+    const code = result.error.error;
+    const reply =
+      code === "email_taken" || code === "password_wrong"
+        ? submission.reply({ fieldErrors: { [code === "email_taken" ? "email" : "password"]: [common(`errors.${code}`)] }, hideFields })
+        : submission.reply({ formErrors: [apiErrorMessage(common, result.error)], hideFields });
+    return data<ActionData>({ intent: "email", result: reply }, { status: result.status });
+  }
+
+  throw data(null, { status: 400 });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function AccountSettings() {
+  const { t } = useTranslation("account");
+  const href = useHref();
+  const { done } = useLoaderData<typeof loader>();
+  // A new location after each completed change: the forms mount again, empty.
+  const { key } = useLocation();
+  return (
+    <section className="container max-w-2xl py-10">
+      <h1 className="text-2xl font-bold text-gray-900">{t("accountSettings.title")}</h1>
+      <div className="mt-6 space-y-6">
+        <Panel title={t("accountSettings.password.title")} testId="password-change">
+          {done === "password" ? <Notice>{t("accountSettings.password.done")}</Notice> : null}
+          <PasswordChangeForm key={key} />
+        </Panel>
+        <Panel title={t("accountSettings.email.title")} testId="email-change">
+          {done === "email" ? <Notice>{t("accountSettings.email.done")}</Notice> : null}
+          <p className="text-sm text-gray-600">{t("accountSettings.email.lead")}</p>
+          <EmailChangeForm key={key} />
+        </Panel>
+        <Panel title={t("accountSettings.delete.title")} testId="account-delete">
+          <p className="text-sm text-gray-600">{t("accountSettings.delete.lead")}</p>
+          <Link to={href("/profile/delete")} className="inline-block font-semibold">
+            {t("accountSettings.delete.link")}
+          </Link>
+        </Panel>
+      </div>
+    </section>
+  );
+}
+
+function Panel({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) {
+  return (
+    <section aria-label={title} className="space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100" data-testid={testId}>
+      <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** This form's last answer from the action; the other form's answers are not its business. */
+function useLastResult(intent: Intent) {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  return {
+    lastResult: actionData?.intent === intent ? actionData.result : undefined,
+    busy: navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formData?.get("intent") === intent,
+  };
+}
+
+function PasswordChangeForm() {
+  const { t } = useTranslation("account");
+  const { lastResult, busy } = useLastResult("password");
+  const schema = passwordChangeSchema(t);
+  const [form, fields] = useForm({
+    id: "password-change-form",
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  useEmptyPasswordsAfterError(form.id, lastResult);
+  return (
+    <Form method="post" className="space-y-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="password" />
+      {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+      <InputField field={fields.old_password} label={t("fields.oldPassword")} type="password" autoComplete="current-password" />
+      <InputField
+        field={fields.password}
+        label={t("fields.newPassword")}
+        type="password"
+        autoComplete="new-password"
+        hint={<p className="mt-1 text-xs text-gray-500">{t("fields.passwordHint")}</p>}
+      />
+      <InputField field={fields.password_repeat} label={t("fields.repeatPassword")} type="password" autoComplete="new-password" />
+      <SubmitButton busy={busy} busyText={t("accountSettings.saving")}>
+        {t("accountSettings.password.submit")}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function EmailChangeForm() {
+  const { t } = useTranslation("account");
+  const { lastResult, busy } = useLastResult("email");
+  const schema = emailChangeSchema(t);
+  const [form, fields] = useForm({
+    id: "email-change-form",
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  useEmptyPasswordsAfterError(form.id, lastResult);
+  return (
+    <Form method="post" className="space-y-4" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="email" />
+      {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+      <InputField field={fields.email} label={t("fields.newEmail")} type="email" autoComplete="email" />
+      <InputField field={fields.password} label={t("fields.currentPassword")} type="password" autoComplete="current-password" />
+      <SubmitButton busy={busy} busyText={t("accountSettings.saving")}>
+        {t("accountSettings.email.submit")}
+      </SubmitButton>
+    </Form>
+  );
+}

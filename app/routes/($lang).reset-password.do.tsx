@@ -1,0 +1,102 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { OkResponse } from "#contract/account";
+import { apiFor } from "~/api.server";
+import { apiErrorMessage } from "~/api-errors";
+import { passwordResetSchema, plausibleToken } from "~/account-forms";
+import { fixedT } from "~/i18n.server";
+import { urlLocale } from "~/locale.server";
+import { localizePath } from "~/paths";
+import { getSettings } from "~/session.server";
+import { AccessCard, useEmptyPasswordsAfterError } from "~/components/account-ui";
+import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
+import { useHref } from "~/components/root-data";
+
+/** Spec 2: the site-entry warning is not shown on the password reset pages. */
+export const handle = { hideEntryWarning: true };
+
+type ActionData = { result: SubmissionResult<string[]>; linkInvalid: boolean };
+const hideFields = ["password", "password_repeat"];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  const settings = await getSettings(request, context);
+  const token = new URL(request.url).searchParams.get("token");
+  return {
+    title: fixedT(locale, "account")("resetPasswordDo.metaTitle", { site: settings.name }),
+    token: plausibleToken(token) ? token : null,
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const locale = urlLocale(request);
+  const submission = parseWithZod(await request.formData(), { schema: passwordResetSchema(fixedT(locale, "account")) });
+  if (submission.status !== "success") return data<ActionData>({ result: submission.reply({ hideFields }), linkInvalid: false }, { status: 400 });
+  const token = submission.value.token || new URL(request.url).searchParams.get("token");
+  if (!plausibleToken(token)) return data<ActionData>({ result: submission.reply({ hideFields }), linkInvalid: true }, { status: 400 });
+  const result = await apiFor(request, context).post("/api/password-reset-do.php", OkResponse, { token, password: submission.value.password });
+  if (!result.ok) {
+    const reply = submission.reply({ formErrors: [apiErrorMessage(fixedT(locale), result.error)], hideFields });
+    return data<ActionData>({ result: reply, linkInvalid: result.error.error === "link_invalid" }, { status: result.status });
+  }
+  // Every session of the member ended with the reset: the login page says the new password works.
+  throw redirect(`${localizePath(locale, "/login")}?reset=done`);
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function ResetPasswordDo() {
+  const { t } = useTranslation("account");
+  const href = useHref();
+  const { token } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const schema = passwordResetSchema(t);
+  const [form, fields] = useForm({
+    id: "password-reset",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  useEmptyPasswordsAfterError(form.id, actionData?.result);
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+
+  if (!token || actionData?.linkInvalid) {
+    return (
+      <AccessCard title={t("resetPasswordDo.title")}>
+        <div className="mt-4 space-y-4">
+          <FormAlert>{t("common:errors.link_invalid")}</FormAlert>
+          <Link to={href("/reset-password")} className="inline-block font-semibold" data-testid="request-new-link">
+            {t("resetPasswordDo.requestNew")}
+          </Link>
+        </div>
+      </AccessCard>
+    );
+  }
+
+  return (
+    <AccessCard title={t("resetPasswordDo.title")}>
+      <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
+        <input type="hidden" name="token" value={token} />
+        {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
+        <InputField
+          field={fields.password}
+          label={t("fields.newPassword")}
+          type="password"
+          autoComplete="new-password"
+          hint={<p className="mt-1 text-xs text-gray-500">{t("fields.passwordHint")}</p>}
+        />
+        <InputField field={fields.password_repeat} label={t("fields.repeatPassword")} type="password" autoComplete="new-password" />
+        <SubmitButton busy={busy} busyText={t("resetPasswordDo.submitting")}>
+          {t("resetPasswordDo.submit")}
+        </SubmitButton>
+      </Form>
+    </AccessCard>
+  );
+}
