@@ -34,5 +34,5 @@ export function fixedT(locale: Locale, ns: string | string[] = "common"): TFunct
 
 /** What the browser needs to render in `locale`: its client namespaces only. */
 export function clientResources(locale: Locale): Record<string, unknown> {
-  return { common: resources[locale]?.common ?? {} };
+  return { common: resources[locale]?.common ?? {}, account: resources[locale]?.account ?? {} };
 }

@@ -49,7 +49,10 @@ export function TextareaField({ field, label, rows = 4 }: { field: FieldMetadata
   );
 }
 
-export function SelectField({ field, label, options, placeholder }: { field: FieldMetadata<string>; label: string; options: { value: string; label: string }[]; placeholder?: string }) {
+type SelectFieldProps = { field: FieldMetadata<string>; label: string; options: { value: string; label: string }[]; placeholder?: string; fallback?: string };
+
+/** A labelled select; `fallback` is the value shown before the form was ever submitted (e.g. the member's current one). */
+export function SelectField({ field, label, options, placeholder, fallback }: SelectFieldProps) {
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
@@ -58,7 +61,7 @@ export function SelectField({ field, label, options, placeholder }: { field: Fie
       <select
         id={field.id}
         name={field.name}
-        defaultValue={field.initialValue ?? ""}
+        defaultValue={field.initialValue ?? fallback ?? ""}
         aria-invalid={field.errors ? true : undefined}
         aria-describedby={field.errors ? field.errorId : undefined}
         className={inputClass}

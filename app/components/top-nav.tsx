@@ -1,7 +1,7 @@
 import { Form, Link, NavLink, useMatches } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { countBadgeText, creditsBadgeTone } from "./badges";
-import { ChatIcon, ChevronDownIcon, HeartIcon, SearchIcon } from "./icons";
+import { ChatIcon, ChevronDownIcon, HeartIcon, SearchIcon, StarIcon } from "./icons";
 import { LanguageMenu } from "./language-menu";
 import { SignupLink } from "./signup-modal";
 import { useHref, useRootData } from "./root-data";
@@ -16,7 +16,7 @@ export function Brand() {
   const root = useRootData();
   const href = useHref();
   return (
-    <Link to={href(root?.user ? "/members" : "/")} className="text-xl font-bold tracking-tight text-primary hover:text-primary-dark">
+    <Link to={href(root?.user ? "/members" : "/")} className="truncate text-lg font-bold tracking-tight text-primary hover:text-primary-dark sm:text-xl">
       {root?.site.name ?? "Rendezvous"}
     </Link>
   );
@@ -32,7 +32,7 @@ export function BrandBar() {
   );
 }
 
-const navItem = "flex items-center gap-1 rounded-md px-2 py-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary";
+const navItem = "flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-2 sm:px-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary";
 
 export function TopNav() {
   const { t } = useTranslation();
@@ -45,7 +45,7 @@ export function TopNav() {
     <header className="sticky top-0 z-20 border-b border-gray-200 bg-white">
       <div className="container flex h-14 items-center gap-2">
         <Brand />
-        <nav aria-label={t("nav.main")} className="ml-auto flex items-center gap-1">
+        <nav aria-label={t("nav.main")} className="ml-auto flex items-center gap-0.5 sm:gap-1">
           {user ? (
             <>
               <NavLink to={href("/members")} className={navItem}>
@@ -69,7 +69,8 @@ export function TopNav() {
                 </NavLink>
               ) : (
                 <NavLink to={href("/premium")} className={`${navItem} text-secondary`} data-testid="nav-premium">
-                  <span>{t("nav.getPremium")}</span>
+                  <StarIcon className="h-5 w-5 sm:hidden" />
+                  <span className="max-sm:sr-only">{t("nav.getPremium")}</span>
                   {tone ? <CreditsCount credits={user.credits} tone={tone} /> : null}
                 </NavLink>
               )}
@@ -123,7 +124,7 @@ function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | nu
           <span className="flex h-8 w-8 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-white">{name.slice(0, 1).toUpperCase()}</span>
         )}
         <span className="max-w-28 truncate text-sm font-medium text-gray-800 max-sm:sr-only">{name}</span>
-        <ChevronDownIcon className="h-4 w-4 text-gray-500" />
+        <ChevronDownIcon className="h-4 w-4 text-gray-500 max-sm:hidden" />
       </summary>
       <div className="absolute right-0 z-30 mt-1 w-48 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
         <Link to={href("/profile")} className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">

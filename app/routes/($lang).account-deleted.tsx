@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
@@ -12,6 +12,7 @@ import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
 import { AccessCard, Notice } from "~/components/account-ui";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { useHref } from "~/components/root-data";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -40,6 +41,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export default function AccountDeleted() {
   const { t } = useTranslation("account");
+  const href = useHref();
   const { reactivation } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -63,6 +65,9 @@ export default function AccountDeleted() {
           <p className="text-sm text-gray-600" data-testid="reactivation-hint">
             {t("accountDeleted.invalidHint")}
           </p>
+          <Link to={href("/login")} className="inline-block font-semibold">
+            {t("accountDeleted.toLogin")}
+          </Link>
         </div>
       </AccessCard>
     );

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { useEffect, useRef } from "react";
-import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
@@ -14,6 +14,8 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath, safeRedirectPath } from "~/paths";
 import { getSettings, getUser } from "~/session.server";
+import { Notice } from "~/components/account-ui";
+import { useHref } from "~/components/root-data";
 
 export function loginSchema(t: TFunction) {
   return z.object({
@@ -50,6 +52,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 
 export default function Login() {
   const { t } = useTranslation();
+  const href = useHref();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
@@ -74,6 +77,7 @@ export default function Login() {
         <h1 className="text-2xl font-bold text-gray-900">{t("login.title")}</h1>
         <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
           <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
+          {searchParams.get("reset") === "done" && !form.errors ? <Notice testId="password-reset-done">{t("account:login.passwordChanged")}</Notice> : null}
           {form.errors ? (
             <div id={form.errorId} role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="form-error">
               {form.errors.join(" ")}
@@ -109,6 +113,9 @@ export default function Login() {
                 {fields.password.errors.join(" ")}
               </p>
             ) : null}
+            <Link to={href("/reset-password")} className="mt-1 inline-block text-sm">
+              {t("account:login.forgotPassword")}
+            </Link>
           </div>
           <button type="submit" disabled={busy} className="w-full rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60">
             {busy ? t("login.submitting") : t("login.submit")}

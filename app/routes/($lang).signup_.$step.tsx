@@ -135,21 +135,15 @@ function PersonalStep() {
           ))}
         </div>
       </fieldset>
-      <SelectFieldWithDefault field={fields.sexuality} label={t("steps.sexuality")} fallback={profile.sexuality} options={sexualities.map((s) => ({ value: s, label: t(`profile.sexuality.${s}`) }))} />
-      <SelectFieldWithDefault field={fields.country} label={t("steps.country")} fallback={profile.country} options={countries} />
-      {regions.length > 0 ? <SelectFieldWithDefault field={fields.region} label={t("steps.region")} fallback={profile.region} options={regions} placeholder={t("steps.regionNone")} /> : null}
+      <SelectField field={fields.sexuality} label={t("steps.sexuality")} fallback={profile.sexuality} options={sexualities.map((s) => ({ value: s, label: t(`profile.sexuality.${s}`) }))} />
+      <SelectField field={fields.country} label={t("steps.country")} fallback={profile.country} options={countries} />
+      {regions.length > 0 ? <SelectField field={fields.region} label={t("steps.region")} fallback={profile.region} options={regions} placeholder={t("steps.regionNone")} /> : null}
       <InputField field={fields.city} label={t("steps.city")} type="text" autoComplete="address-level2" />
       <SubmitButton busy={navigation.state !== "idle"} busyText={t("steps.saving")}>
         {t("steps.saveAndContinue")}
       </SubmitButton>
     </Form>
   );
-}
-
-/** A select whose initial value falls back to the member's current value. */
-function SelectFieldWithDefault(props: Parameters<typeof SelectField>[0] & { fallback: string }) {
-  const { fallback, field, ...rest } = props;
-  return <SelectField {...rest} field={{ ...field, initialValue: field.initialValue ?? fallback }} />;
 }
 
 function AboutStep() {
