@@ -10,9 +10,13 @@ import { requestContext } from "./http/context";
 import { sendError } from "./http/respond";
 import { settingsRoutes } from "./http/settings";
 import { userRoutes } from "./http/user";
+import { accountRoutes, pendingDeletionMailer } from "./http/account";
+import { createMailer, type Mailer } from "./services/mail";
 
-export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger }) {
+export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger; mailer?: Mailer }) {
   const { database, config, logger } = options;
+  const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
+  const accountDeps = { db: database.db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL };
   const { db } = database;
   const app = express();
   app.disable("x-powered-by");
@@ -55,7 +59,8 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   app.use(express.json({ limit: "100kb" }));
   app.use(requestContext(db, config.SESSION_SECRET));
   app.use(settingsRoutes());
-  app.use(userRoutes(db, config.SESSION_SECRET));
+  app.use(userRoutes(db, config.SESSION_SECRET, pendingDeletionMailer(accountDeps)));
+  app.use(accountRoutes(accountDeps));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

@@ -17,7 +17,18 @@ const ApiEnv = z.object({
   /** Express "trust proxy": web sits in front on loopback by default. */
   TRUST_PROXY: z.string().default("loopback"),
   DEMO_DATA: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  /** smtp(s)://user:pass@host:port; unset: every mail is written as an .eml file under DATA_DIR/mail. */
+  SMTP_URL: optional(z.string().url()),
+  /** Sender address of every mail; unset: noreply@<site domain>. The display name is always the site's mail_name. */
+  MAIL_FROM: optional(z.string().email()),
+  /** Origin of web for links in mails (https://example.com); unset: the origin the request came in on. */
+  PUBLIC_URL: optional(z.string().url().transform((v) => v.replace(/\/+$/, ""))),
 });
+
+/** An empty variable counts as unset, as in a .env file with `SMTP_URL=`. */
+function optional<T extends z.ZodType>(schema: T) {
+  return z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
+}
 
 export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET"> & { SESSION_SECRET: string };
 

@@ -3,6 +3,7 @@ import { openDatabase } from "./db/client";
 import { seedDemoData } from "./db/seed";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
+import { startEraseJob } from "./jobs/erase-deleted-accounts";
 
 async function main() {
   let config;
@@ -19,6 +20,7 @@ async function main() {
     if (seeded) logger.info({ members: seeded.members, sites: seeded.sites }, "demo data created");
   }
   const app = createApiApp({ database, config, logger });
+  startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
     logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind }, "api listening");
   });

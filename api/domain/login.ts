@@ -4,9 +4,12 @@ import { loginFailures, users } from "../db/schema";
 import { verifyPassword } from "./passwords";
 
 export const loginThrottle = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
+/** Spec 4: a deleted account is reactivable (and so known to login) for 14 days. */
+const pendingDeletionMs = 14 * 24 * 60 * 60 * 1000;
 
 export type LoginOutcome =
   | { kind: "ok"; userId: number }
+  | { kind: "pending_deletion"; userId: number }
   | { kind: "failed" }
   | { kind: "blocked"; minutes: number };
 
@@ -17,13 +20,16 @@ export type LoginOutcome =
  */
 export async function attemptLogin(db: Db, siteId: number, email: string, password: string, now = new Date()): Promise<LoginOutcome> {
   const [user] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+    .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, deletedAt: users.deletedAt })
     .from(users)
     .where(and(eq(users.siteId, siteId), eq(sql`lower(${users.email})`, email.toLowerCase())))
     .limit(1);
   // Hash even when the account is unknown, so response time does not reveal which e-mails exist.
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? null);
-  if (!user || user.status === "deleted") return { kind: "failed" };
+  if (!user || user.status === "erased") return { kind: "failed" };
+  // A soft-deleted account still counts failures; the right password only tells it is pending deletion.
+  const pendingDeletion = user.status === "deleted";
+  if (pendingDeletion && !(user.deletedAt && now.getTime() - user.deletedAt.getTime() < pendingDeletionMs)) return { kind: "failed" };
 
   return db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${users} where ${users.id} = ${user.id} for update`);
@@ -36,7 +42,7 @@ export async function attemptLogin(db: Db, siteId: number, email: string, passwo
     if (recent.length >= loginThrottle.maxFailures) return blocked(recent, now);
     if (passwordOk) {
       await tx.delete(loginFailures).where(eq(loginFailures.userId, user.id));
-      return { kind: "ok", userId: user.id } as const;
+      return { kind: pendingDeletion ? "pending_deletion" : "ok", userId: user.id } as const;
     }
     await tx.insert(loginFailures).values({ userId: user.id, at: now });
     const failures = [...recent, { at: now }];

@@ -4,17 +4,10 @@ import { photos, profiles, users } from "../db/schema";
 import type { MainImage, Profile, User } from "#contract/user";
 import type { MemberCard, MembersResponse } from "#contract/members";
 import { isLocale } from "#contract/locales";
+import { ageOn } from "#contract/age";
 
 type ProfileRow = typeof profiles.$inferSelect;
 
-/** Age in whole years on `today` (UTC), from an ISO date of birth. */
-export function ageOn(dateOfBirth: string, today = new Date()): number {
-  const [y, m, d] = dateOfBirth.split("-").map(Number) as [number, number, number];
-  let age = today.getUTCFullYear() - y;
-  const beforeBirthday = today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
-  if (beforeBirthday) age -= 1;
-  return age;
-}
 
 /** The first active photo by position is a profile's main image. */
 async function mainImages(db: Db, profileIds: number[]): Promise<Map<number, MainImage>> {
@@ -92,9 +85,13 @@ export async function newestMembers(
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
+  return { pageNumber: page, pageSize, numResults: countRow?.n ?? 0, results: await memberCards(db, rows) };
+}
+
+/** Cards (name, age, main image) for profile rows, in their order. */
+export async function memberCards(db: Db, rows: ProfileRow[], today = new Date()): Promise<MemberCard[]> {
   const images = await mainImages(db, rows.map((r) => r.id));
-  const today = new Date();
-  const results: MemberCard[] = rows.map((r) => ({
+  return rows.map((r) => ({
     id: r.id,
     name: r.name,
     age: ageOn(r.dateOfBirth, today),
@@ -102,5 +99,4 @@ export async function newestMembers(
     country: r.country,
     main_image: images.get(r.id) ?? null,
   }));
-  return { pageNumber: page, pageSize, numResults: countRow?.n ?? 0, results };
 }

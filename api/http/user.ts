@@ -11,7 +11,7 @@ import { createSession, deleteSession, sessionCookieName, sessionMaxAgeSeconds }
 import { requireMember } from "./context";
 import { handle, parseInput, sendError } from "./respond";
 
-function sessionCookie(req: Request, token: string, maxAge: number): string {
+export function sessionCookie(req: Request, token: string, maxAge: number): string {
   return serialize(sessionCookieName, token, {
     httpOnly: true,
     sameSite: "lax",
@@ -21,7 +21,10 @@ function sessionCookie(req: Request, token: string, maxAge: number): string {
   });
 }
 
-export function userRoutes(db: Db, secret: string): Router {
+/** Mails a fresh reactivation link to a pending deletion that logs in; none when the login route runs without mail. */
+export type PendingDeletionMailer = (req: Request, res: Response, userId: number) => Promise<void>;
+
+export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDeletionMailer): Router {
   const router = Router();
 
   router.get(
@@ -42,6 +45,10 @@ export function userRoutes(db: Db, secret: string): Router {
       const outcome = await attemptLogin(db, site.id, body.email, body.password);
       if (outcome.kind === "blocked") return sendError(res, "login_blocked", { params: { minutes: outcome.minutes } });
       if (outcome.kind === "failed") return sendError(res, "login_failed");
+      if (outcome.kind === "pending_deletion") {
+        await onPendingDeletion?.(req, res, outcome.userId);
+        return sendError(res, "account_pending_deletion");
+      }
       const token = await createSession(db, outcome.userId, secret);
       res.locals.member = { userId: outcome.userId, token };
       const user = await loadUser(db, outcome.userId, site.id);

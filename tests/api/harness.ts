@@ -1,4 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { Writable } from "node:stream";
+import { simpleParser } from "mailparser";
+import pino from "pino";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,7 +15,6 @@ import * as schema from "../../api/db/schema";
 import { demoAccounts, demoPassword, seedDemoData } from "../../api/db/seed";
 import { clearSiteCache } from "../../api/domain/sites";
 import { sessionCookieName } from "../../api/domain/sessions";
-import { createLogger } from "../../api/logger";
 
 export { demoAccounts, demoPassword, sessionCookieName };
 
@@ -21,8 +23,15 @@ export type Harness = {
   baseUrl: string;
   db: Db;
   kind: Database["kind"];
+  /** The api's DATA_DIR (mail/ and uploads/ live here). */
+  dataDir: string;
+  /** Every log line the api wrote so far (level debug and up), as written. */
+  logLines: string[];
   close: () => Promise<void>;
 };
+
+/** A parsed mail from DATA_DIR/mail. */
+export type Mail = { file: string; to: string; from: string; subject: string; text: string; html: string };
 
 /** Every table of api/db/schema.ts, by its SQL name. */
 export const schemaTables: string[] = Object.values(schema as Record<string, unknown>).flatMap((value) =>
@@ -33,7 +42,7 @@ export const schemaTables: string[] = Object.values(schema as Record<string, unk
  * A seeded api on a random loopback port: PostgreSQL when DATABASE_URL is set (emptied first, so a
  * re-run on the same database starts clean), else an in-memory PGlite. One per test file.
  */
-export async function startApi(): Promise<Harness> {
+export async function startApi(options: { env?: Record<string, string> } = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "rdv-api-test-"));
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const database = await openDatabase({ databaseUrl, dataDir: null });
@@ -48,12 +57,22 @@ export async function startApi(): Promise<Harness> {
       API_HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
-      SESSION_SECRET: "x".repeat(40),
+      SESSION_SECRET: testSessionSecret,
       LOG_LEVEL: "silent",
       TRUST_PROXY: "loopback",
       DEMO_DATA: "false",
+      ...options.env,
     });
-    const app = createApiApp({ database, config, logger: createLogger("api", config.LOG_LEVEL) });
+    // Log lines are kept, not printed, so a test can check none carries an address, password or token.
+    const logLines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logLines.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+        callback();
+      },
+    });
+    const logger = pino({ level: "debug", base: { service: "api" } }, sink);
+    const app = createApiApp({ database, config, logger });
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
       s.once("error", reject);
@@ -63,6 +82,8 @@ export async function startApi(): Promise<Harness> {
       baseUrl: `http://127.0.0.1:${port}`,
       db: database.db,
       kind: database.kind,
+      dataDir,
+      logLines,
       close: async () => {
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
@@ -114,4 +135,90 @@ export async function login(baseUrl: string, email: string, password = demoPassw
   const cookie = sessionCookieOf(res);
   if (!cookie?.value) throw new Error(`login as ${email} set no session cookie`);
   return cookie.value;
+}
+
+/** Every mail the api wrote to DATA_DIR/mail (no SMTP_URL), oldest first. */
+export async function readMails(api: Harness): Promise<Mail[]> {
+  const dir = path.join(api.dataDir, "mail");
+  if (!existsSync(dir)) return [];
+  const files = readdirSync(dir).filter((f) => f.endsWith(".eml")).sort();
+  return Promise.all(files.map((file) => parseMail(readFileSync(path.join(dir, file)), file)));
+}
+
+export async function parseMail(source: Buffer | string, file = ""): Promise<Mail> {
+  const parsed = await simpleParser(source);
+  const address = (value: typeof parsed.to | typeof parsed.from) => (Array.isArray(value) ? value.map((v) => v.text).join(", ") : (value?.text ?? ""));
+  return { file, to: address(parsed.to), from: address(parsed.from), subject: parsed.subject ?? "", text: parsed.text ?? "", html: typeof parsed.html === "string" ? parsed.html : "" };
+}
+
+/** The mails to one address whose link opens `linkPath` (e.g. /activate/done), oldest first. */
+export async function mailsTo(api: Harness, address: string, linkPath?: string): Promise<Mail[]> {
+  const all = await readMails(api);
+  return all.filter((m) => m.to.toLowerCase() === address.toLowerCase() && (!linkPath || linkOf(m, linkPath) !== null));
+}
+
+/** The first link to `linkPath` in a mail's text, or null. */
+export function linkOf(mail: Pick<Mail, "text">, linkPath: string): URL | null {
+  for (const match of mail.text.matchAll(/https?:\/\/\S+/g)) {
+    const url = new URL(match[0]);
+    if (url.pathname.endsWith(linkPath)) return url;
+  }
+  return null;
+}
+
+/** The token of the newest mail to `address` with a link to `linkPath`; fails the test when there is none. */
+export async function tokenFromMail(api: Harness, address: string, linkPath: string): Promise<string> {
+  const mails = await mailsTo(api, address, linkPath);
+  const token = mails.length ? linkOf(mails[mails.length - 1]!, linkPath)?.searchParams.get("token") : null;
+  if (!token) throw new Error(`no mail with a ${linkPath} link`);
+  return token;
+}
+
+/** Log lines that contain an e-mail address or any of the given secrets (passwords, tokens). */
+export function leakingLogLines(api: Harness, secrets: Iterable<string>): string[] {
+  const needles = [...secrets].filter((s) => s.length >= 6);
+  return api.logLines.filter((line) => /[\w.+-]+@[\w-]+(\.[\w-]+)+/.test(line) || needles.some((n) => line.includes(n)));
+}
+
+/** A JSON request as web sends it: forwarded host (the site) and optionally the member's cookie. */
+export function call(api: Harness, method: string, pathname: string, options: { body?: unknown; token?: string; host?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  const headers: Record<string, string> = { "X-Forwarded-Host": options.host ?? "localhost", ...options.headers };
+  if (options.token) headers.Cookie = cookieHeader(options.token);
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  return fetch(`${api.baseUrl}${pathname}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+}
+
+/** The SESSION_SECRET the harness gives the api (tokens are stored as its HMAC). */
+export const testSessionSecret = "x".repeat(40);
+
+let memberCounter = 0;
+
+/** A member inserted straight into the database (no scrypt per account): hash a password once per file and pass it here. */
+export async function insertMember(
+  api: Harness,
+  options: { passwordHash: string; email?: string; status?: "not_confirmed" | "active" | "deleted"; confirmed?: boolean; language?: string; deletedAt?: Date; host?: string },
+): Promise<{ userId: number; profileId: number; email: string }> {
+  const email = options.email ?? `member-${Date.now()}-${++memberCounter}@example.com`;
+  const status = options.status ?? "active";
+  const [site] = await api.db.select({ id: schema.sites.id }).from(schema.sites).where(sql`${schema.sites.domain} = ${options.host ?? "localhost"}`);
+  if (!site) throw new Error("site not seeded");
+  const [user] = await api.db
+    .insert(schema.users)
+    .values({
+      siteId: site.id,
+      email,
+      passwordHash: options.passwordHash,
+      status,
+      language: options.language ?? "en",
+      emailConfirmedAt: (options.confirmed ?? status === "active") ? new Date() : null,
+      deletedAt: status === "deleted" ? (options.deletedAt ?? new Date()) : null,
+    })
+    .returning({ id: schema.users.id });
+  if (!user) throw new Error("member insert returned nothing");
+  const [profile] = await api.db
+    .insert(schema.profiles)
+    .values({ userId: user.id, siteId: site.id, name: `Tester${memberCounter}`, country: "NL", status: status === "active" ? "active" : "disabled", dateOfBirth: "1990-01-01", gender: "male" })
+    .returning({ id: schema.profiles.id });
+  if (!profile) throw new Error("profile insert returned nothing");
+  return { userId: user.id, profileId: profile.id, email };
 }

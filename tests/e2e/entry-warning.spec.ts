@@ -14,8 +14,9 @@ test.describe("site-entry warning", () => {
     await warning.getByRole("button", { name: "I am 18 or older: enter" }).click();
     await expect(warning).toHaveCount(0);
     await expectPath(page, "/pages/faq");
-    const skipped = (await context.cookies()).find((c) => c.name === "site_entry_skipped");
-    expect(Number.isNaN(Date.parse(decodeURIComponent(skipped?.value ?? "")))).toBe(false);
+    // With JavaScript the warning hides at once and the cookie arrives with the fetcher's answer.
+    const skippedAt = async () => decodeURIComponent((await context.cookies()).find((c) => c.name === "site_entry_skipped")?.value ?? "");
+    await expect.poll(async () => Number.isNaN(Date.parse(await skippedAt())), { message: "a skipped timestamp is stored" }).toBe(false);
 
     await page.goto("/");
     await expect(page.getByTestId("entry-warning")).toHaveCount(0);

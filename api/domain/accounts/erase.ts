@@ -1,0 +1,60 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { accountTokens, loginFailures, photos, profiles, sessions, users } from "../../db/schema";
+import { reactivationWindowMs } from "./deletion";
+
+/**
+ * Erases the personal data of accounts deleted more than 14 days before `now`. The UPDATE on users picks
+ * the accounts and flips them to erased in one statement, so a second pass (or a second api instance)
+ * finds nothing left to do. Credits ledger rows stay: they are bookkeeping, not profile data.
+ */
+export async function eraseDeletedAccounts(db: Db, options: { now?: Date; uploadsDir?: string } = {}): Promise<{ erased: number[] }> {
+  const now = options.now ?? new Date();
+  const cutoff = new Date(now.getTime() - reactivationWindowMs);
+  const { erased, files } = await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(users)
+      .set({
+        email: sql`'erased-' || ${users.id} || '@erased.invalid'`,
+        passwordHash: null,
+        network: null,
+        ref: null,
+        sub1: null,
+        sub2: null,
+        sub3: null,
+        status: "erased",
+        erasedAt: now,
+      })
+      .where(and(eq(users.status, "deleted"), lte(users.deletedAt, cutoff)))
+      .returning({ id: users.id });
+    const ids = rows.map((r) => r.id);
+    if (ids.length === 0) return { erased: ids, files: [] as string[] };
+    const profileRows = await tx
+      .update(profiles)
+      .set({ name: "Deleted member", aboutMe: "", city: null, region: null, signupMessage: null, status: "disabled" })
+      .where(inArray(profiles.userId, ids))
+      .returning({ id: profiles.id });
+    const photoRows = profileRows.length
+      ? await tx.delete(photos).where(inArray(photos.profileId, profileRows.map((p) => p.id))).returning({ filename: photos.filename, thumb: photos.thumbFilename })
+      : [];
+    // Tokens can hold a new e-mail address; sessions and failures are of no use to anyone any more.
+    await tx.delete(accountTokens).where(inArray(accountTokens.userId, ids));
+    await tx.delete(sessions).where(inArray(sessions.userId, ids));
+    await tx.delete(loginFailures).where(inArray(loginFailures.userId, ids));
+    return { erased: ids, files: photoRows.flatMap((p) => [p.filename, p.thumb]) };
+  });
+  if (options.uploadsDir) await removeUploads(options.uploadsDir, files);
+  return { erased };
+}
+
+/** Deletes photo files under the uploads folder; a name that points outside it is left alone. */
+async function removeUploads(uploadsDir: string, names: string[]): Promise<void> {
+  const root = path.resolve(uploadsDir);
+  for (const name of new Set(names)) {
+    const file = path.resolve(root, name);
+    if (!file.startsWith(root + path.sep)) continue;
+    await rm(file, { force: true });
+  }
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { accountTokens, users, type AccountTokenKind } from "../../db/schema";
+import { hashToken } from "../sessions";
+
+const hour = 60 * 60 * 1000;
+/** How long a mailed link works, per kind. */
+export const tokenLifetimeMs: Record<AccountTokenKind, number> = {
+  activation: 7 * 24 * hour,
+  password_reset: 2 * hour,
+  email_change: 24 * hour,
+  reactivation: 14 * 24 * hour,
+};
+
+/** Db or a transaction of it: token functions work in either. */
+export type Tx = Pick<Db, "select" | "insert" | "update" | "delete" | "execute">;
+
+/** A fresh random token; only its HMAC goes to the database, the token itself only into the mail. */
+export async function issueToken(
+  db: Tx,
+  secret: string,
+  userId: number,
+  kind: AccountTokenKind,
+  options: { newEmail?: string; now?: Date } = {},
+): Promise<string> {
+  const now = options.now ?? new Date();
+  const token = randomBytes(32).toString("base64url");
+  await db.insert(accountTokens).values({
+    userId,
+    kind,
+    tokenHash: hashToken(token, secret),
+    newEmail: options.newEmail ?? null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + tokenLifetimeMs[kind]),
+  });
+  return token;
+}
+
+/**
+ * Issues a token unless `max` of that kind were issued for the member within `windowMs`: counted in the
+ * database under a lock on the member's row, so parallel requests on any api instance count one by one.
+ */
+export async function issueTokenLimited(
+  db: Db,
+  secret: string,
+  userId: number,
+  kind: AccountTokenKind,
+  limit: { max: number; windowMs: number },
+  now = new Date(),
+): Promise<string | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select id from ${users} where ${users.id} = ${userId} for update`);
+    const [row] = await tx
+      .select({ n: count() })
+      .from(accountTokens)
+      .where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, kind), gt(accountTokens.createdAt, new Date(now.getTime() - limit.windowMs))));
+    if ((row?.n ?? 0) >= limit.max) return null;
+    return issueToken(tx, secret, userId, kind, { now });
+  });
+}
+
+/**
+ * Uses a token up: one conditional UPDATE, so of two requests with the same token exactly one wins.
+ * Null when the token is unknown, of another kind, used or expired.
+ */
+export async function consumeToken(
+  db: Tx,
+  secret: string,
+  token: string,
+  kind: AccountTokenKind,
+  now = new Date(),
+): Promise<{ userId: number; newEmail: string | null } | null> {
+  const [row] = await db
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(token, secret)),
+        eq(accountTokens.kind, kind),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: accountTokens.userId, newEmail: accountTokens.newEmail });
+  return row ?? null;
+}
+
+/** Marks a member's unused tokens of one kind used, e.g. older reset links once the password is reset. */
+export async function retireTokens(db: Tx, userId: number, kind: AccountTokenKind, now = new Date()): Promise<void> {
+  await db
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, kind), isNull(accountTokens.usedAt)));
+}
+
+/** Thrown inside a transaction to roll it back with a known outcome. */
+export class Outcome<T extends string> extends Error {
+  constructor(readonly code: T) {
+    super(code);
+  }
+}
+
+/** PostgreSQL's unique_violation (23505), found through drizzle's wrapping of the driver error. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}

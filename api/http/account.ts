@@ -1,0 +1,264 @@
+import { Router, type Request, type Response } from "express";
+import {
+  DeleteAccountRequest,
+  DismissRequest,
+  EmailChangeRequest,
+  PasswordChange,
+  PasswordResetDo,
+  PasswordResetRequest,
+  ProfileUpdate,
+  SignupRequest,
+  TokenRequest,
+} from "#contract/account";
+import type { Db } from "../db/client";
+import { activate, reissueActivation } from "../domain/accounts/activation";
+import { deleteAccount, reactivate, reissueReactivation } from "../domain/accounts/deletion";
+import { dismiss, listDismissals } from "../domain/accounts/dismissals";
+import { confirmEmailChange, requestEmailChange } from "../domain/accounts/email-change";
+import { mailLink, publicOrigin } from "../domain/accounts/links";
+import { changePassword, requestPasswordReset, resetPassword } from "../domain/accounts/password";
+import { profileUpdateErrors, signupMatches, updateProfile } from "../domain/accounts/profile";
+import { recipientOf, type Recipient } from "../domain/accounts/recipient";
+import { createAccount, existingAccountRefusal, signupGate, signupInputRefusal, type SignupRefusal } from "../domain/accounts/signup";
+import { loadUser } from "../domain/members";
+import { createSession, sessionMaxAgeSeconds } from "../domain/sessions";
+import { countryOfIp } from "../services/geo";
+import type { MailKind, Mailer } from "../services/mail";
+import { requireMember, type Member } from "./context";
+import { handle, parseInput, sendError } from "./respond";
+import { sessionCookie } from "./user";
+
+export type AccountDeps = { db: Db; secret: string; mailer: Mailer; publicUrl?: string };
+
+/** Mails a link for `kind` to the member (or to `to`, for a new address); a failed send is logged and does not undo anything. */
+export async function mailAccountLink(deps: AccountDeps, req: Request, res: Response, kind: MailKind, recipient: Recipient, token: string, to = recipient.email): Promise<void> {
+  const site = res.locals.site;
+  const origin = publicOrigin({
+    publicUrl: deps.publicUrl,
+    protocol: req.protocol,
+    forwardedHost: req.get("x-forwarded-host"),
+    host: req.get("host"),
+    siteDomain: site.domain,
+  });
+  await deps.mailer.send(
+    { kind, to, language: recipient.language, name: recipient.name, site: { name: site.name, mailName: site.mailName, domain: site.domain }, link: mailLink(origin, recipient.language, kind, token), userId: recipient.userId },
+    req.log,
+  );
+}
+
+/** Login to a pending deletion: a fresh reactivation mail, at most once an hour (the login route answers 409). */
+export function pendingDeletionMailer(deps: AccountDeps) {
+  return async (req: Request, res: Response, userId: number): Promise<void> => {
+    const token = await reissueReactivation(deps.db, deps.secret, userId);
+    const recipient = token ? await recipientOf(deps.db, userId) : null;
+    if (token && recipient) await mailAccountLink(deps, req, res, "reactivation", recipient, token);
+  };
+}
+
+function member(res: Response): Member {
+  const m = res.locals.member;
+  if (!m) throw new Error("requireMember must run first");
+  return m;
+}
+
+function refuse(res: Response, refusal: SignupRefusal): void {
+  if (refusal.code === "validation_failed") return sendError(res, "validation_failed", { fields: refusal.fields });
+  sendError(res, refusal.code);
+}
+
+export function accountRoutes(deps: AccountDeps): Router {
+  const { db, secret } = deps;
+  const router = Router();
+  const ok = (res: Response) => res.set("Cache-Control", "no-store").json({ ok: true });
+
+  /** A session and its cookie, set exactly as the login route does. */
+  async function startSession(req: Request, res: Response, userId: number): Promise<void> {
+    const token = await createSession(db, userId, secret);
+    res.locals.member = { userId, token };
+    res.setHeader("Set-Cookie", sessionCookie(req, token, sessionMaxAgeSeconds));
+  }
+
+  async function sendUser(res: Response, userId: number, status = 200): Promise<void> {
+    res.status(status).set("Cache-Control", "no-store").json({ user: await loadUser(db, userId, res.locals.site.id) });
+  }
+
+  router.post(
+    "/api/signup.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, SignupRequest, req.body);
+      if (!body) return;
+      const site = res.locals.site;
+      const refusal = signupGate(site, body) ?? signupInputRefusal(site, body) ?? (await existingAccountRefusal(db, site.id, body.email));
+      if (refusal) return refuse(res, refusal);
+      const geo = countryOfIp(req.ip);
+      const country = geo && site.countries.includes(geo) ? geo : (site.countries[0] ?? geo ?? "US");
+      const account = await createAccount(db, secret, site, body, country);
+      if ("code" in account) return refuse(res, account);
+      await startSession(req, res, account.userId);
+      // Mailed before the answer, so whoever reads the answer can rely on the mail being on its way.
+      const recipient = await recipientOf(db, account.userId);
+      if (recipient) await mailAccountLink(deps, req, res, "activation", recipient, account.activationToken);
+      await sendUser(res, account.userId, 201);
+    }),
+  );
+
+  router.post(
+    "/api/activate.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, TokenRequest, req.body);
+      if (!body) return;
+      if (!(await activate(db, secret, body.token))) return sendError(res, "link_invalid");
+      ok(res);
+    }),
+  );
+
+  router.post(
+    "/api/activation-mail.php",
+    requireMember,
+    handle(async (req, res) => {
+      const { userId } = member(res);
+      const outcome = await reissueActivation(db, secret, userId);
+      if (outcome === "limited") return sendError(res, "too_many_requests");
+      if (outcome !== "confirmed") {
+        const recipient = await recipientOf(db, userId);
+        if (recipient) await mailAccountLink(deps, req, res, "activation", recipient, outcome.token);
+      }
+      ok(res);
+    }),
+  );
+
+  router.put(
+    "/api/profile.php",
+    requireMember,
+    handle(async (req, res) => {
+      const body = parseInput(res, ProfileUpdate, req.body);
+      if (!body) return;
+      const fields = await profileUpdateErrors(db, res.locals.site, body);
+      if (fields) return sendError(res, "validation_failed", { fields });
+      const { userId } = member(res);
+      await updateProfile(db, userId, body);
+      res.set("Cache-Control", "no-store").json({ user: await loadUser(db, userId, res.locals.site.id) });
+    }),
+  );
+
+  router.get(
+    "/api/signup-matches.php",
+    requireMember,
+    handle(async (_req, res) => {
+      res.set("Cache-Control", "private, no-store").json(await signupMatches(db, member(res).userId, res.locals.site.id));
+    }),
+  );
+
+  router.post(
+    "/api/password-reset.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, PasswordResetRequest, req.body);
+      if (!body) return;
+      const outcome = await requestPasswordReset(db, secret, res.locals.site.id, body.email);
+      if (typeof outcome === "string") return sendError(res, outcome);
+      const recipient = await recipientOf(db, outcome.userId);
+      if (recipient) await mailAccountLink(deps, req, res, "password_reset", recipient, outcome.token);
+      ok(res);
+    }),
+  );
+
+  router.post(
+    "/api/password-reset-do.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, PasswordResetDo, req.body);
+      if (!body) return;
+      if (!(await resetPassword(db, secret, body.token, body.password))) return sendError(res, "link_invalid");
+      ok(res);
+    }),
+  );
+
+  router.put(
+    "/api/password.php",
+    requireMember,
+    handle(async (req, res) => {
+      const body = parseInput(res, PasswordChange, req.body);
+      if (!body) return;
+      const { userId, token } = member(res);
+      if (!(await changePassword(db, secret, userId, token, body.old_password, body.password))) return sendError(res, "old_password_wrong");
+      ok(res);
+    }),
+  );
+
+  router.post(
+    "/api/mail-change.php",
+    requireMember,
+    handle(async (req, res) => {
+      const body = parseInput(res, EmailChangeRequest, req.body);
+      if (!body) return;
+      const { userId } = member(res);
+      const outcome = await requestEmailChange(db, secret, { userId, siteId: res.locals.site.id }, body.email, body.password);
+      if (typeof outcome === "string") return sendError(res, outcome);
+      const recipient = await recipientOf(db, userId);
+      // The link proves the new address is theirs, so it goes to the new address.
+      if (recipient) await mailAccountLink(deps, req, res, "email_change", recipient, outcome.token, body.email);
+      ok(res);
+    }),
+  );
+
+  router.post(
+    "/api/mail-change-do.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, TokenRequest, req.body);
+      if (!body) return;
+      const outcome = await confirmEmailChange(db, secret, body.token);
+      if (outcome !== "ok") return sendError(res, outcome);
+      ok(res);
+    }),
+  );
+
+  router.post(
+    "/api/delete-account.php",
+    requireMember,
+    handle(async (req, res) => {
+      const body = parseInput(res, DeleteAccountRequest, req.body);
+      if (!body) return;
+      const { userId } = member(res);
+      const outcome = await deleteAccount(db, secret, userId, body.password);
+      if (outcome === "password_wrong") return sendError(res, "password_wrong");
+      res.locals.member = null;
+      res.setHeader("Set-Cookie", sessionCookie(req, "", 0));
+      const recipient = await recipientOf(db, userId);
+      if (recipient) await mailAccountLink(deps, req, res, "reactivation", recipient, outcome.token);
+      ok(res);
+    }),
+  );
+
+  router.post(
+    "/api/reactivate.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, TokenRequest, req.body);
+      if (!body) return;
+      const outcome = await reactivate(db, secret, body.token);
+      if (!outcome) return sendError(res, "link_invalid");
+      await startSession(req, res, outcome.userId);
+      await sendUser(res, outcome.userId);
+    }),
+  );
+
+  router.get(
+    "/api/dismissals.php",
+    requireMember,
+    handle(async (_req, res) => {
+      res.set("Cache-Control", "private, no-store").json({ dismissals: await listDismissals(db, member(res).userId) });
+    }),
+  );
+
+  router.post(
+    "/api/dismissals.php",
+    requireMember,
+    handle(async (req, res) => {
+      const body = parseInput(res, DismissRequest, req.body);
+      if (!body) return;
+      const { userId } = member(res);
+      await dismiss(db, userId, body.key);
+      res.set("Cache-Control", "no-store").json({ dismissals: await listDismissals(db, userId) });
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,115 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import i18next, { type TFunction } from "i18next";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { Logger } from "pino";
+import { locales, type Locale } from "#contract/locales";
+
+export type MailKind = "activation" | "password_reset" | "email_change" | "reactivation";
+
+/** One account mail: who gets it, in which language, for which site, with which link. */
+export type AccountMail = {
+  kind: MailKind;
+  to: string;
+  language: Locale;
+  name: string;
+  site: { name: string; mailName: string; domain: string };
+  link: string;
+  /** For the log line only: the member the mail is about (never the address). */
+  userId: number;
+};
+
+export type Mailer = {
+  /** Sends the mail; never throws: a failure is logged without the address and reported as false. */
+  send: (mail: AccountMail, log?: Logger) => Promise<boolean>;
+  close: () => void;
+};
+
+const localesDir = fileURLToPath(new URL("../../locales", import.meta.url));
+
+// One i18next instance for the api's mail texts, loaded once at start (the files are small).
+const i18n = i18next.createInstance();
+void i18n.init({
+  resources: Object.fromEntries(locales.map((lng) => [lng, { mail: JSON.parse(readFileSync(path.join(localesDir, lng, "mail.json"), "utf8")) }])),
+  lng: "en",
+  fallbackLng: "en",
+  ns: ["mail"],
+  defaultNS: "mail",
+  initImmediate: false,
+  interpolation: { escapeValue: false },
+});
+
+export function createMailer(options: { smtpUrl?: string; mailFrom?: string; dataDir: string; logger: Logger }): Mailer {
+  const { logger } = options;
+  const smtp: Transporter | null = options.smtpUrl
+    ? nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
+    : null;
+  // Without SMTP every message becomes an .eml file a developer can open.
+  const files = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const mailDir = path.resolve(options.dataDir, "mail");
+
+  return {
+    async send(mail, log = logger) {
+      try {
+        const message = composeMail(mail, options.mailFrom);
+        if (smtp) {
+          await smtp.sendMail(message);
+        } else {
+          const info = await files.sendMail(message);
+          await mkdir(mailDir, { recursive: true });
+          const stamp = new Date().toISOString().replace(/:/g, "-");
+          await writeFile(path.join(mailDir, `${stamp}-${mail.kind}-${randomBytes(4).toString("hex")}.eml`), info.message as Buffer);
+        }
+        log.info({ mail: mail.kind, userId: mail.userId, transport: smtp ? "smtp" : "file" }, "mail sent");
+        return true;
+      } catch (error) {
+        log.error({ mail: mail.kind, userId: mail.userId, error: withoutAddresses(error) }, "mail not sent");
+        return false;
+      }
+    },
+    close() {
+      smtp?.close();
+    },
+  };
+}
+
+/** Subject, plain text and HTML of an account mail in the member's language, from locales/<lng>/mail.json. */
+export function composeMail(mail: AccountMail, mailFrom?: string) {
+  const t: TFunction = i18n.getFixedT(mail.language, "mail");
+  const values = { site: mail.site.name, name: mail.name, link: mail.link };
+  const text = (key: string) => t(key, values);
+  const subject = text(`${mail.kind}.subject`);
+  const paragraphs = [text("greeting"), text(`${mail.kind}.intro`)];
+  const plain = [...paragraphs, `${text(`${mail.kind}.action`)}:\n${mail.link}`, text(`${mail.kind}.outro`), text("signature")].join("\n\n");
+  const html = `<!doctype html>
+<html lang="${mail.language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:16px">
+<h1 style="font-size:20px;color:#d63384">${escapeHtml(mail.site.name)}</h1>
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
+<p><a href="${escapeHtml(mail.link)}" style="display:inline-block;background:#d63384;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(text(`${mail.kind}.action`))}</a></p>
+<p style="font-size:13px;color:#555">${escapeHtml(text("linkHint"))}</p>
+<p>${escapeHtml(text(`${mail.kind}.outro`))}</p>
+<p>${escapeHtml(text("signature")).replace(/\n/g, "<br>")}</p>
+</body></html>`;
+  return {
+    from: { name: mail.site.mailName, address: mailFrom ?? `noreply@${mail.site.domain}` },
+    to: mail.to,
+    subject,
+    text: plain,
+    html,
+    headers: { "Auto-Submitted": "auto-generated" },
+  };
+}
+
+/** An SMTP error can quote the recipient ("550 <a@b.c> rejected"): the log gets the message without addresses. */
+export function withoutAddresses(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, "[address]").slice(0, 500);
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+}

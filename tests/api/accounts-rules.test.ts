@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { locales } from "#contract/locales";
+import { loadApiConfig } from "../../api/config";
+import { mailLink, publicOrigin } from "../../api/domain/accounts/links";
+import { signupGate, signupInputRefusal } from "../../api/domain/accounts/signup";
+import { composeMail, withoutAddresses, type MailKind } from "../../api/services/mail";
+import { leakingLogLines, type Harness } from "./harness";
+
+// Pure rules of the accounts feature: links, origins, mail texts, signup checks, configuration.
+const kinds: MailKind[] = ["activation", "password_reset", "email_change", "reactivation"];
+const site = { name: "Rendezvous MILF", mailName: "Rendezvous MILF Team", domain: "milf.localhost" };
+
+describe("links in mails", () => {
+  it("point at web's pages, with the locale prefix except for English", () => {
+    expect(mailLink("https://example.com", "en", "activation", "tok")).toBe("https://example.com/activate/done?token=tok");
+    expect(mailLink("https://example.com", "nl", "password_reset", "tok")).toBe("https://example.com/nl/reset-password/do?token=tok");
+    expect(mailLink("https://example.com", "de", "email_change", "tok")).toBe("https://example.com/de/mail-change/do?token=tok");
+    expect(mailLink("https://example.com", "sv", "reactivation", "tok")).toBe("https://example.com/sv/account-deleted?token=tok");
+  });
+
+  it("take the origin from PUBLIC_URL, else the forwarded host of the site, never a foreign host", () => {
+    const base = { protocol: "https", siteDomain: "milf.localhost" };
+    expect(publicOrigin({ ...base, publicUrl: "https://dates.example" })).toBe("https://dates.example");
+    expect(publicOrigin({ ...base, forwardedHost: "milf.localhost:3000", host: "127.0.0.1:3001" })).toBe("https://milf.localhost:3000");
+    expect(publicOrigin({ ...base, forwardedHost: "www.milf.localhost" })).toBe("https://www.milf.localhost");
+    expect(publicOrigin({ ...base, protocol: "http", host: "milf.localhost:3000" })).toBe("http://milf.localhost:3000");
+    // A forged host does not get a link with a token: the site's own domain is used.
+    expect(publicOrigin({ ...base, forwardedHost: "evil.example" })).toBe("https://milf.localhost");
+    expect(publicOrigin({ ...base, forwardedHost: "127.0.0.1:3000" })).toBe("https://milf.localhost:3000");
+    expect(publicOrigin({ ...base, host: "milf.localhost/@evil.example" })).toBe("https://milf.localhost");
+    expect(publicOrigin({ ...base, protocol: "javascript" })).toBe("http://milf.localhost");
+  });
+});
+
+describe("mail texts", () => {
+  it.each(locales)("are complete in %s: site name in subject and body, the link, the member's name", (language) => {
+    for (const kind of kinds) {
+      const link = mailLink("https://milf.example", language, kind, "T0KEN");
+      const mail = composeMail({ kind, to: "x@example.com", language, name: "Sam", site, link, userId: 1 });
+      expect(mail.subject).toContain(site.name);
+      expect(mail.text).toContain(site.name);
+      expect(mail.text).toContain("Sam");
+      expect(mail.text).toContain(link);
+      expect(mail.html).toContain(link);
+      expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(/\{\{|\}\}|\b(?:activation|password_reset|email_change|reactivation|greeting|signature|linkHint)\b/);
+      expect(mail.from).toEqual({ name: "Rendezvous MILF Team", address: "noreply@milf.localhost" });
+    }
+  });
+
+  it("are in the member's language and escape HTML", () => {
+    const args = { kind: "activation" as const, to: "x@example.com", name: "<Sam & Co>", site, link: "https://m.example/activate/done?token=a&b", userId: 1 };
+    expect(composeMail({ ...args, language: "en" }).subject).toBe("Confirm your e-mail address for Rendezvous MILF");
+    expect(composeMail({ ...args, language: "fi" }).subject).toBe("Vahvista sähköpostiosoitteesi palvelussa Rendezvous MILF");
+    const html = composeMail({ ...args, language: "en" }).html;
+    expect(html).toContain("&lt;Sam &amp; Co&gt;");
+    expect(html).not.toContain("<Sam");
+    expect(composeMail({ ...args, language: "en" }, "mail@dates.example").from.address).toBe("mail@dates.example");
+  });
+
+  it("keeps addresses out of logged send errors", () => {
+    expect(withoutAddresses(new Error("550 <a.b+c@example.com>: rejected; also x@y.z"))).toBe("550 <[address]>: rejected; also [address]");
+  });
+});
+
+describe("signup checks", () => {
+  it("gates on the site's signups setting", () => {
+    expect(signupGate({ signups: "all" }, {})).toBeNull();
+    expect(signupGate({ signups: "with_trafficsource" }, {})).toEqual({ code: "signups_closed" });
+    expect(signupGate({ signups: "with_trafficsource" }, { tracking: { network: "n" } })).toBeNull();
+    expect(signupGate({ signups: "other" }, {})).toEqual({ code: "signups_closed" });
+    expect(signupGate({ signups: "other" }, { invitation: "code" })).toBeNull();
+  });
+
+  it("checks the age on the day: 18 on the birthday, not the day before", () => {
+    const now = new Date("2026-06-15T12:00:00Z");
+    const body = { name: "Sam", email: "sam@example.com" };
+    expect(signupInputRefusal({ minAge: 18 }, { ...body, date_of_birth: "2008-06-15" }, now)).toBeNull();
+    expect(signupInputRefusal({ minAge: 18 }, { ...body, date_of_birth: "2008-06-16" }, now)).toEqual({ code: "invalid_date_of_birth" });
+    expect(signupInputRefusal({ minAge: 18 }, { ...body, date_of_birth: "1905-06-15" }, now)).toEqual({ code: "invalid_date_of_birth" });
+    expect(signupInputRefusal({ minAge: 18 }, { ...body, date_of_birth: "1905-06-16" }, now)).toBeNull();
+  });
+});
+
+describe("configuration", () => {
+  it("reads SMTP_URL, MAIL_FROM and PUBLIC_URL as optional, an empty value as unset", () => {
+    const base = { NODE_ENV: "test" as const, SESSION_SECRET: "s".repeat(40), DATA_DIR: "/tmp/unused" };
+    const set = loadApiConfig({ ...base, SMTP_URL: "smtp://mail:25", MAIL_FROM: "noreply@dates.example", PUBLIC_URL: "https://dates.example/" });
+    expect(set).toMatchObject({ SMTP_URL: "smtp://mail:25", MAIL_FROM: "noreply@dates.example", PUBLIC_URL: "https://dates.example" });
+    const unset = loadApiConfig({ ...base, SMTP_URL: "", PUBLIC_URL: "" });
+    expect(unset.SMTP_URL).toBeUndefined();
+    expect(unset.PUBLIC_URL).toBeUndefined();
+    expect(() => loadApiConfig({ ...base, PUBLIC_URL: "not a url" })).toThrow(/PUBLIC_URL/);
+  });
+});
+
+describe("the log check of the api tests", () => {
+  it("finds addresses and secrets in log lines", () => {
+    const api = { logLines: ['{"msg":"ok"}', '{"msg":"to a.b@example.com"}', '{"msg":"token abcdef123"}'] } as Harness;
+    expect(leakingLogLines(api, ["abcdef123"])).toEqual(api.logLines.slice(1));
+  });
+});

@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { APIRequestContext } from "@playwright/test";
+import { simpleParser, type AddressObject } from "mailparser";
+import { expect } from "./fixtures";
+
+/** A member of its own for one test: the demo accounts never get a wrong password (login throttle). */
+export type TestAccount = { email: string; password: string; name: string };
+
+export function newAccountDetails(): TestAccount {
+  const id = randomUUID().slice(0, 8);
+  return { email: `account-${randomUUID()}@example.com`, password: `pw-${randomUUID()}`, name: `Tester ${id}` };
+}
+
+/**
+ * Signs up through the api (via web's /api proxy). Given the page's request context the page is
+ * logged in as the new member afterwards; given the `request` fixture it stays a visitor.
+ */
+export async function signUp(request: APIRequestContext, account = newAccountDetails()): Promise<TestAccount> {
+  const response = await request.post("/api/signup.php", {
+    data: { email: account.email, name: account.name, date_of_birth: "1990-05-17", password: account.password, gender: "male", language: "en" },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return account;
+}
+
+type MailKind = "activation" | "password_reset" | "email_change" | "reactivation";
+
+function mailDir(): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run the suite through playwright.config.ts");
+  return path.join(dataDir, "mail");
+}
+
+function addresses(to: AddressObject | AddressObject[] | undefined): string[] {
+  return (Array.isArray(to) ? to : to ? [to] : []).flatMap((a) => a.value.map((v) => v.address?.toLowerCase() ?? ""));
+}
+
+/** The links of every `kind` mail the api wrote (DATA_DIR/mail/*.eml) to `to`, oldest first. */
+async function mailedLinks(to: string, kind: MailKind): Promise<string[]> {
+  let files: string[];
+  try {
+    files = (await readdir(mailDir())).filter((f) => f.endsWith(".eml") && f.includes(`-${kind}-`)).sort();
+  } catch {
+    return [];
+  }
+  const links: string[] = [];
+  for (const file of files) {
+    const mail = await simpleParser(await readFile(path.join(mailDir(), file)));
+    if (!addresses(mail.to).includes(to.toLowerCase())) continue;
+    const link = /https?:\/\/\S+\?token=[\w-]+/.exec(mail.text ?? "")?.[0];
+    if (link) links.push(link);
+  }
+  return links;
+}
+
+/**
+ * Waits for the `count`-th mail of `kind` to `to` and returns its link as a path with query
+ * ("/reset-password/do?token=..."), to open on the test's own server.
+ */
+export async function mailLink(to: string, kind: MailKind, count = 1): Promise<string> {
+  let links: string[] = [];
+  await expect
+    .poll(async () => (links = await mailedLinks(to, kind)).length, { message: `${kind} mail number ${count} to ${to}`, timeout: 10_000 })
+    .toBeGreaterThanOrEqual(count);
+  const url = new URL(links[count - 1] ?? "");
+  return url.pathname + url.search;
+}
+
+/** How many mails of `kind` went to `to` so far. */
+export async function mailCount(to: string, kind: MailKind): Promise<number> {
+  return (await mailedLinks(to, kind)).length;
+}
