@@ -1,7 +1,7 @@
 import { Form, Link, type useFetcher } from "@remix-run/react";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { signupSchema, suggestEmail } from "~/signup";
 import { FormAlert, InputField, SubmitButton, TextareaField } from "./form-fields";
@@ -50,9 +50,28 @@ export function SignupForm({ action, lastResult, busy, minAge, askMessage, invit
   const suggestion = suggestEmail(fields.email.value);
   const { update } = form;
   const invalidDateOfBirth = fields.date_of_birth.errors?.includes(t("errors.invalid_date_of_birth")) ?? false;
+  // The popup answers a real submit, not a blur while typing: it shows for the date value that was submitted.
+  // (conform validates by dispatching a submit with its "__intent__" button: those do not count.)
+  const [submits, setSubmits] = useState(0);
+  const serverDate = lastResult?.result.initialValue?.date_of_birth;
+  const [submittedDate, setSubmittedDate] = useState<unknown>(serverDate);
+  const formProps = getFormProps(form);
 
   return (
-    <FormComponent method="post" action={action} className="mt-6 space-y-4" {...getFormProps(form)}>
+    <FormComponent
+      method="post"
+      action={action}
+      className="mt-6 space-y-4"
+      {...formProps}
+      onSubmit={(event) => {
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        if (submitter?.getAttribute("name") !== "__intent__") {
+          setSubmits((n) => n + 1);
+          setSubmittedDate(new FormData(event.currentTarget).get(fields.date_of_birth.name));
+        }
+        formProps.onSubmit(event);
+      }}
+    >
       {invitation ? <input type="hidden" name="invitation" value={invitation} /> : null}
       {form.errors ? (
         <FormAlert id={form.errorId}>
@@ -107,7 +126,7 @@ export function SignupForm({ action, lastResult, busy, minAge, askMessage, invit
           {t("signup.loginInstead")}
         </Link>
       </p>
-      {invalidDateOfBirth ? <DateOfBirthPopup minAge={minAge} /> : null}
+      {invalidDateOfBirth && submittedDate !== undefined && submittedDate === (fields.date_of_birth.value ?? serverDate) ? <DateOfBirthPopup key={submits} minAge={minAge} /> : null}
     </FormComponent>
   );
 }
