@@ -1,10 +1,13 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useAtom, useSetAtom } from "jotai";
-import { useEffect, useRef, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { signupModalOpenAtom } from "~/state/signup-modal";
-import { SignupForm, type SignupActionData } from "./signup-form";
+import type { SignupActionData } from "./signup-form";
 import { useHref, useRootData } from "./root-data";
+
+// The form (conform, zod, the e-mail spell checker) loads when the modal first opens, not with every page.
+const SignupForm = lazy(() => import("./signup-form").then((module) => ({ default: module.SignupForm })));
 
 /**
  * A link to /signup. With JavaScript it opens the signup modal instead, where the site allows
@@ -75,7 +78,11 @@ export function SignupModal() {
           </button>
         </div>
         <p className="mt-1 text-gray-600">{t("signup.lead")}</p>
-        {open ? <SignupForm as={fetcher.Form} action={href("/signup")} lastResult={fetcher.data} busy={busy} minAge={root.signup.minAge} askMessage={root.signup.askMessage} /> : null}
+        {open ? (
+          <Suspense fallback={<p className="mt-6 text-center text-gray-500">{t("signup.loading")}</p>}>
+            <SignupForm as={fetcher.Form} action={href("/signup")} lastResult={fetcher.data} busy={busy} minAge={root.signup.minAge} askMessage={root.signup.askMessage} />
+          </Suspense>
+        ) : null}
       </div>
     </dialog>
   );
