@@ -13,14 +13,49 @@ export type MemberCard = z.infer<typeof MemberCard>;
 
 export const membersPageSize = 20;
 
-export const MembersQuery = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-});
+/** A field an HTML form left blank ("" or only spaces) counts as not given. */
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+export const searchMinAge = 18;
+export const searchMaxAge = 99;
+
+const searchAge = z.preprocess(
+  blankToUndefined,
+  z.coerce.number().int("age must be a whole number").min(searchMinAge, `age must be at least ${searchMinAge}`).max(searchMaxAge, `age must be at most ${searchMaxAge}`).optional(),
+);
+
+/** Spec 3 search state: gender, country, countryregion, min_age, max_age; all optional. */
+export const MembersQuery = z
+  .object({
+    page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(10_000).default(1)),
+    gender: z.preprocess(blankToUndefined, z.enum(["male", "female"]).optional()),
+    country: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z]{2}$/, "country must be an ISO 3166 alpha-2 code")
+        .transform((c) => c.toUpperCase())
+        .optional(),
+    ),
+    /** A region of `country` (as profiles.region stores it); ignored without a country. */
+    region: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+    min_age: searchAge,
+    max_age: searchAge,
+  })
+  .superRefine((q, ctx) => {
+    if (q.min_age !== undefined && q.max_age !== undefined && q.min_age > q.max_age) {
+      ctx.addIssue({ code: "custom", path: ["min_age"], message: "min_age must not be greater than max_age" });
+    }
+  });
+export type MembersQuery = z.infer<typeof MembersQuery>;
 
 export const MembersResponse = z.object({
   pageNumber: z.number().int(),
   pageSize: z.number().int(),
   numResults: z.number().int(),
   results: z.array(MemberCard),
+  /** Spec 3: when page 1 of a filtered search has fewer than a page of results, other members of the searched gender. */
+  similar: z.array(MemberCard),
 });
 export type MembersResponse = z.infer<typeof MembersResponse>;

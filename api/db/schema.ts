@@ -136,6 +136,9 @@ export const profiles = pgTable(
   (t) => [
     uniqueIndex("profiles_user_idx").on(t.userId),
     index("profiles_site_newest_idx").on(t.siteId, t.status, t.createdAt),
+    // Member search (GET /api/members.php): equality columns first, the date_of_birth range (age) last.
+    index("profiles_search_gender_age_idx").on(t.siteId, t.status, t.gender, t.dateOfBirth),
+    index("profiles_search_place_age_idx").on(t.siteId, t.status, t.country, t.region, t.dateOfBirth),
   ],
 );
 

@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import type { z } from "zod";
 import type { Db } from "../db/client";
 import { photos, profiles, users } from "../db/schema";
 import type { MainImage, Profile, User } from "#contract/user";
-import type { MemberCard, MembersResponse } from "#contract/members";
+import type { MemberCard, MembersQuery, MembersResponse } from "#contract/members";
 import { isLocale } from "#contract/locales";
 import { ageOn } from "#contract/age";
 
@@ -64,19 +65,50 @@ export async function loadUser(db: Db, userId: number, siteId: number): Promise<
   };
 }
 
-/** The site's newest active members, `pageSize` a page, leaving out the viewer. */
+/** The filters of a search (spec 3 Search state); `region` only counts together with `country`. */
+export type MemberSearch = Partial<Pick<MembersQuery, "gender" | "country" | "region" | "min_age" | "max_age">>;
+
+/** The UTC calendar day `years` before `today`, as YYYY-MM-DD; 29 Feb becomes 28 Feb in a common year (as ageOn counts). */
+export function yearsBefore(today: Date, years: number): string {
+  const y = today.getUTCFullYear() - years;
+  const m = today.getUTCMonth();
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  const d = Math.min(today.getUTCDate(), lastDay);
+  return `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
+
+/**
+ * Conditions for a search, as plain comparisons on indexed columns: age becomes a date_of_birth range
+ * (min_age: born on or before today - min_age years; max_age: born after today - (max_age + 1) years).
+ */
+export function memberSearchWhere(siteId: number, viewerUserId: number | null, search: MemberSearch, today = new Date()): SQL | undefined {
+  return and(
+    eq(profiles.siteId, siteId),
+    eq(profiles.status, "active"),
+    viewerUserId === null ? undefined : ne(profiles.userId, viewerUserId),
+    search.gender === undefined ? undefined : eq(profiles.gender, search.gender),
+    search.country === undefined ? undefined : eq(profiles.country, search.country),
+    search.country === undefined || search.region === undefined ? undefined : eq(profiles.region, search.region),
+    search.min_age === undefined ? undefined : lte(profiles.dateOfBirth, yearsBefore(today, search.min_age)),
+    search.max_age === undefined ? undefined : gt(profiles.dateOfBirth, yearsBefore(today, search.max_age + 1)),
+  );
+}
+
+/**
+ * The site's newest active members matching `search`, `pageSize` a page, leaving out the viewer.
+ * When page 1 has fewer than a page of results, `similar` holds up to a page of other members of the
+ * searched gender only (spec 3 "similar results"); otherwise it is empty.
+ */
 export async function newestMembers(
   db: Db,
   siteId: number,
   viewerUserId: number | null,
   page: number,
   pageSize: number,
-): Promise<MembersResponse> {
-  const where = and(
-    eq(profiles.siteId, siteId),
-    eq(profiles.status, "active"),
-    viewerUserId === null ? undefined : ne(profiles.userId, viewerUserId),
-  );
+  search: MemberSearch = {},
+  today = new Date(),
+): Promise<z.output<typeof MembersResponse>> {
+  const where = memberSearchWhere(siteId, viewerUserId, search, today);
   const [countRow] = await db.select({ n: sql<number>`count(*)::int` }).from(profiles).where(where);
   const rows = await db
     .select()
@@ -85,7 +117,21 @@ export async function newestMembers(
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  return { pageNumber: page, pageSize, numResults: countRow?.n ?? 0, results: await memberCards(db, rows) };
+  const numResults = countRow?.n ?? 0;
+  // Only a filter beyond gender can leave out members of the searched gender.
+  const narrowed = search.country !== undefined || search.min_age !== undefined || search.max_age !== undefined;
+  let similarRows: ProfileRow[] = [];
+  if (page === 1 && numResults < pageSize && narrowed) {
+    const shown = rows.map((r) => r.id);
+    similarRows = await db
+      .select()
+      .from(profiles)
+      .where(and(memberSearchWhere(siteId, viewerUserId, { gender: search.gender }, today), shown.length ? notInArray(profiles.id, shown) : undefined))
+      .orderBy(desc(profiles.createdAt), desc(profiles.id))
+      .limit(pageSize);
+  }
+  const cards = await memberCards(db, [...rows, ...similarRows], today);
+  return { pageNumber: page, pageSize, numResults, results: cards.slice(0, rows.length), similar: cards.slice(rows.length) };
 }
 
 /** Cards (name, age, main image) for profile rows, in their order. */

@@ -88,7 +88,7 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
       if (!member && !site.loggedOutSearch) return sendError(res, "authentication_required");
       const query = parseInput(res, MembersQuery, req.query);
       if (!query) return;
-      res.set("Cache-Control", "private, no-store").json(await newestMembers(db, site.id, member?.userId ?? null, query.page, membersPageSize));
+      res.set("Cache-Control", "private, no-store").json(await newestMembers(db, site.id, member?.userId ?? null, query.page, membersPageSize, query));
     }),
   );
 

@@ -1,11 +1,11 @@
 import { Form, Link, type useFetcher } from "@remix-run/react";
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { signupSchema, suggestEmail } from "~/signup";
 import { FormAlert, InputField, SubmitButton, TextareaField } from "./form-fields";
 import { useHref } from "./root-data";
+import { useValidatedForm } from "./validated-form";
 
 export type SignupActionData = { result: SubmissionResult<string[]>; problem: "account_exists" | "account_pending_deletion" | null };
 
@@ -33,14 +33,7 @@ export function SignupForm({ action, lastResult, busy, minAge, askMessage, invit
   const { t } = useTranslation();
   const href = useHref();
   const schema = signupSchema(t, { minAge, askMessage });
-  const [form, fields] = useForm({
-    id: "signup",
-    lastResult: lastResult?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm("signup", schema, lastResult?.result);
   const passwordRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (lastResult?.result.status === "error" && passwordRef.current) passwordRef.current.value = "";

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { useEffect, useRef } from "react";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
@@ -16,6 +16,7 @@ import { localizePath, safeRedirectPath } from "~/paths";
 import { getSettings, getUser } from "~/session.server";
 import { Notice } from "~/components/account-ui";
 import { useHref } from "~/components/root-data";
+import { useValidatedForm } from "~/components/validated-form";
 
 export function loginSchema(t: TFunction) {
   return z.object({
@@ -57,13 +58,7 @@ export default function Login() {
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
   const schema = loginSchema(t);
-  const [form, fields] = useForm({
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm("login", schema, lastResult);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   // hideFields empties the password on a full page load; after a client-side submit, empty it here
   // (in the DOM only: a conform update would revalidate and drop the server's error).

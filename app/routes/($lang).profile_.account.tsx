@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
@@ -15,6 +15,7 @@ import { getSettings, requireUser } from "~/session.server";
 import { Notice, useEmptyPasswordsAfterError } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
+import { useValidatedForm } from "~/components/validated-form";
 
 type Intent = "password" | "email";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
@@ -126,14 +127,7 @@ function PasswordChangeForm() {
   const { t } = useTranslation("account");
   const { lastResult, busy } = useLastResult("password");
   const schema = passwordChangeSchema(t);
-  const [form, fields] = useForm({
-    id: "password-change-form",
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm("password-change-form", schema, lastResult);
   useEmptyPasswordsAfterError(form.id, lastResult);
   return (
     <Form method="post" className="space-y-4" {...getFormProps(form)}>
@@ -159,14 +153,7 @@ function EmailChangeForm() {
   const { t } = useTranslation("account");
   const { lastResult, busy } = useLastResult("email");
   const schema = emailChangeSchema(t);
-  const [form, fields] = useForm({
-    id: "email-change-form",
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm("email-change-form", schema, lastResult);
   useEmptyPasswordsAfterError(form.id, lastResult);
   return (
     <Form method="post" className="space-y-4" {...getFormProps(form)}>

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
@@ -16,6 +16,7 @@ import { getSettings, requireUser } from "~/session.server";
 import { useEmptyPasswordsAfterError } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton, TextareaField } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
+import { useValidatedForm } from "~/components/validated-form";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -55,14 +56,7 @@ export default function DeleteAccount() {
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const schema = deleteAccountSchema(t);
-  const [form, fields] = useForm({
-    id: "delete-account",
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm("delete-account", schema, lastResult);
   useEmptyPasswordsAfterError(form.id, lastResult);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (

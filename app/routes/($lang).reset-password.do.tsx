@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
@@ -15,6 +15,7 @@ import { getSettings } from "~/session.server";
 import { AccessCard, useEmptyPasswordsAfterError } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
+import { useValidatedForm } from "~/components/validated-form";
 
 /** Spec 2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -56,14 +57,7 @@ export default function ResetPasswordDo() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const schema = passwordResetSchema(t);
-  const [form, fields] = useForm({
-    id: "password-reset",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useValidatedForm("password-reset", schema, actionData?.result);
   useEmptyPasswordsAfterError(form.id, actionData?.result);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
 

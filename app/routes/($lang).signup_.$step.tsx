@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
@@ -16,6 +16,7 @@ import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
 import { nextSignupPath, signupSteps } from "~/signup-steps";
 import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/form-fields";
+import { useValidatedForm } from "~/components/validated-form";
 
 export const handle = { hideEntryWarning: true };
 
@@ -56,7 +57,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     title: t(step === 3 ? "steps.personal.title" : "steps.about.title"),
     next: localizePath(locale, nextSignupPath(step, settings)),
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
-    regions: regions?.ok ? regions.data.regions.map((r) => ({ value: r.name, label: r.name })) : [],
+    regions: regions?.ok ? regions.data.regions.map((r) => ({ value: r.code, label: r.name })) : [],
     interests: settings.interests,
     profile: { gender: user.profile.gender, sexuality: user.profile.sexuality, country: user.profile.country, region: user.profile.region ?? "", city: user.profile.city ?? "" },
   };
@@ -107,13 +108,7 @@ function useStepForm(step: 3 | 4, countries: string[]) {
   const { t } = useTranslation();
   const lastResult = useActionData<typeof action>();
   const schema = stepSchema(step, t, countries);
-  return useForm({
-    id: `signup-step-${step}`,
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  return useValidatedForm(`signup-step-${step}`, schema, lastResult);
 }
 
 function PersonalStep() {

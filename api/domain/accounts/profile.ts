@@ -52,7 +52,7 @@ export function soughtGenders(gender: "male" | "female", sexuality: "hetero" | "
 /** GET /api/signup-matches.php: up to 12 active members of the site of the sought gender, same country first. */
 export async function signupMatches(db: Db, userId: number, siteId: number): Promise<MembersResponse> {
   const [own] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
-  if (!own) return { pageNumber: 1, pageSize: signupMatchesLimit, numResults: 0, results: [] };
+  if (!own) return { pageNumber: 1, pageSize: signupMatchesLimit, numResults: 0, results: [], similar: [] };
   const rows = await db
     .select()
     .from(profiles)
@@ -60,5 +60,5 @@ export async function signupMatches(db: Db, userId: number, siteId: number): Pro
     .orderBy(sql`(${profiles.country} = ${own.country}) desc`, desc(profiles.createdAt), desc(profiles.id))
     .limit(signupMatchesLimit);
   const results = await memberCards(db, rows);
-  return { pageNumber: 1, pageSize: signupMatchesLimit, numResults: results.length, results };
+  return { pageNumber: 1, pageSize: signupMatchesLimit, numResults: results.length, results, similar: [] };
 }

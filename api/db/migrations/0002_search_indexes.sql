@@ -1,0 +1,2 @@
+CREATE INDEX "profiles_search_gender_age_idx" ON "profiles" USING btree ("site_id","status","gender","date_of_birth");--> statement-breakpoint
+CREATE INDEX "profiles_search_place_age_idx" ON "profiles" USING btree ("site_id","status","country","region","date_of_birth");

@@ -1,0 +1,79 @@
+import type { Page } from "@playwright/test";
+import { accounts, expect, expectPath, login, test } from "./fixtures";
+
+/** Issue 4 item 3: member search with filters in the URL, with JavaScript on and off. */
+test.describe("member search", () => {
+  test.beforeEach(async ({ page }) => {
+    await login(page, accounts.free);
+  });
+
+  const count = async (page: Page) => Number((await page.getByTestId("members-count").innerText()).replace(/\D/g, ""));
+
+  test("filters by age range, keeps the search in the URL, and clears it with the count", async ({ page }) => {
+    const all = await count(page);
+    expect(all).toBeGreaterThan(20);
+    const form = page.getByTestId("search-form");
+    await form.getByLabel("Age from").fill("30");
+    await form.getByLabel("Age to").fill("40");
+    await form.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/min_age=30/);
+    await expect(page).toHaveURL(/max_age=40/);
+    const ages = await page.getByTestId("member-cards").locator("li p.truncate.font-semibold span").allInnerTexts();
+    expect(ages.length).toBeGreaterThan(0);
+    for (const age of ages.map(Number)) {
+      expect(age).toBeGreaterThanOrEqual(30);
+      expect(age).toBeLessThanOrEqual(40);
+    }
+    expect(await count(page)).toBeLessThan(all);
+    // The search is shareable: the same URL gives the same form values.
+    await page.reload();
+    await expect(form.getByLabel("Age from")).toHaveValue("30");
+
+    await page.getByTestId("search-clear").click();
+    await expectPath(page, "/members", { withSearch: true });
+    await expect.poll(() => count(page)).toBe(all);
+  });
+
+  test("filters by country and then region", async ({ page }) => {
+    const form = page.getByTestId("search-form");
+    await form.getByLabel("Country").selectOption("NL");
+    await form.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/country=NL/);
+    const inCountry = await count(page);
+    expect(inCountry).toBeGreaterThan(0);
+    // The region list belongs to the chosen country.
+    const region = form.getByLabel("Region");
+    await expect(region).toBeEnabled();
+    const firstRegion = await region.locator("option").nth(1).getAttribute("value");
+    expect(firstRegion).toBeTruthy();
+    await region.selectOption(firstRegion ?? "");
+    await form.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/region=/);
+    expect(await count(page)).toBeLessThanOrEqual(inCountry);
+  });
+
+  test("pages through results with the filters kept", async ({ page }) => {
+    const form = page.getByTestId("search-form");
+    await form.getByLabel("Looking for").selectOption("female");
+    await form.getByRole("button", { name: "Search" }).click();
+    await expect(page).toHaveURL(/gender=female/);
+    const next = page.getByRole("link", { name: "Next" });
+    if ((await count(page)) > 20) {
+      await next.click();
+      await expect(page).toHaveURL(/page=2/);
+      await expect(page).toHaveURL(/gender=female/);
+      await expect(page.getByText(/Page 2 of/)).toBeVisible();
+    } else {
+      await expect(next).toHaveCount(0);
+    }
+  });
+
+  test("a minimum age above the maximum is explained, not an error page", async ({ page }) => {
+    const form = page.getByTestId("search-form");
+    await form.getByLabel("Age from").fill("50");
+    await form.getByLabel("Age to").fill("30");
+    await form.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByTestId("search-invalid")).toBeVisible();
+    await expect(page.getByTestId("search-form")).toBeVisible();
+  });
+});
