@@ -59,3 +59,23 @@ export const MembersResponse = z.object({
   similar: z.array(MemberCard),
 });
 export type MembersResponse = z.infer<typeof MembersResponse>;
+
+export const MemberQuery = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+
+export const MemberPhoto = z.object({ filename: z.string(), thumb_filename: z.string() });
+
+/** GET /api/member.php?id=: another member's profile as the viewer may see it. */
+export const MemberProfile = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  age: z.number().int(),
+  gender: z.enum(["male", "female"]),
+  city: z.string().nullable(),
+  region: z.string().nullable(),
+  country: z.string(),
+  about_me: z.string(),
+  interests: z.array(z.number().int()),
+  photos: z.array(MemberPhoto),
+});
+export type MemberProfile = z.infer<typeof MemberProfile>;
+export const MemberResponse = z.object({ profile: MemberProfile });

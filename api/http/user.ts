@@ -4,7 +4,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { LanguageRequest, LoginRequest } from "#contract/user";
-import { MembersQuery, membersPageSize } from "#contract/members";
+import { MemberQuery, MembersQuery, membersPageSize } from "#contract/members";
+import { memberProfile } from "../domain/member-profile";
 import { attemptLogin } from "../domain/login";
 import { loadUser, newestMembers } from "../domain/members";
 import { createSession, deleteSession, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
@@ -89,6 +90,21 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
       const query = parseInput(res, MembersQuery, req.query);
       if (!query) return;
       res.set("Cache-Control", "private, no-store").json(await newestMembers(db, site.id, member?.userId ?? null, query.page, membersPageSize, query));
+    }),
+  );
+
+  router.get(
+    "/api/member.php",
+    handle(async (req: Request, res: Response) => {
+      const site = res.locals.site;
+      const member = res.locals.member;
+      // Spec 6: visitors see profiles only where logged-out search is allowed.
+      if (!member && !site.loggedOutSearch) return sendError(res, "authentication_required");
+      const query = parseInput(res, MemberQuery, req.query);
+      if (!query) return;
+      const profile = await memberProfile(db, site.id, query.id, member?.userId ?? null);
+      if (!profile) return sendError(res, "not_found");
+      res.set("Cache-Control", "private, no-store").json({ profile });
     }),
   );
 
