@@ -120,6 +120,8 @@ async function main(): Promise<number> {
       { name: "web /", url: `${web}/`, headers: browserHeaders, type: /^text\/html/, servers: ["web", "api"] },
       { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: /^text\/html/, servers: ["web", "api"] },
       { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: /^text\/html/, servers: ["web", "api"] },
+      { name: "web /members filtered", url: `${web}/members?gender=female&country=NL&min_age=25&max_age=45`, headers: member, type: /^text\/html/, servers: ["web", "api"] },
+      { name: "web /members/{id}", url: `${web}/members/${await firstMemberId(web, member)}`, headers: member, type: /^text\/html/, servers: ["web", "api"] },
     ];
     for (const target of targets) await expect200(target.url, target.headers, target.type);
 
@@ -227,3 +229,11 @@ main().then(
     process.exit(1);
   },
 );
+
+/** The id of the first member card on the logged-in search page, for the member page target. */
+async function firstMemberId(web: string, headers: Record<string, string>): Promise<number> {
+  const html = await (await fetch(`${web}/members`, { headers })).text();
+  const id = /href="\/members\/(\d+)"/.exec(html)?.[1];
+  if (!id) throw new Error("bench: no member card on /members to open a member page from");
+  return Number(id);
+}
