@@ -1,5 +1,7 @@
-import type { SubmissionResult } from "@conform-to/react";
+import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
 import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { InputField } from "./form-fields";
 
 /** The narrow white card the access pages (login, reset password, deletion result) sit in. */
 export function AccessCard({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {
@@ -32,4 +34,21 @@ export function useEmptyPasswordsAfterError(formId: string, lastResult: Submissi
     if (lastResult?.status !== "error") return;
     for (const input of document.getElementById(formId)?.querySelectorAll<HTMLInputElement>('input[type="password"]') ?? []) input.value = "";
   }, [formId, lastResult]);
+}
+
+/** The new password and its repeat, as the reset and change forms ask for them. */
+export function NewPasswordFields({ password, repeat }: { password: FieldMetadata<string>; repeat: FieldMetadata<string> }) {
+  const { t } = useTranslation("account");
+  return (
+    <>
+      <InputField
+        field={password}
+        label={t("fields.newPassword")}
+        type="password"
+        autoComplete="new-password"
+        hint={<p className="mt-1 text-xs text-gray-500">{t("fields.passwordHint")}</p>}
+      />
+      <InputField field={repeat} label={t("fields.repeatPassword")} type="password" autoComplete="new-password" />
+    </>
+  );
 }

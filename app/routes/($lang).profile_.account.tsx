@@ -12,7 +12,7 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
-import { Notice, useEmptyPasswordsAfterError } from "~/components/account-ui";
+import { Notice, NewPasswordFields, useEmptyPasswordsAfterError } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
@@ -134,14 +134,7 @@ function PasswordChangeForm() {
       <input type="hidden" name="intent" value="password" />
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
       <InputField field={fields.old_password} label={t("fields.oldPassword")} type="password" autoComplete="current-password" />
-      <InputField
-        field={fields.password}
-        label={t("fields.newPassword")}
-        type="password"
-        autoComplete="new-password"
-        hint={<p className="mt-1 text-xs text-gray-500">{t("fields.passwordHint")}</p>}
-      />
-      <InputField field={fields.password_repeat} label={t("fields.repeatPassword")} type="password" autoComplete="new-password" />
+      <NewPasswordFields password={fields.password} repeat={fields.password_repeat} />
       <SubmitButton busy={busy} busyText={t("accountSettings.saving")}>
         {t("accountSettings.password.submit")}
       </SubmitButton>

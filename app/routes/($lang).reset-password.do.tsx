@@ -12,8 +12,8 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
-import { AccessCard, useEmptyPasswordsAfterError } from "~/components/account-ui";
-import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
+import { AccessCard, NewPasswordFields, useEmptyPasswordsAfterError } from "~/components/account-ui";
+import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 
@@ -79,14 +79,7 @@ export default function ResetPasswordDo() {
       <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
         <input type="hidden" name="token" value={token} />
         {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
-        <InputField
-          field={fields.password}
-          label={t("fields.newPassword")}
-          type="password"
-          autoComplete="new-password"
-          hint={<p className="mt-1 text-xs text-gray-500">{t("fields.passwordHint")}</p>}
-        />
-        <InputField field={fields.password_repeat} label={t("fields.repeatPassword")} type="password" autoComplete="new-password" />
+        <NewPasswordFields password={fields.password} repeat={fields.password_repeat} />
         <SubmitButton busy={busy} busyText={t("resetPasswordDo.submitting")}>
           {t("resetPasswordDo.submit")}
         </SubmitButton>

@@ -2,14 +2,13 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
-import { ApiError } from "#contract/errors";
 import { DismissalsResponse, OkResponse } from "#contract/account";
 import { UserResponse } from "#contract/user";
 import { accountTokens, creditLedger, photos, profiles, sessions, users } from "../../api/db/schema";
 import { eraseDeletedAccounts } from "../../api/jobs/erase-deleted-accounts";
 import { hashPassword } from "../../api/domain/passwords";
 import { hashToken } from "../../api/domain/sessions";
-import { call, insertMember, leakingLogLines, linkOf, mailsTo, sessionCookieOf, startApi, testSessionSecret, tokenFromMail, type Harness } from "./harness";
+import { call, insertMember, leakingLogLines, linkOf, mailsTo, sessionCookieOf, startApi, testSessionSecret, tokenFromMail, type Harness, expectApiError } from "./harness";
 
 // Deletion, the pending-deletion login, reactivation, the erase job, dismissals, and member-only endpoints.
 let api: Harness;
@@ -31,12 +30,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function expectError(res: Response, status: number, code: string) {
-  expect(res.status, code).toBe(status);
-  const body = ApiError.parse(await res.json());
-  expect(body.error).toBe(code);
-  return body;
-}
 
 async function sessionFor(userId: number): Promise<string> {
   const value = `test-session-${userId}-${Math.random().toString(36).slice(2)}-${Date.now()}`;
@@ -66,8 +59,8 @@ describe("POST /api/delete-account.php", () => {
   it("refuses a wrong password and keeps the account", async () => {
     const member = await insertMember(api, { passwordHash });
     const session = await sessionFor(member.userId);
-    await expectError(await call(api, "POST", "/api/delete-account.php", { token: session, body: { password: "wrong-password" } }), 400, "password_wrong");
-    await expectError(await call(api, "POST", "/api/delete-account.php", { token: session, body: {} }), 400, "validation_failed");
+    await expectApiError(await call(api, "POST", "/api/delete-account.php", { token: session, body: { password: "wrong-password" } }), 400, "password_wrong");
+    await expectApiError(await call(api, "POST", "/api/delete-account.php", { token: session, body: {} }), 400, "validation_failed");
     expect(UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token: session })).json()).user?.id).toBe(member.userId);
   });
 
@@ -95,13 +88,13 @@ describe("POST /api/delete-account.php", () => {
     expect((token!.expiresAt.getTime() - token!.createdAt.getTime()) / day).toBe(14);
 
     // Right password: 409 account_pending_deletion, no session; a wrong one stays login_failed.
-    const pending = await expectError(await loginAs(member.email), 409, "account_pending_deletion");
+    const pending = await expectApiError(await loginAs(member.email), 409, "account_pending_deletion");
     expect(pending.message).toMatch(/reactivate/);
-    await expectError(await loginAs(member.email, "wrong-password"), 401, "login_failed");
+    await expectApiError(await loginAs(member.email, "wrong-password"), 401, "login_failed");
     // A fresh reactivation mail at most once an hour.
     expect(await mailsTo(api, member.email, "/account-deleted")).toHaveLength(1);
     await api.db.update(accountTokens).set({ createdAt: new Date(Date.now() - 61 * 60_000) }).where(eq(accountTokens.userId, member.userId));
-    await expectError(await loginAs(member.email), 409, "account_pending_deletion");
+    await expectApiError(await loginAs(member.email), 409, "account_pending_deletion");
     expect(await mailsTo(api, member.email, "/account-deleted")).toHaveLength(2);
   });
 });
@@ -124,7 +117,7 @@ describe("POST /api/reactivate.php", () => {
     expect(UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token: cookie!.value })).json()).user?.id).toBe(member.userId);
     const [row] = await api.db.select().from(users).where(eq(users.id, member.userId));
     expect(row?.deletedAt).toBeNull();
-    await expectError(await call(api, "POST", "/api/reactivate.php", { body: { token: value } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/reactivate.php", { body: { token: value } }), 400, "link_invalid");
   });
 
   it("returns an unconfirmed account to not_confirmed", async () => {
@@ -143,15 +136,15 @@ describe("POST /api/reactivate.php", () => {
     await deleteMember(member);
     const value = await reactivationToken(member.email);
     await api.db.update(users).set({ deletedAt: new Date(Date.now() - 15 * day) }).where(eq(users.id, member.userId));
-    await expectError(await call(api, "POST", "/api/reactivate.php", { body: { token: value } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/reactivate.php", { body: { token: value } }), 400, "link_invalid");
     // After 14 days a login is a plain failure: the account is on its way to erasure.
-    await expectError(await loginAs(member.email), 401, "login_failed");
+    await expectApiError(await loginAs(member.email), 401, "login_failed");
 
     const second = await insertMember(api, { passwordHash });
     await deleteMember(second);
     const old = await reactivationToken(second.email);
     await api.db.update(accountTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(accountTokens.userId, second.userId));
-    await expectError(await call(api, "POST", "/api/reactivate.php", { body: { token: old } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/reactivate.php", { body: { token: old } }), 400, "link_invalid");
     const [row] = await api.db.select().from(users).where(eq(users.id, second.userId));
     expect(row?.status).toBe("deleted");
   });
@@ -209,7 +202,7 @@ describe("erase job", () => {
     expect((await eraseDeletedAccounts(api.db, { now, uploadsDir: uploads })).erased).toEqual([]);
     // Two days on, the recent one is due.
     expect((await eraseDeletedAccounts(api.db, { now: new Date(now.getTime() + 2 * day), uploadsDir: uploads })).erased).toContain(recent.userId);
-    await expectError(await loginAs(old.email), 401, "login_failed");
+    await expectApiError(await loginAs(old.email), 401, "login_failed");
   });
 });
 
@@ -232,7 +225,7 @@ describe("dismissals", () => {
 
     const stored = DismissalsResponse.parse(await (await call(api, "GET", "/api/dismissals.php", { token: session })).json());
     expect(Object.keys(stored.dismissals).sort()).toEqual(["hide-enrich-alert", "hide-time-bonus-modal"]);
-    await expectError(await call(api, "POST", "/api/dismissals.php", { token: session, body: { key: "hide-everything" } }), 400, "validation_failed");
+    await expectApiError(await call(api, "POST", "/api/dismissals.php", { token: session, body: { key: "hide-everything" } }), 400, "validation_failed");
     // Another member sees none of them.
     const stranger = await sessionFor((await insertMember(api, { passwordHash })).userId);
     expect(DismissalsResponse.parse(await (await call(api, "GET", "/api/dismissals.php", { token: stranger })).json()).dismissals).toEqual({});
@@ -250,7 +243,7 @@ describe("member-only endpoints", () => {
     ["GET", "/api/dismissals.php", undefined],
     ["POST", "/api/dismissals.php", { key: "hide-enrich-alert" }],
   ])("%s %s answers 403 authentication_required without a session", async (method, pathname, body) => {
-    await expectError(await call(api, method, pathname, { body }), 403, "authentication_required");
-    await expectError(await call(api, method, pathname, { body, token: "not-a-session-token" }), 403, "authentication_required");
+    await expectApiError(await call(api, method, pathname, { body }), 403, "authentication_required");
+    await expectApiError(await call(api, method, pathname, { body, token: "not-a-session-token" }), 403, "authentication_required");
   });
 });

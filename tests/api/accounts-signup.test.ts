@@ -8,7 +8,7 @@ import { mayReplyTo } from "../../api/domain/accounts/activation";
 import { soughtGenders } from "../../api/domain/accounts/profile";
 import { hashPassword } from "../../api/domain/passwords";
 import { clearSiteCache } from "../../api/domain/sites";
-import { call, demoAccounts, insertMember, leakingLogLines, linkOf, mailsTo, sessionCookieOf, startApi, type Harness } from "./harness";
+import { call, demoAccounts, insertMember, leakingLogLines, linkOf, mailsTo, sessionCookieOf, startApi, type Harness, expectApiError } from "./harness";
 
 // Signup (gating, validation, races), the reply rule, signup matches and profile updates.
 let api: Harness;
@@ -51,10 +51,9 @@ async function setSite(values: Partial<typeof sites.$inferInsert>) {
   clearSiteCache();
 }
 
+/** An api error that also sets no session cookie. */
 async function expectError(res: Response, status: number, code: string) {
-  expect(res.status, `${code}: ${res.status}`).toBe(status);
-  const body = ApiError.parse(await res.json());
-  expect(body.error).toBe(code);
+  const body = await expectApiError(res, status, code);
   expect(sessionCookieOf(res)).toBeNull();
   return body;
 }

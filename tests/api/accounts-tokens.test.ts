@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
-import { ApiError } from "#contract/errors";
 import { OkResponse } from "#contract/account";
 import { UserResponse } from "#contract/user";
 import { accountTokens, loginFailures, profiles, sessions, users } from "../../api/db/schema";
@@ -19,6 +18,7 @@ import {
   testSessionSecret,
   tokenFromMail,
   type Harness,
+  expectApiError,
 } from "./harness";
 
 // Mailed single-use links: activation (and resending it), password reset, password change, e-mail change.
@@ -41,12 +41,6 @@ afterAll(async () => {
   await api?.close();
 });
 
-async function expectError(res: Response, status: number, code: string) {
-  expect(res.status, code).toBe(status);
-  const body = ApiError.parse(await res.json());
-  expect(body.error).toBe(code);
-  return body;
-}
 
 async function expectOk(res: Response) {
   expect(res.status).toBe(200);
@@ -100,7 +94,7 @@ describe("activation", () => {
     const me = UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token: session })).json());
     expect(me.user?.status).toBe("active");
 
-    const again = await expectError(await call(api, "POST", "/api/activate.php", { body: { token: value } }), 400, "link_invalid");
+    const again = await expectApiError(await call(api, "POST", "/api/activate.php", { body: { token: value } }), 400, "link_invalid");
     expect(again.message).toBe("Link expired or invalid, request a new email");
   });
 
@@ -115,23 +109,23 @@ describe("activation", () => {
     const { email, userId } = await signupMember();
     const value = await token(email, "/activate/done");
     await api.db.update(accountTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(accountTokens.userId, userId));
-    await expectError(await call(api, "POST", "/api/activate.php", { body: { token: value } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/activate.php", { body: { token: value } }), 400, "link_invalid");
     const [user] = await api.db.select().from(users).where(eq(users.id, userId));
     expect(user?.status).toBe("not_confirmed");
-    await expectError(await call(api, "POST", "/api/activate.php", { body: { token: "A".repeat(43) } }), 400, "link_invalid");
-    await expectError(await call(api, "POST", "/api/activate.php", { body: { token: "short" } }), 400, "validation_failed");
-    await expectError(await call(api, "POST", "/api/activate.php", { body: {} }), 400, "validation_failed");
+    await expectApiError(await call(api, "POST", "/api/activate.php", { body: { token: "A".repeat(43) } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/activate.php", { body: { token: "short" } }), 400, "validation_failed");
+    await expectApiError(await call(api, "POST", "/api/activate.php", { body: {} }), 400, "validation_failed");
     // A password reset token is no activation token.
     const reset = await insertMember(api, { passwordHash, status: "not_confirmed" });
     await expectOk(await call(api, "POST", "/api/password-reset.php", { body: { email: reset.email } }));
-    await expectError(await call(api, "POST", "/api/activate.php", { body: { token: await token(reset.email, "/reset-password/do") } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/activate.php", { body: { token: await token(reset.email, "/reset-password/do") } }), 400, "link_invalid");
   });
 
   it("resends the activation mail at most 3 times an hour, the signup mail included", async () => {
     const { email, userId, session } = await signupMember();
     await expectOk(await call(api, "POST", "/api/activation-mail.php", { token: session }));
     await expectOk(await call(api, "POST", "/api/activation-mail.php", { token: session }));
-    await expectError(await call(api, "POST", "/api/activation-mail.php", { token: session }), 429, "too_many_requests");
+    await expectApiError(await call(api, "POST", "/api/activation-mail.php", { token: session }), 429, "too_many_requests");
     expect(await mailsTo(api, email, "/activate/done")).toHaveLength(3);
     expect(await tokenRows(userId, "activation")).toHaveLength(3);
 
@@ -149,10 +143,10 @@ describe("activation", () => {
 
 describe("password reset", () => {
   it("answers email_not_found for an address the site does not know", async () => {
-    const body = await expectError(await call(api, "POST", "/api/password-reset.php", { body: { email: "nobody-here@example.com" } }), 404, "email_not_found");
+    const body = await expectApiError(await call(api, "POST", "/api/password-reset.php", { body: { email: "nobody-here@example.com" } }), 404, "email_not_found");
     expect(body.message).toBe("E-mail address not found");
-    await expectError(await call(api, "POST", "/api/password-reset.php", { body: { email: demoAccounts.free.email }, host: "gay.localhost" }), 404, "email_not_found");
-    await expectError(await call(api, "POST", "/api/password-reset.php", { body: { email: "nope" } }), 400, "validation_failed");
+    await expectApiError(await call(api, "POST", "/api/password-reset.php", { body: { email: demoAccounts.free.email }, host: "gay.localhost" }), 404, "email_not_found");
+    await expectApiError(await call(api, "POST", "/api/password-reset.php", { body: { email: "nope" } }), 400, "validation_failed");
   });
 
   it("mails a 2-hour link; using it sets the password, ends every session and clears login failures", async () => {
@@ -167,7 +161,7 @@ describe("password reset", () => {
     const [row] = await tokenRows(member.userId, "password_reset");
     expect((row!.expiresAt.getTime() - row!.createdAt.getTime()) / 3_600_000).toBe(2);
 
-    await expectError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: "short" } }), 400, "validation_failed");
+    await expectApiError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: "short" } }), 400, "validation_failed");
     await expectOk(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: newPassword } }));
     const [user] = await api.db.select().from(users).where(eq(users.id, member.userId));
     expect(await verifyPassword(newPassword, user!.passwordHash)).toBe(true);
@@ -178,7 +172,7 @@ describe("password reset", () => {
     expect(UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token: session })).json()).user).toBeNull();
     secrets.add(await login(api.baseUrl, member.email, newPassword));
 
-    await expectError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: "third-password-789" } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: "third-password-789" } }), 400, "link_invalid");
   });
 
   it("refuses an expired reset link", async () => {
@@ -186,7 +180,7 @@ describe("password reset", () => {
     await expectOk(await call(api, "POST", "/api/password-reset.php", { body: { email: member.email } }));
     const value = await token(member.email, "/reset-password/do");
     await api.db.update(accountTokens).set({ expiresAt: new Date(Date.now() - 1) }).where(eq(accountTokens.userId, member.userId));
-    await expectError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: newPassword } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: newPassword } }), 400, "link_invalid");
     const [user] = await api.db.select().from(users).where(eq(users.id, member.userId));
     expect(user?.passwordHash).toBe(passwordHash);
   });
@@ -194,7 +188,7 @@ describe("password reset", () => {
   it("sends at most 3 reset mails a day per account", async () => {
     const member = await insertMember(api, { passwordHash });
     for (let i = 0; i < 3; i++) await expectOk(await call(api, "POST", "/api/password-reset.php", { body: { email: member.email } }));
-    const body = await expectError(await call(api, "POST", "/api/password-reset.php", { body: { email: member.email } }), 429, "too_many_reset_mails");
+    const body = await expectApiError(await call(api, "POST", "/api/password-reset.php", { body: { email: member.email } }), 429, "too_many_reset_mails");
     expect(body.message).toBe("Too many password reset emails sent, please try again tomorrow.");
     expect(await mailsTo(api, member.email, "/reset-password/do")).toHaveLength(3);
     // A day later it works again.
@@ -208,9 +202,9 @@ describe("PUT /api/password.php", () => {
     const member = await insertMember(api, { passwordHash });
     const current = await sessionFor(member.userId);
     const other = await sessionFor(member.userId);
-    const wrong = await expectError(await call(api, "PUT", "/api/password.php", { token: current, body: { old_password: "not-my-password", password: newPassword } }), 400, "old_password_wrong");
+    const wrong = await expectApiError(await call(api, "PUT", "/api/password.php", { token: current, body: { old_password: "not-my-password", password: newPassword } }), 400, "old_password_wrong");
     expect(wrong.message).toBe("Please check your old password.");
-    await expectError(await call(api, "PUT", "/api/password.php", { token: current, body: { old_password: password, password: "short" } }), 400, "validation_failed");
+    await expectApiError(await call(api, "PUT", "/api/password.php", { token: current, body: { old_password: password, password: "short" } }), 400, "validation_failed");
 
     await expectOk(await call(api, "PUT", "/api/password.php", { token: current, body: { old_password: password, password: newPassword } }));
     const [user] = await api.db.select().from(users).where(eq(users.id, member.userId));
@@ -225,7 +219,7 @@ describe("e-mail change", () => {
     const member = await insertMember(api, { passwordHash, status: "not_confirmed", language: "sv" });
     const session = await sessionFor(member.userId);
     const newEmail = `changed-${Date.now()}@example.com`;
-    await expectError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: newEmail, password: "wrong-password" } }), 400, "password_wrong");
+    await expectApiError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: newEmail, password: "wrong-password" } }), 400, "password_wrong");
     await expectOk(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: newEmail.toUpperCase(), password } }));
     expect(await mailsTo(api, member.email)).toHaveLength(0);
     const [mail] = await mailsTo(api, newEmail, "/mail-change/do");
@@ -241,16 +235,16 @@ describe("e-mail change", () => {
     expect(user?.email).toBe(newEmail);
     expect(user?.status).toBe("active");
     expect(user?.emailConfirmedAt).toBeInstanceOf(Date);
-    await expectError(await call(api, "POST", "/api/mail-change-do.php", { body: { token: value } }), 400, "link_invalid");
+    await expectApiError(await call(api, "POST", "/api/mail-change-do.php", { body: { token: value } }), 400, "link_invalid");
   });
 
   it("answers email_taken for an address in use on the site (also the member's own)", async () => {
     const member = await insertMember(api, { passwordHash });
     const session = await sessionFor(member.userId);
-    const taken = await expectError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: demoAccounts.premium.email, password } }), 409, "email_taken");
+    const taken = await expectApiError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: demoAccounts.premium.email, password } }), 409, "email_taken");
     expect(taken.message).toBe("This e-mail address is already in use.");
-    await expectError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: member.email, password } }), 409, "email_taken");
-    await expectError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: "no-address", password } }), 400, "validation_failed");
+    await expectApiError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: member.email, password } }), 409, "email_taken");
+    await expectApiError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: "no-address", password } }), 400, "validation_failed");
     expect(await tokenRows(member.userId, "email_change")).toHaveLength(0);
   });
 
@@ -261,7 +255,7 @@ describe("e-mail change", () => {
     await expectOk(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: newEmail, password } }));
     const value = await token(newEmail, "/mail-change/do");
     await insertMember(api, { passwordHash, email: newEmail });
-    await expectError(await call(api, "POST", "/api/mail-change-do.php", { body: { token: value } }), 409, "email_taken");
+    await expectApiError(await call(api, "POST", "/api/mail-change-do.php", { body: { token: value } }), 409, "email_taken");
     const [user] = await api.db.select().from(users).where(eq(users.id, member.userId));
     expect(user?.email).toBe(member.email);
   });

@@ -1,3 +1,5 @@
+import { expect } from "vitest";
+import { ApiError } from "#contract/errors";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Writable } from "node:stream";
 import { simpleParser } from "mailparser";
@@ -221,4 +223,12 @@ export async function insertMember(
     .returning({ id: schema.profiles.id });
   if (!profile) throw new Error("profile insert returned nothing");
   return { userId: user.id, profileId: profile.id, email };
+}
+
+/** Asserts an api error answer (status and contract error code) and returns its body. */
+export async function expectApiError(res: Response, status: number, code: string): Promise<ApiError> {
+  expect(res.status, code).toBe(status);
+  const body = ApiError.parse(await res.json());
+  expect(body.error).toBe(code);
+  return body;
 }
