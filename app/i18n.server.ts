@@ -1,7 +1,7 @@
 import i18next, { type i18n as I18n, type Resource, type TFunction } from "i18next";
 import { RemixI18Next } from "remix-i18next/server";
 import { locales, type Locale } from "#contract/locales";
-import { i18nConfig } from "./i18n";
+import { clientNamespaces, i18nConfig } from "./i18n";
 
 const files = import.meta.glob<{ default: Record<string, unknown> }>("../locales/*/*.json", { eager: true });
 
@@ -34,5 +34,5 @@ export function fixedT(locale: Locale, ns: string | string[] = "common"): TFunct
 
 /** What the browser needs to render in `locale`: its client namespaces only. */
 export function clientResources(locale: Locale): Record<string, unknown> {
-  return { common: resources[locale]?.common ?? {}, account: resources[locale]?.account ?? {} };
+  return Object.fromEntries(clientNamespaces.map((ns) => [ns, resources[locale]?.[ns] ?? {}]));
 }

@@ -5,9 +5,13 @@ export const i18nConfig = {
   supportedLngs: [...locales],
   fallbackLng: defaultLocale,
   defaultNS: "common",
-  ns: ["common", "account"],
+  ns: ["common", "account", "profile", "photos", "likes", "member", "discovery"],
   interpolation: { escapeValue: false },
 } as const;
 
-/** `account` holds the account forms' validation messages, which the browser shows while typing. */
-export const clientNamespaces = ["common", "account"] as const;
+/**
+ * Namespaces the browser gets (inlined into every page, so client-side navigation never lacks a text):
+ * `account` holds the account forms' validation messages, which the browser shows while typing; the
+ * member-area namespaces (profile, photos, likes, member, discovery) hold texts of interactive parts.
+ */
+export const clientNamespaces = ["common", "account", "profile", "photos", "likes", "member", "discovery"] as const;

@@ -20,6 +20,12 @@ export const errorCodes = [
   "password_wrong",
   "invitation_invalid",
   "too_many_requests",
+  "premium_required",
+  "photo_limit_reached",
+  "unsupported_image",
+  "file_too_large",
+  "blocked_by_member",
+  "swipe_limit_reached",
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -100,6 +100,8 @@ export const users = pgTable(
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
     erasedAt: timestamp("erased_at", { withTimezone: true }),
+    /** The reason a member gave when deleting the account (cleared by the erase job). */
+    deletionReason: text("deletion_reason"),
   },
   (t) => [uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`)],
 );
@@ -131,6 +133,10 @@ export const profiles = pgTable(
     tattoos: text("tattoos"),
     signupReason: text("signup_reason"),
     signupMessage: text("signup_message"),
+    /** Spec 4 invisible mode: hidden from search, messages and likes. */
+    invisible: boolean("invisible").notNull().default(false),
+    /** A profile run by the site (settings fictional_icon / fictional_warning label it on its page). */
+    fictional: boolean("fictional").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -259,4 +265,60 @@ export const invitations = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("invitations_code_idx").on(t.siteId, t.code)],
+);
+
+export const likeSources = ["profile", "swipe", "match_finder", "auto"] as const;
+
+/**
+ * Spec 4 likes between profiles: a match when both like. `isNew` is the receiver's like_new flag,
+ * cleared when they open the liker's profile.
+ */
+export const likes = pgTable(
+  "likes",
+  {
+    likerProfileId: integer("liker_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    likedProfileId: integer("liked_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    isNew: boolean("is_new").notNull().default(true),
+    source: text("source", { enum: likeSources }).notNull().default("profile"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.likerProfileId, t.likedProfileId] }), index("likes_liked_idx").on(t.likedProfileId, t.createdAt)],
+);
+
+/** Spec 6 blocking: the blocked member cannot view the blocker's profile or contact them. */
+export const blocks = pgTable(
+  "blocks",
+  {
+    blockerProfileId: integer("blocker_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    blockedProfileId: integer("blocked_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerProfileId, t.blockedProfileId] }), index("blocks_blocked_idx").on(t.blockedProfileId)],
+);
+
+export const discoveryGames = ["swipe", "match_finder"] as const;
+
+/** Like or pass decisions in /swipe-game and /match-finder: a profile is offered once per game; swipe likes per day are counted here. */
+export const discoveryDecisions = pgTable(
+  "discovery_decisions",
+  {
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    targetProfileId: integer("target_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    game: text("game", { enum: discoveryGames }).notNull(),
+    decision: text("decision", { enum: ["like", "pass"] }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.profileId, t.targetProfileId, t.game] }), index("discovery_decisions_day_idx").on(t.profileId, t.game, t.createdAt)],
 );

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sessions, users } from "../db/schema";
+import { profiles, sessions, users } from "../db/schema";
 
 export const sessionCookieName = "rdv_session";
 export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60; // spec 9: the auth cookie lasts 30 days
@@ -20,15 +20,31 @@ export async function createSession(db: Db, userId: number, secret: string): Pro
   return token;
 }
 
+/** Who a request acts for: the account, its profile (likes, blocks and photos hang off profiles) and whether they paid. */
+export type SessionMember = { userId: number; profileId: number; paidUser: boolean };
+
 /** The member of a live session, if they belong to `siteId`: a session of one site is no session on another. */
-export async function sessionUserId(db: Db, token: string, secret: string, siteId: number): Promise<number | null> {
+export async function sessionMember(db: Db, token: string, secret: string, siteId: number): Promise<SessionMember | null> {
   const [row] = await db
-    .select({ userId: sessions.userId })
+    .select({ userId: sessions.userId, profileId: profiles.id, paidUser: users.paidUser })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(and(eq(sessions.tokenHash, hashToken(token, secret)), gt(sessions.expiresAt, new Date()), eq(users.siteId, siteId)))
     .limit(1);
-  return row?.userId ?? null;
+  return row ?? null;
+}
+
+/** The same for an account that just logged in or signed up (no session lookup needed). */
+export async function memberOfUser(db: Db, userId: number): Promise<SessionMember> {
+  const [row] = await db
+    .select({ userId: users.id, profileId: profiles.id, paidUser: users.paidUser })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row) throw new Error(`user ${userId} has no profile`);
+  return row;
 }
 
 export async function deleteSession(db: Db, token: string, secret: string): Promise<void> {

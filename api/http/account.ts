@@ -21,7 +21,7 @@ import { profileUpdateErrors, signupMatches, updateProfile } from "../domain/acc
 import { recipientOf, type Recipient } from "../domain/accounts/recipient";
 import { createAccount, existingAccountRefusal, signupGate, signupInputRefusal, type SignupRefusal } from "../domain/accounts/signup";
 import { loadUser } from "../domain/members";
-import { createSession, sessionMaxAgeSeconds } from "../domain/sessions";
+import { createSession, memberOfUser, sessionMaxAgeSeconds } from "../domain/sessions";
 import { countryOfIp } from "../services/geo";
 import type { MailKind, Mailer } from "../services/mail";
 import { requireMember, type Member } from "./context";
@@ -74,7 +74,7 @@ export function accountRoutes(deps: AccountDeps): Router {
   /** A session and its cookie, set exactly as the login route does. */
   async function startSession(req: Request, res: Response, userId: number): Promise<void> {
     const token = await createSession(db, userId, secret);
-    res.locals.member = { userId, token };
+    res.locals.member = { ...(await memberOfUser(db, userId)), token };
     res.setHeader("Set-Cookie", sessionCookie(req, token, sessionMaxAgeSeconds));
   }
 

@@ -2,11 +2,11 @@ import type { NextFunction, Request, Response } from "express";
 import { parse as parseCookie } from "cookie";
 import type { Db } from "../db/client";
 import { siteForDomain, type Site } from "../domain/sites";
-import { sessionCookieName, sessionUserId } from "../domain/sessions";
+import { sessionCookieName, sessionMember, type SessionMember } from "../domain/sessions";
 import type { CompanyInfo, Interest } from "#contract/settings";
 import { handle, sendError } from "./respond";
 
-export type Member = { userId: number; token: string };
+export type Member = SessionMember & { token: string };
 
 declare module "express-serve-static-core" {
   interface Locals {
@@ -26,8 +26,8 @@ export function requestContext(db: Db, secret: string) {
     res.locals.company = bundle.company;
     res.locals.interests = bundle.interests;
     const token = parseCookie(req.headers.cookie ?? "")[sessionCookieName];
-    const userId = token ? await sessionUserId(db, token, secret, bundle.site.id) : null;
-    res.locals.member = userId && token ? { userId, token } : null;
+    const found = token ? await sessionMember(db, token, secret, bundle.site.id) : null;
+    res.locals.member = found && token ? { ...found, token } : null;
     next();
   });
 }

@@ -21,6 +21,12 @@ const englishMessages: Record<ErrorCode, string> = {
   password_wrong: "The password is not correct.",
   invitation_invalid: "This invitation is not valid (any more).",
   too_many_requests: "Too many requests, please try again later.",
+  premium_required: "This feature is only available for premium members",
+  photo_limit_reached: "You can have at most {limit} photos. Delete a photo to upload another.",
+  unsupported_image: "This file is not a photo we can read. Please upload a JPEG, PNG, WebP or HEIC image.",
+  file_too_large: "This file is too large. Please upload a photo of at most {megabytes} MB.",
+  blocked_by_member: "You're blocked by {name}. You do not have access to this page.",
+  swipe_limit_reached: "You have used your {limit} likes for today. Come back tomorrow to like more members.",
 };
 
 const statusOf: Record<ErrorCode, number> = {
@@ -42,6 +48,12 @@ const statusOf: Record<ErrorCode, number> = {
   password_wrong: 400,
   invitation_invalid: 400,
   too_many_requests: 429,
+  premium_required: 403,
+  photo_limit_reached: 403,
+  unsupported_image: 415,
+  file_too_large: 413,
+  blocked_by_member: 403,
+  swipe_limit_reached: 429,
 };
 
 export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, "params" | "fields"> = {}): void {

@@ -8,7 +8,7 @@ import { MemberQuery, MembersQuery, membersPageSize } from "#contract/members";
 import { memberProfile } from "../domain/member-profile";
 import { attemptLogin } from "../domain/login";
 import { loadUser, newestMembers } from "../domain/members";
-import { createSession, deleteSession, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
+import { createSession, deleteSession, memberOfUser, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
 import { requireMember } from "./context";
 import { handle, parseInput, sendError } from "./respond";
 
@@ -51,7 +51,7 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
         return sendError(res, "account_pending_deletion");
       }
       const token = await createSession(db, outcome.userId, secret);
-      res.locals.member = { userId: outcome.userId, token };
+      res.locals.member = { ...(await memberOfUser(db, outcome.userId)), token };
       const user = await loadUser(db, outcome.userId, site.id);
       res.setHeader("Set-Cookie", sessionCookie(req, token, sessionMaxAgeSeconds));
       res.json({ user });

@@ -1,0 +1,41 @@
+import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { blocks, profiles } from "../db/schema";
+
+/*
+ * Who may see whom (spec 4 Likes, spec 6 Blocked user). One place for the rules every list applies:
+ * search, likes, discovery and the member page.
+ *
+ * - Invisible members (profiles.invisible) never appear in search, likes or discovery lists of others.
+ * - A pair where either blocked the other never appears in each other's lists.
+ * - The member page: the blocked member gets blocked_by_member; the blocker still sees the page (to unblock).
+ */
+
+/** Conditions on `profiles` for listing them to `viewerProfileId` (null: a visitor). */
+export function listableTo(viewerProfileId: number | null): SQL | undefined {
+  if (viewerProfileId === null) return eq(profiles.invisible, false);
+  return and(
+    eq(profiles.invisible, false),
+    sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${viewerProfileId}) or (${blocks.blockerProfileId} = ${viewerProfileId} and ${blocks.blockedProfileId} = ${profiles.id}))`,
+  );
+}
+
+/** Whether either of the two profiles blocked the other. */
+export async function eitherBlocked(db: Db, a: number, b: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(blocks)
+    .where(or(and(eq(blocks.blockerProfileId, a), eq(blocks.blockedProfileId, b)), and(eq(blocks.blockerProfileId, b), eq(blocks.blockedProfileId, a))))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Whether `blocker` blocked `blocked`. */
+export async function hasBlocked(db: Db, blocker: number, blocked: number): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(blocks)
+    .where(and(eq(blocks.blockerProfileId, blocker), eq(blocks.blockedProfileId, blocked)))
+    .limit(1);
+  return Boolean(row);
+}
