@@ -7,10 +7,11 @@ import { defineConfig } from "@playwright/test";
 /**
  * Browser tests: Debian's Chromium, JavaScript on (`js`) and off (`nojs`), against a production
  * build started by scripts/start.ts on ports of its own (web 4100, api 4101) with a fresh PGlite
- * data directory per run. Developers use 3000/3001 and the benchmark 43xx.
+ * data directory per run. Developers use 3000/3001 and the benchmark 43xx. E2E_PORT moves the pair
+ * (web E2E_PORT, api E2E_PORT + 1) so two checkouts can run their suites side by side.
  */
-const webPort = 4100;
-const apiPort = 4101;
+const webPort = Number(process.env.E2E_PORT ?? 4100);
+const apiPort = webPort + 1;
 const baseURL = `http://localhost:${webPort}`;
 
 // The config is loaded by the runner and again by every worker; workers inherit the runner's
