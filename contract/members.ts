@@ -78,4 +78,13 @@ export const MemberProfile = z.object({
   photos: z.array(MemberPhoto),
 });
 export type MemberProfile = z.infer<typeof MemberProfile>;
-export const MemberResponse = z.object({ profile: MemberProfile });
+/** The viewer's relation to the member (null for visitors): likes either way, a match when both, and whether the viewer blocked them. */
+export const MemberRelation = z.object({ liked: z.boolean(), liked_me: z.boolean(), match: z.boolean(), blocked_by_me: z.boolean() });
+export type MemberRelation = z.infer<typeof MemberRelation>;
+
+/**
+ * GET /api/member.php?id=: 404 not_found for unknown, own and other sites' members;
+ * 403 blocked_by_member {name} when the member blocked the viewer. Opening the page clears the like_new flag
+ * of the member's like of the viewer.
+ */
+export const MemberResponse = z.object({ profile: MemberProfile, relation: MemberRelation.nullable() });

@@ -6,6 +6,8 @@ import { users } from "../db/schema";
 import { LanguageRequest, LoginRequest } from "#contract/user";
 import { MemberQuery, MembersQuery, membersPageSize } from "#contract/members";
 import { memberProfile } from "../domain/member-profile";
+import { markLikeSeen, relationTo } from "../domain/likes";
+import { hasBlocked } from "../domain/visibility";
 import { attemptLogin } from "../domain/login";
 import { loadUser, newestMembers } from "../domain/members";
 import { createSession, deleteSession, memberOfUser, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
@@ -104,7 +106,11 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
       if (!query) return;
       const profile = await memberProfile(db, site.id, query.id, member?.userId ?? null);
       if (!profile) return sendError(res, "not_found");
-      res.set("Cache-Control", "private, no-store").json({ profile });
+      if (!member) return void res.set("Cache-Control", "private, no-store").json({ profile, relation: null });
+      // Spec 6: a blocked member cannot view the blocker's profile.
+      if (await hasBlocked(db, profile.id, member.profileId)) return sendError(res, "blocked_by_member", { params: { name: profile.name } });
+      await markLikeSeen(db, member.profileId, profile.id);
+      res.set("Cache-Control", "private, no-store").json({ profile, relation: await relationTo(db, member.profileId, profile.id) });
     }),
   );
 
