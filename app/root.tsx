@@ -9,6 +9,7 @@ import { resolveLocale } from "./locale.server";
 import { entryWarningEligible } from "./entry-warning.server";
 import { trackingCookieFor } from "./tracking.server";
 import { signupGate } from "./signup-gate.server";
+import { memberAlerts } from "./member-alerts.server";
 import { splitLocale } from "./paths";
 import { clientNamespaces } from "./i18n";
 import { useNonce } from "./components/nonce";
@@ -35,7 +36,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = resolveLocale(request, settings);
   context.locale = locale;
   const [user, counts] = await Promise.all([getUser(request, context), getUserCounts(request, context)]);
+  const alerts = user ? await memberAlerts(request, context, user) : [];
   return {
+    alerts,
     locale,
     activationReminder: {
       show: user !== null && user.status === "not_confirmed" && user.profile.status === "disabled" && user.notifications_disabled.length === 0,

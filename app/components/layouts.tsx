@@ -4,6 +4,7 @@ import { Footer } from "./footer";
 import { EntryWarning } from "./entry-warning";
 import { SignupModal } from "./signup-modal";
 import { ActivationReminder } from "./activation-reminder";
+import { MemberAlerts } from "./member-alerts";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
@@ -39,6 +40,7 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
         <div className="flex min-h-screen flex-col">
           <TopNav />
           <ActivationReminder />
+          <MemberAlerts />
           <main id="main" className="flex-1">
             {children}
           </main>

@@ -76,6 +76,7 @@ describe("POST /api/delete-account.php", () => {
     const [user] = await api.db.select().from(users).where(eq(users.id, member.userId));
     expect(user?.status).toBe("deleted");
     expect(Date.now() - user!.deletedAt!.getTime()).toBeLessThan(60_000);
+    expect(user?.deletionReason).toBe("found someone");
     const [profile] = await api.db.select().from(profiles).where(eq(profiles.userId, member.userId));
     expect(profile?.status).toBe("disabled");
     for (const token of [session, other]) expect(UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token })).json()).user).toBeNull();
@@ -117,6 +118,7 @@ describe("POST /api/reactivate.php", () => {
     expect(UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token: cookie!.value })).json()).user?.id).toBe(member.userId);
     const [row] = await api.db.select().from(users).where(eq(users.id, member.userId));
     expect(row?.deletedAt).toBeNull();
+    expect(row?.deletionReason).toBeNull();
     await expectApiError(await call(api, "POST", "/api/reactivate.php", { body: { token: value } }), 400, "link_invalid");
   });
 
@@ -156,7 +158,7 @@ describe("erase job", () => {
     const old = await insertMember(api, { passwordHash, status: "deleted", deletedAt: new Date(now.getTime() - 15 * day) });
     const recent = await insertMember(api, { passwordHash, status: "deleted", deletedAt: new Date(now.getTime() - 13 * day) });
     const live = await insertMember(api, { passwordHash });
-    await api.db.update(users).set({ network: "net", ref: "ref", sub1: "s1", sub2: "s2", sub3: "s3" }).where(eq(users.id, old.userId));
+    await api.db.update(users).set({ network: "net", ref: "ref", sub1: "s1", sub2: "s2", sub3: "s3", deletionReason: "found someone" }).where(eq(users.id, old.userId));
     await api.db.update(profiles).set({ aboutMe: "About me", city: "Utrecht", region: "UT", signupMessage: "Hi" }).where(eq(profiles.userId, old.userId));
     await api.db.insert(creditLedger).values({ userId: old.userId, delta: 20, balanceAfter: 20, reason: "signup" });
     const uploads = path.join(api.dataDir, "uploads");
@@ -180,6 +182,7 @@ describe("erase job", () => {
       sub1: null,
       sub2: null,
       sub3: null,
+      deletionReason: null,
       status: "erased",
       erasedAt: now,
     });

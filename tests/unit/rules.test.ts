@@ -4,6 +4,7 @@ import { countBadgeText, creditsBadgeTone } from "~/components/badges";
 import { termsVersionDate } from "~/legal";
 import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
 import { preferredLocale } from "~/locale.server";
+import { alertCandidates } from "~/member-alerts.server";
 
 describe("visible locales per country (spec 9)", () => {
   it.each([
@@ -95,5 +96,29 @@ describe("preferred locale of an unprefixed URL (spec 7)", () => {
   it("ignores an unsupported domain_language or cookie value", () => {
     expect(preferredLocale(request("i18n_redirected=xx"), { domain_language: "ja-JP" })).toBe("en");
     expect(preferredLocale(request(), { domain_language: null })).toBe("en");
+  });
+});
+
+describe("member banners before dismissals (spec 2 warning banners, spec 4 dismissals)", () => {
+  const image = { filename: "a.jpg", thumb_filename: "a-t.jpg", status: "active" as const };
+  const member = (status: "active" | "not_confirmed", reasons: ("fbl" | "bounce" | "listunsubscribe")[], mainImage: typeof image | null) => ({
+    status,
+    notifications_disabled: reasons,
+    profile: { main_image: mainImage },
+  });
+
+  it("asks an activated member without a photo to add one, and nobody else", () => {
+    expect(alertCandidates(member("active", [], null))).toEqual([{ key: "hide-enrich-alert" }]);
+    expect(alertCandidates(member("active", [], image))).toEqual([]);
+    // Not yet activated: the activation reminder speaks instead.
+    expect(alertCandidates(member("not_confirmed", [], null))).toEqual([]);
+  });
+
+  it("warns about disabled notifications with every reason, before the photo request", () => {
+    expect(alertCandidates(member("active", ["fbl", "bounce"], null))).toEqual([
+      { key: "hide-disabled-notifications-alert", reasons: ["fbl", "bounce"] },
+      { key: "hide-enrich-alert" },
+    ]);
+    expect(alertCandidates(member("not_confirmed", ["listunsubscribe"], image))).toEqual([{ key: "hide-disabled-notifications-alert", reasons: ["listunsubscribe"] }]);
   });
 });

@@ -10,12 +10,21 @@ export const reactivationWindowMs = tokenLifetimeMs.reactivation;
 export const reactivationMailLimit = { max: 1, windowMs: 60 * 60 * 1000 };
 
 /** POST /api/delete-account.php: soft delete, every session ended, a reactivation token for the mail. */
-export async function deleteAccount(db: Db, secret: string, userId: number, password: string, now = new Date()): Promise<{ token: string } | "password_wrong"> {
+export async function deleteAccount(
+  db: Db,
+  secret: string,
+  userId: number,
+  request: { password: string; reason?: string | undefined },
+  now = new Date(),
+): Promise<{ token: string } | "password_wrong"> {
+  const { password } = request;
+  // Kept for the operators' view of why members leave; erased with the rest of the personal data.
+  const deletionReason = request.reason?.trim() || null;
   if (!(await passwordMatches(db, userId, password))) return "password_wrong";
   return db.transaction(async (tx) => {
     const [deleted] = await tx
       .update(users)
-      .set({ status: "deleted", deletedAt: now })
+      .set({ status: "deleted", deletedAt: now, deletionReason })
       .where(and(eq(users.id, userId), inArray(users.status, ["not_confirmed", "active"])))
       .returning({ id: users.id });
     if (!deleted) throw new Error("account to delete is not live");
@@ -37,6 +46,7 @@ export async function reactivate(db: Db, secret: string, token: string, now = ne
         .set({
           status: sql`case when ${users.emailConfirmedAt} is null then 'not_confirmed' else 'active' end`,
           deletedAt: null,
+          deletionReason: null,
         })
         .where(and(eq(users.id, used.userId), eq(users.status, "deleted"), gt(users.deletedAt, new Date(now.getTime() - reactivationWindowMs))))
         .returning({ id: users.id, status: users.status });

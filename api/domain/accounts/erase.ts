@@ -24,6 +24,7 @@ export async function eraseDeletedAccounts(db: Db, options: { now?: Date; upload
         sub1: null,
         sub2: null,
         sub3: null,
+        deletionReason: null,
         status: "erased",
         erasedAt: now,
       })

@@ -1,0 +1,78 @@
+import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { useHref, useRootData } from "./root-data";
+
+/** The dismissible banners of app/member-alerts.server.ts; "Hide" works as a plain form and hides at once with JavaScript. */
+export function MemberAlerts() {
+  const root = useRootData();
+  const alerts = root?.alerts ?? [];
+  if (alerts.length === 0) return null;
+  return (
+    <>
+      {alerts.map((alert) => (
+        <MemberAlertBanner key={alert.key} dismissKey={alert.key}>
+          {alert.key === "hide-disabled-notifications-alert" ? <DisabledNotifications reasons={alert.reasons} /> : <Enrich />}
+        </MemberAlertBanner>
+      ))}
+    </>
+  );
+}
+
+function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  const href = useHref();
+  const location = useLocation();
+  const fetcher = useFetcher();
+  if (fetcher.state !== "idle" || fetcher.data !== undefined) return null;
+  return (
+    <div role="alert" className="border-b border-sky-200 bg-sky-50" data-testid={`alert-${dismissKey}`}>
+      <div className="container flex items-start justify-between gap-4 py-3">
+        <div className="min-w-0 text-sm text-gray-800">{children}</div>
+        <fetcher.Form method="post" action={href("/dismiss")}>
+          <input type="hidden" name="key" value={dismissKey} />
+          <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+          <button type="submit" className="shrink-0 rounded-full px-3 py-1 text-sm font-semibold text-gray-700 ring-1 ring-gray-300 hover:bg-white">
+            {t("alerts.hide")}
+          </button>
+        </fetcher.Form>
+      </div>
+    </div>
+  );
+}
+
+function DisabledNotifications({ reasons }: { reasons: readonly ("fbl" | "bounce" | "listunsubscribe")[] }) {
+  const { t } = useTranslation();
+  const href = useHref();
+  return (
+    <>
+      <p className="font-semibold text-gray-900">{t("alerts.disabledNotifications.title")}</p>
+      {reasons.map((reason) => (
+        <p key={reason} className="mt-1">
+          {t(`alerts.disabledNotifications.${reason}`)}
+        </p>
+      ))}
+      <p className="mt-1">
+        {t("alerts.disabledNotifications.body")}{" "}
+        <Link to={href("/profile/account")} className="font-semibold text-primary underline">
+          {t("alerts.disabledNotifications.link")}
+        </Link>
+      </p>
+    </>
+  );
+}
+
+function Enrich() {
+  const { t } = useTranslation();
+  const href = useHref();
+  return (
+    <>
+      <p className="font-semibold text-gray-900">{t("alerts.enrich.title")}</p>
+      <p className="mt-1">
+        {t("alerts.enrich.body")}{" "}
+        <Link to={href("/profile/photos")} className="font-semibold text-primary underline">
+          {t("alerts.enrich.link")}
+        </Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { DismissalsResponse, DismissRequest } from "#contract/account";
+import { apiFor } from "~/api.server";
+import { urlLocale } from "~/locale.server";
+import { localizePath, safeRedirectPath } from "~/paths";
+import { requireUser } from "~/session.server";
+
+/** Hides a banner for good (spec 4 Dismissals): a plain form back to the page it came from; a fetcher with JavaScript. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const locale = urlLocale(request);
+  await requireUser(request, context, locale);
+  const form = await request.formData();
+  const body = DismissRequest.safeParse({ key: form.get("key") });
+  if (!body.success) throw data(null, { status: 400 });
+  const result = await apiFor(request, context).post("/api/dismissals.php", DismissalsResponse, body.data);
+  if (!result.ok) throw data(null, { status: result.status });
+  return redirect(safeRedirectPath(form.get("redirectTo"), localizePath(locale, "/members")));
+}
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return redirect(localizePath(urlLocale(request), "/members"));
+}
