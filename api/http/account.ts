@@ -218,7 +218,7 @@ export function accountRoutes(deps: AccountDeps): Router {
       const body = parseInput(res, DeleteAccountRequest, req.body);
       if (!body) return;
       const { userId } = member(res);
-      const outcome = await deleteAccount(db, secret, userId, body.password);
+      const outcome = await deleteAccount(db, secret, userId, body);
       if (outcome === "password_wrong") return sendError(res, "password_wrong");
       res.locals.member = null;
       res.setHeader("Set-Cookie", sessionCookie(req, "", 0));
