@@ -10,6 +10,7 @@ import { requestContext } from "./http/context";
 import { sendError } from "./http/respond";
 import { settingsRoutes } from "./http/settings";
 import { userRoutes } from "./http/user";
+import { pushRoutes } from "./http/push";
 import { accountRoutes, pendingDeletionMailer } from "./http/account";
 import { createMailer, type Mailer } from "./services/mail";
 
@@ -59,6 +60,7 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   app.use(express.json({ limit: "100kb" }));
   app.use(requestContext(db, config.SESSION_SECRET));
   app.use(settingsRoutes());
+  app.use(pushRoutes(db));
   app.use(userRoutes(db, config.SESSION_SECRET, pendingDeletionMailer(accountDeps)));
   app.use(accountRoutes(accountDeps));
 

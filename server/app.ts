@@ -88,6 +88,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
           "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, "'strict-dynamic'"],
           "img-src": ["'self'", "data:", "blob:"],
           "connect-src": ["'self'", ...(vite ? ["ws:"] : [])],
+          // The push service worker (/sw-push.js); 'strict-dynamic' would otherwise leave workers without a source.
+          "worker-src": ["'self'"],
           "upgrade-insecure-requests": null,
         },
       },

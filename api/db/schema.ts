@@ -45,7 +45,9 @@ export const sites = pgTable(
     loggedOutSearchTrafficsource: boolean("logged_out_search_trafficsource").notNull().default(false),
     enableSiteEntryPopup: boolean("enable_site_entry_popup").notNull().default(true),
     minimumMessageCosts: jsonb("minimum_message_costs").$type<Record<string, { costs: number; currency: string }>>().notNull().default({}),
+    /** VAPID key pair (base64url, uncompressed P-256 point / 32-byte scalar) for web push; null: no push on this site. */
     pushPublicKey: text("push_public_key"),
+    pushPrivateKey: text("push_private_key"),
     supportEmail: text("support_email").notNull(),
     visibleProfileFields: jsonb("visible_profile_fields").$type<string[]>().notNull().default([]),
     visibleProfileNotes: jsonb("visible_profile_notes").$type<string[]>().notNull().default([]),
@@ -321,4 +323,20 @@ export const discoveryDecisions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.profileId, t.targetProfileId, t.game] }), index("discovery_decisions_day_idx").on(t.profileId, t.game, t.createdAt)],
+);
+
+/** Spec 3 Push: a browser's push subscription (POST /api/user.php?push=1), one row per endpoint. */
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
 );

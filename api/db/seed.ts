@@ -1,3 +1,4 @@
+import { createECDH } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAvatar } from "@dicebear/core";
@@ -39,6 +40,13 @@ const nicheSites: Niche[] = [
   { niche: 7, name: "Rendezvous Gay", gender: "male", sexuality: "gay", minAge: 18, maxAge: 65 },
 ];
 const membersPerSite = 45;
+
+/** A VAPID key pair for web push (spec 3 push public key), as base64url of the raw P-256 keys. */
+function vapidKeys(): { pushPublicKey: string; pushPrivateKey: string } {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return { pushPublicKey: ecdh.getPublicKey().toString("base64url"), pushPrivateKey: ecdh.getPrivateKey().toString("base64url") };
+}
 
 /**
  * Demo data for an empty database: a company, the default site on localhost and one site per niche
@@ -97,9 +105,11 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           visibleProfileNotes: [],
           searchFields: ["gender", "country", "countryregion", "min_age", "max_age"],
           fictionalIcon: "",
-          fictionalWarning: "",
-          fictionalSingular: "",
-          fictionalPlural: "",
+          fictionalWarning: "This is a profile of our entertainment team: chats with it are for fun, and you cannot meet this person.",
+          fictionalSingular: "entertainment profile",
+          fictionalPlural: "entertainment profiles",
+          // Web push on the niche sites; the default site shows the signup without the push step.
+          ...(n.niche === 1 ? {} : vapidKeys()),
           refundDays: 14,
           deleteDiscount: 50,
           mailName: n.name,
@@ -145,6 +155,8 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
             relationshipStatus: faker.helpers.arrayElement(relationships),
             tattoos: faker.helpers.arrayElement(["none", "some", "many"]),
             signupReason: faker.helpers.arrayElement(reasons),
+            // Profiles run by the site (the like modal's auto-likes): every tenth, and on the default site some men too.
+            fictional: i % 10 === 3 || i % 20 === 9,
             createdAt,
           })
           .returning({ id: profiles.id });

@@ -1,0 +1,36 @@
+import { Router } from "express";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { pushSubscriptions } from "../db/schema";
+import { PushRequest } from "#contract/push";
+import { handle, parseInput, sendError } from "./respond";
+
+/**
+ * POST /api/user.php?push=1 (spec 7): the member's browser subscribed to push (contract/push.ts).
+ * An endpoint belongs to one browser: subscribing it again (another member on the same phone) moves it.
+ * Other POSTs to /api/user.php (login) pass through to the user routes.
+ */
+export function pushRoutes(db: Db): Router {
+  const router = Router();
+  router.post(
+    "/api/user.php",
+    handle(async (req, res, next) => {
+      if (req.query.push === undefined) return next();
+      const member = res.locals.member;
+      if (!member) return sendError(res, "authentication_required");
+      const body = parseInput(res, PushRequest, req.body);
+      if (!body) return;
+      if (body.subscription === null) {
+        await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, member.userId), eq(pushSubscriptions.endpoint, body.endpoint)));
+        return void res.set("Cache-Control", "no-store").json({ subscribed: false });
+      }
+      const { endpoint, keys } = body.subscription;
+      await db
+        .insert(pushSubscriptions)
+        .values({ userId: member.userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })
+        .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: { userId: member.userId, p256dh: keys.p256dh, auth: keys.auth, createdAt: new Date() } });
+      res.set("Cache-Control", "no-store").json({ subscribed: true });
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,96 @@
+import { useEffect, useState } from "react";
+import { Link, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+
+/*
+ * Spec 4 Push: unknown (null) -> capable or not -> subscribed, denied or false (failed).
+ * The server renders "unknown"; only a browser running JavaScript can find out more.
+ */
+export type PushState = "unknown" | "not_capable" | "capable" | "subscribing" | "subscribed" | "denied" | "failed";
+
+function pushCapable(): boolean {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+/** The VAPID public key (base64url) as the bytes PushManager.subscribe wants. */
+function applicationServerKey(base64url: string): Uint8Array {
+  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(base64url.length / 4) * 4, "=");
+  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+}
+
+/** Asks for permission, subscribes through /sw-push.js and hands the subscription to the api (spec 7). */
+async function subscribe(publicKey: string): Promise<PushState> {
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") return "denied";
+  const registration = await navigator.serviceWorker.register("/sw-push.js");
+  await navigator.serviceWorker.ready;
+  const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: applicationServerKey(publicKey) });
+  const response = await fetch("/api/user.php?push=1", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ subscription: subscription.toJSON() }),
+  });
+  return response.ok ? "subscribed" : "failed";
+}
+
+/** Signup step 1: turn on notifications, or go on without them. `next` is the following step. */
+export function PushStep({ publicKey, next }: { publicKey: string; next: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<PushState>("unknown");
+  useEffect(() => {
+    if (!pushCapable()) setState("not_capable");
+    else if (Notification.permission === "denied") setState("denied");
+    else setState("capable");
+  }, []);
+
+  async function turnOn() {
+    setState("subscribing");
+    try {
+      setState(await subscribe(publicKey));
+    } catch {
+      setState("failed");
+    }
+  }
+
+  return (
+    <div className="mt-4 space-y-4" data-testid="push-step" data-state={state}>
+      <p className="text-gray-700">{t("steps.push.body")}</p>
+      {state === "capable" || state === "subscribing" ? (
+        <button
+          type="button"
+          onClick={() => void turnOn()}
+          disabled={state === "subscribing"}
+          className="w-full rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:opacity-60"
+        >
+          {state === "subscribing" ? t("steps.push.turningOn") : t("steps.push.turnOn")}
+        </button>
+      ) : null}
+      {state === "unknown" ? <p className="text-sm text-gray-600">{t("steps.push.needsJavaScript")}</p> : null}
+      {state === "not_capable" ? <p className="text-sm text-gray-600">{t("steps.push.notCapable")}</p> : null}
+      {state === "denied" ? <p role="alert" className="text-sm text-gray-700">{t("steps.push.denied")}</p> : null}
+      {state === "failed" ? <p role="alert" className="text-sm text-red-700">{t("steps.push.failed")}</p> : null}
+      {state === "subscribed" ? (
+        <>
+          <p role="status" className="font-semibold text-green-700">{t("steps.push.subscribed")}</p>
+          <Link to={next} className="block w-full rounded-full bg-primary px-6 py-3 text-center font-semibold text-white hover:bg-primary-dark">
+            {t("steps.push.continue")}
+          </Link>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** A pushed message reloads chats and likes (spec 7): the service worker tells the open pages, which revalidate. */
+export function PushMessages() {
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!("serviceWorker" in navigator)) return;
+    const onMessage = (event: MessageEvent) => {
+      if ((event.data as { type?: string } | null)?.type === "push") revalidator.revalidate();
+    };
+    navigator.serviceWorker.addEventListener("message", onMessage);
+    return () => navigator.serviceWorker.removeEventListener("message", onMessage);
+  }, [revalidator]);
+  return null;
+}
