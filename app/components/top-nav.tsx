@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { countBadgeText, creditsBadgeTone } from "./badges";
 import { ChatIcon, ChevronDownIcon, HeartIcon, SearchIcon, StarIcon } from "./icons";
 import { LanguageMenu } from "./language-menu";
+import { BackButton } from "./back-button";
 import { SignupLink } from "./signup-modal";
 import { useHref, useRootData } from "./root-data";
 
@@ -44,6 +45,7 @@ export function TopNav() {
   return (
     <header className="sticky top-0 z-20 border-b border-gray-200 bg-white">
       <div className="container flex h-14 items-center gap-2">
+        <BackButton />
         <Brand />
         <nav aria-label={t("nav.main")} className="ml-auto flex items-center gap-0.5 sm:gap-1">
           {user ? (

@@ -5,6 +5,7 @@ import { termsVersionDate } from "~/legal";
 import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
 import { preferredLocale } from "~/locale.server";
 import { alertCandidates } from "~/member-alerts.server";
+import { hasBackButton } from "~/components/back-button";
 
 describe("visible locales per country (spec 9)", () => {
   it.each([
@@ -120,5 +121,14 @@ describe("member banners before dismissals (spec 2 warning banners, spec 4 dismi
       { key: "hide-enrich-alert" },
     ]);
     expect(alertCandidates(member("not_confirmed", ["listunsubscribe"], image))).toEqual([{ key: "hide-disabled-notifications-alert", reasons: ["listunsubscribe"] }]);
+  });
+});
+
+describe("standalone back button pages (spec 2 navigation)", () => {
+  it.each(["/members/12", "/likes/received", "/likes/m/7", "/credits", "/credits/3", "/credits/3/ideal"])("%s has one", (path) => {
+    expect(hasBackButton(path)).toBe(true);
+  });
+  it.each(["/members", "/likes", "/members/12/chat", "/chats", "/credits/3/ideal/x", "/profile", "/"])("%s has none", (path) => {
+    expect(hasBackButton(path)).toBe(false);
   });
 });

@@ -1,0 +1,33 @@
+import { useEffect, useState } from "react";
+import { useLocation, useNavigate } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { splitLocale } from "~/paths";
+import { ChevronLeftIcon } from "./icons";
+
+/** Spec 2: the pages that get a back button in standalone (installed app) mode, where the browser shows none. */
+const backPages = [/^\/members\/\d+$/, /^\/likes\/[^/]+$/, /^\/likes\/m\/\d+$/, /^\/credits$/, /^\/credits\/[^/]+(\/[^/]+)?$/];
+
+export function hasBackButton(path: string): boolean {
+  return backPages.some((pattern) => pattern.test(path));
+}
+
+/**
+ * Shown only in standalone mode, when there is history to go back to, on the pages above. Only the
+ * browser knows the display mode and the history, so the server renders nothing.
+ */
+export function BackButton() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [standalone, setStandalone] = useState(false);
+  useEffect(() => {
+    setStandalone(window.matchMedia("(display-mode: standalone)").matches && window.history.length > 1);
+  }, [location.key]);
+  if (!standalone || !hasBackButton(splitLocale(location.pathname).path)) return null;
+  return (
+    <button type="button" onClick={() => navigate(-1)} className="-ml-1 rounded-md p-1.5 text-gray-700 hover:bg-gray-100" data-testid="back-button">
+      <ChevronLeftIcon />
+      <span className="sr-only">{t("nav.back")}</span>
+    </button>
+  );
+}
