@@ -13,9 +13,12 @@ function pushCapable(): boolean {
 }
 
 /** The VAPID public key (base64url) as the bytes PushManager.subscribe wants. */
-function applicationServerKey(base64url: string): Uint8Array {
+function applicationServerKey(base64url: string): Uint8Array<ArrayBuffer> {
   const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(base64url.length / 4) * 4, "=");
-  return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const raw = atob(base64);
+  const bytes = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
 }
 
 /** Asks for permission, subscribes through /sw-push.js and hands the subscription to the api (spec 7). */
