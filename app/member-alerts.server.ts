@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { DismissalsResponse, DismissalKey } from "#contract/account";
+import { DismissalsResponse, type DismissalKey } from "#contract/account";
 import type { User } from "#contract/user";
 import { apiFor } from "./api.server";
 

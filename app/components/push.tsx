@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { Link, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
@@ -36,15 +36,19 @@ async function subscribe(publicKey: string): Promise<PushState> {
   return response.ok ? "subscribed" : "failed";
 }
 
+const noSubscription = () => () => undefined;
+
 /** Signup step 1: turn on notifications, or go on without them. `next` is the following step. */
 export function PushStep({ publicKey, next }: { publicKey: string; next: string }) {
   const { t } = useTranslation();
-  const [state, setState] = useState<PushState>("unknown");
-  useEffect(() => {
-    if (!pushCapable()) setState("not_capable");
-    else if (Notification.permission === "denied") setState("denied");
-    else setState("capable");
-  }, []);
+  // What the browser can do, known only in the browser; then the outcome of pressing the button.
+  const initial = useSyncExternalStore(
+    noSubscription,
+    (): PushState => (!pushCapable() ? "not_capable" : Notification.permission === "denied" ? "denied" : "capable"),
+    (): PushState => "unknown",
+  );
+  const [outcome, setState] = useState<PushState | null>(null);
+  const state = outcome ?? initial;
 
   async function turnOn() {
     setState("subscribing");
