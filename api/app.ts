@@ -12,6 +12,11 @@ import { settingsRoutes } from "./http/settings";
 import { userRoutes } from "./http/user";
 import { pushRoutes } from "./http/push";
 import { accountRoutes, pendingDeletionMailer } from "./http/account";
+import { geocodeRoutes } from "./http/geocode";
+import { photoRoutes } from "./http/photos";
+import { likeRoutes } from "./http/likes";
+import { blockRoutes } from "./http/blocks";
+import { discoveryRoutes } from "./http/discovery";
 import { createMailer, type Mailer } from "./services/mail";
 
 export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger; mailer?: Mailer }) {
@@ -63,6 +68,11 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   app.use(pushRoutes(db));
   app.use(userRoutes(db, config.SESSION_SECRET, pendingDeletionMailer(accountDeps)));
   app.use(accountRoutes(accountDeps));
+  app.use(geocodeRoutes());
+  app.use(photoRoutes(db, { dataDir: config.DATA_DIR }));
+  app.use(likeRoutes(db));
+  app.use(blockRoutes(db));
+  app.use(discoveryRoutes(db));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

@@ -3,6 +3,9 @@ import { redirect } from "@remix-run/node";
 import { serialize } from "cookie";
 import type { z } from "zod";
 import { ApiError } from "#contract/errors";
+import { hasTrafficSource } from "#contract/account";
+import { trafficSourceHeader } from "#contract/members";
+import { keptTracking } from "./tracking.server";
 import { splitLocale, localizePath } from "./paths";
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
@@ -25,6 +28,16 @@ export function serviceUnavailable(): Response {
 }
 
 /**
+ * Whether the visitor has a traffic source (spec 3 Settings): network or ref kept from the entry URL, or
+ * in this URL (the first page, whose cookie is only being set). The api hears it as X-Traffic-Source: 1
+ * (logged_out_search_trafficsource); loaders ask visitorMaySearch(settings, this) from contract/members.
+ */
+export function requestHasTrafficSource(request: Request): boolean {
+  const query = new URL(request.url).searchParams;
+  return hasTrafficSource(keptTracking(request)) || hasTrafficSource({ network: query.get("network") ?? undefined, ref: query.get("ref") ?? undefined });
+}
+
+/**
  * Calls the api for one incoming request: forwards the member's cookie, the request id, the client's
  * IP, host and language; passes the api's Set-Cookie back; parses the answer with the contract.
  * GETs are retried on network errors and 5xx with exponential delay, within a total deadline.
@@ -33,6 +46,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
   const incoming = new URL(request.url);
   const cookie = request.headers.get("Cookie");
   const hasSession = Boolean(cookie && new RegExp(`(?:^|;\\s*)${sessionCookieName}=[^;]+`).test(cookie));
+  const trafficSource = requestHasTrafficSource(request);
 
   async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
     const url = new URL(path, context.apiUrl);
@@ -48,7 +62,10 @@ export function apiFor(request: Request, context: AppLoadContext) {
     const language = request.headers.get("Accept-Language");
     if (language) headers["Accept-Language"] = language;
     if (path === "/api/user.php") headers["X-Request-Type"] = "client";
-    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    if (trafficSource) headers[trafficSourceHeader] = "1";
+    // A FormData body (a photo upload) goes as multipart: fetch sets that Content-Type with its boundary.
+    const body = options.body === undefined ? undefined : options.body instanceof FormData ? options.body : JSON.stringify(options.body);
+    if (typeof body === "string") headers["Content-Type"] = "application/json";
 
     const started = Date.now();
     const idempotent = method === "GET";
@@ -60,7 +77,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
         response = await fetch(url, {
           method,
           headers,
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          body,
           signal: AbortSignal.timeout(Math.max(1, remaining)),
           redirect: "manual",
         });
@@ -107,6 +124,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
     get: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"]) => call("GET", path, schema, { query }),
     post: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("POST", path, schema, { body }),
     put: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("PUT", path, schema, { body }),
+    delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"]) => call("DELETE", path, schema, { query }),
     hasSession,
   };
 }

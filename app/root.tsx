@@ -48,6 +48,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,
     site: { name: settings.name, niche: settings.niche },
+    /** Where photo filenames live (settings cdn_prefix), for components outside a route's data (the like modal). */
+    cdn: settings.cdn_prefix,
     visibleLocales: visibleLocales(settings.geoip_country),
     user: user && {
       id: user.id,

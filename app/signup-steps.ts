@@ -2,12 +2,11 @@ import type { Settings } from "#contract/settings";
 
 /**
  * Spec 2 signup steps after step 0 (create account), each skippable, then /complete-signup.
- * Push (1) needs the site's push key; the photo step (2) joins when photo uploads exist
- * (members issue): until then it is not offered rather than shown as a dead end.
+ * Push (1) needs the site's push key; the photo step (2) uploads as /profile/photos does.
  */
 export const signupSteps = [
   { step: 1, key: "push", available: (s: Pick<Settings, "push_public_key">) => Boolean(s.push_public_key) },
-  { step: 2, key: "photo", available: () => false },
+  { step: 2, key: "photo", available: () => true },
   { step: 3, key: "personal", available: () => true },
   { step: 4, key: "about", available: () => true },
 ] as const;

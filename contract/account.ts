@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { profileChoice } from "./profile";
 import { Gender, Sexuality } from "./user";
 
 /*
@@ -68,21 +69,32 @@ export const SignupRequest = z.object({
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
-/** PUT /api/profile.php during signup steps 3 and 4 (and later on /profile). Every field optional: steps are skippable. */
+/**
+ * PUT /api/profile.php: signup steps 3 and 4 and the own profile page (/profile). Every field optional
+ * (steps are skippable; only the fields given change); null clears an optional field. The api also checks
+ * what the schema cannot know (contract/profile.ts lists the field codes): the site's countries, the
+ * region of the country, known interests, the name rules of spec 5 against the e-mail, the minimum age.
+ * There is no id: a member only ever changes their own profile.
+ */
 export const ProfileUpdate = z.object({
+  name: z.string().trim().min(2).max(40).optional(),
+  date_of_birth: IsoDate.optional(),
   gender: Gender.optional(),
   sexuality: Sexuality.optional(),
   country: z.string().regex(/^[A-Z]{2}$/).optional(),
+  /** A code of GET /api/regions.php for the (new or current) country. Changing the country without a region clears it. */
   region: z.string().max(100).nullable().optional(),
-  city: z.string().max(100).nullable().optional(),
+  city: z.string().trim().max(100).nullable().optional(),
   about_me: z.string().max(2000).optional(),
   interests: z.array(z.number().int()).max(50).optional(),
-  hair_color: z.string().max(30).nullable().optional(),
-  eye_color: z.string().max(30).nullable().optional(),
-  body_type: z.string().max(30).nullable().optional(),
-  relationship_status: z.string().max(30).nullable().optional(),
-  tattoos: z.string().max(30).nullable().optional(),
-  signup_reason: z.string().max(30).nullable().optional(),
+  hair_color: profileChoice("hair_color").nullable().optional(),
+  eye_color: profileChoice("eye_color").nullable().optional(),
+  body_type: profileChoice("body_type").nullable().optional(),
+  relationship_status: profileChoice("relationship_status").nullable().optional(),
+  tattoos: profileChoice("tattoos").nullable().optional(),
+  signup_reason: profileChoice("signup_reason").nullable().optional(),
+  /** Spec 4 invisible mode. */
+  invisible: z.boolean().optional(),
 });
 export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
 

@@ -8,10 +8,24 @@ export const MemberCard = z.object({
   city: z.string().nullable(),
   country: z.string(),
   main_image: MainImage.nullable(),
+  /** A profile run by the site (labelled with the site's fictional_* settings). */
+  fictional: z.boolean(),
 });
 export type MemberCard = z.infer<typeof MemberCard>;
 
 export const membersPageSize = 20;
+
+/**
+ * Spec 6: visitors may search (and open profiles) only when logged_out_search allows, or
+ * logged_out_search_trafficsource and the visitor came with a traffic source (network or ref,
+ * see hasTrafficSource in contract/account.ts). Used by the api and by web's loaders alike.
+ */
+export function visitorMaySearch(site: { logged_out_search: boolean; logged_out_search_trafficsource: boolean }, hasTrafficSource: boolean): boolean {
+  return site.logged_out_search || (site.logged_out_search_trafficsource && hasTrafficSource);
+}
+
+/** web tells the api that the visitor has a traffic source (tracking kept from the entry URL) with this header set to "1". */
+export const trafficSourceHeader = "X-Traffic-Source";
 
 /** A field an HTML form left blank ("" or only spaces) counts as not given. */
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -75,7 +89,12 @@ export const MemberProfile = z.object({
   country: z.string(),
   about_me: z.string(),
   interests: z.array(z.number().int()),
+  /** The photos this viewer may see (spec 6: visitors and free members a few, premium members all; contract/photos.ts). */
   photos: z.array(MemberPhoto),
+  /** All the member's active photos, shown or not: the page offers the rest to premium members. */
+  photo_count: z.number().int(),
+  /** A profile run by the site: the page shows the site's fictional_icon and fictional_warning. */
+  fictional: z.boolean(),
 });
 export type MemberProfile = z.infer<typeof MemberProfile>;
 /** The viewer's relation to the member (null for visitors): likes either way, a match when both, and whether the viewer blocked them. */

@@ -24,6 +24,17 @@ export const Profile = z.object({
   date_of_birth: z.string(),
   gender: Gender,
   sexuality: Sexuality,
+  about_me: z.string(),
+  interests: z.array(z.number().int()),
+  /** Choice fields (values in contract/profile.ts profileChoices); null: not given. */
+  hair_color: z.string().nullable(),
+  eye_color: z.string().nullable(),
+  body_type: z.string().nullable(),
+  relationship_status: z.string().nullable(),
+  tattoos: z.string().nullable(),
+  signup_reason: z.string().nullable(),
+  /** Spec 4 invisible mode: hidden from search, messages and likes. */
+  invisible: z.boolean(),
 });
 export type Profile = z.infer<typeof Profile>;
 
@@ -31,6 +42,8 @@ export const NotificationDisabledReason = z.enum(["fbl", "bounce", "listunsubscr
 
 export const User = z.object({
   id: z.number().int(),
+  /** The member's own address (only ever sent to the member). */
+  email: z.string(),
   status: z.enum(["not_confirmed", "active", "deleted"]),
   credits: z.number().int(),
   paid_user: z.boolean(),

@@ -98,6 +98,8 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           countries,
           signups: "all",
           loggedOutSearch: false,
+          // One demo site lets visitors who came with a traffic source (?network= or ?ref=) search (spec 6).
+          loggedOutSearchTrafficsource: n.niche === 4,
           enableSiteEntryPopup: true,
           minimumMessageCosts: { NL: { costs: 1.99, currency: "EUR" }, DE: { costs: 1.99, currency: "EUR" }, GB: { costs: 1.79, currency: "GBP" }, US: { costs: 1.99, currency: "USD" } },
           supportEmail: `support@${prefix ? `${prefix}.` : ""}rendezvous.example`,

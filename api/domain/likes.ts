@@ -1,7 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
-import { blocks, likes, likeSources, profiles } from "../db/schema";
-import { eitherBlocked } from "./visibility";
+import { blocks, likes, profiles, type likeSources } from "../db/schema";
+import type { MemberCard } from "#contract/members";
+import type { LikesResponse } from "#contract/likes";
+import { soughtGenders } from "./accounts/profile";
+import { memberCards } from "./members";
+import { eitherBlocked, listableTo } from "./visibility";
 
 /*
  * Likes between profiles (spec 4 Likes): like, unlike, a match when both like. The receiver's
@@ -85,4 +90,108 @@ export async function relationTo(db: Db, viewerProfileId: number, otherProfileId
   const liked = Boolean(row?.liked);
   const likedMe = Boolean(row?.likedMe);
   return { liked, liked_me: likedMe, match: liked && likedMe, blocked_by_me: Boolean(row?.blockedByMe) };
+}
+
+/** Conditions on `profiles` for the other side of a like shown to `viewer`: same site, active, listable (not invisible, no block). */
+function shownTo(siteId: number, viewerProfileId: number) {
+  return and(eq(profiles.siteId, siteId), eq(profiles.status, "active"), listableTo(viewerProfileId));
+}
+
+/**
+ * The viewer's likes for GET /api/likes.php: sent (spec 3 "likes are profiles"), received (liked_by, new first,
+ * then older, each newest first) and matches. Each list holds at most `cap` entries.
+ */
+export async function likesOverview(db: Db, siteId: number, viewerProfileId: number, cap: number, today = new Date()): Promise<LikesResponse> {
+  const back = alias(likes, "back");
+  const sent = await db
+    .select({ profile: profiles, likedAt: likes.createdAt, match: sql<boolean>`${back.likerProfileId} is not null` })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
+    .leftJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
+    .where(and(eq(likes.likerProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
+    .orderBy(desc(likes.createdAt), desc(profiles.id))
+    .limit(cap);
+  const received = await db
+    .select({ profile: profiles, likedAt: likes.createdAt, isNew: likes.isNew, match: sql<boolean>`${back.likerProfileId} is not null` })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
+    .leftJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
+    .where(and(eq(likes.likedProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
+    .orderBy(desc(likes.isNew), desc(likes.createdAt), desc(profiles.id))
+    .limit(cap);
+  const matchedAt = sql<Date>`greatest(${likes.createdAt}, ${back.createdAt})`;
+  const matched = await db
+    .select({ profile: profiles, matchedAt: sql<string>`${matchedAt}` })
+    .from(likes)
+    .innerJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
+    .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
+    .where(and(eq(likes.likerProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
+    .orderBy(desc(matchedAt), desc(profiles.id))
+    .limit(cap);
+
+  const cards = await memberCards(db, [...sent, ...received, ...matched].map((r) => r.profile), today);
+  const sentCards = cards.slice(0, sent.length);
+  const receivedCards = cards.slice(sent.length, sent.length + received.length);
+  const matchCards = cards.slice(sent.length + received.length);
+  return {
+    profiles: sentCards.map((card, i) => ({ ...card, liked_at: iso(sent[i]?.likedAt), match: Boolean(sent[i]?.match) })),
+    liked_by: received.map((r) => ({ id: r.profile.id, like_new: r.isNew, liked_at: iso(r.likedAt), match: Boolean(r.match) })),
+    liked_by_profiles: receivedCards,
+    matches: matchCards.map((card, i) => ({ ...card, matched_at: iso(matched[i]?.matchedAt) })),
+    new_likes: await newLikesCount(db, siteId, viewerProfileId),
+    limit: cap,
+  };
+}
+
+/** A timestamp as ISO 8601; raw SQL expressions arrive as strings from node-postgres and PGlite alike. */
+function iso(value: Date | string | undefined): string {
+  if (value === undefined) return "";
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+/** Spec 3 "total new likes": likes of the viewer not yet seen, from members the viewer may see. */
+export async function newLikesCount(db: Db, siteId: number, viewerProfileId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(likes)
+    .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
+    .where(and(eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true), shownTo(siteId, viewerProfileId)));
+  return row?.n ?? 0;
+}
+
+/**
+ * Spec 7 auto-like: an active fictional profile of the site that fits the member (the genders they look for),
+ * listable to them and with no like either way yet, likes the member (source "auto"). At most one auto-like
+ * per member per 24 hours; null when that one was given already or no profile fits.
+ * The member's profile row is locked, so two requests at once cannot both give one.
+ */
+export async function autoLike(db: Db, siteId: number, memberProfileId: number, today = new Date()): Promise<MemberCard | null> {
+  return db.transaction(async (tx) => {
+    const [me] = await tx.select().from(profiles).where(eq(profiles.id, memberProfileId)).for("update");
+    if (!me) return null;
+    const [recent] = await tx
+      .select({ one: sql<number>`1` })
+      .from(likes)
+      .where(and(eq(likes.likedProfileId, me.id), eq(likes.source, "auto"), sql`${likes.createdAt} > now() - interval '24 hours'`))
+      .limit(1);
+    if (recent) return null;
+    const [pick] = await tx
+      .select()
+      .from(profiles)
+      .where(
+        and(
+          shownTo(siteId, me.id),
+          eq(profiles.fictional, true),
+          ne(profiles.id, me.id),
+          inArray(profiles.gender, soughtGenders(me.gender, me.sexuality)),
+          sql`not exists (select 1 from ${likes} where (${likes.likerProfileId} = ${profiles.id} and ${likes.likedProfileId} = ${me.id}) or (${likes.likerProfileId} = ${me.id} and ${likes.likedProfileId} = ${profiles.id}))`,
+        ),
+      )
+      .orderBy(sql`random()`)
+      .limit(1);
+    if (!pick) return null;
+    await tx.insert(likes).values({ likerProfileId: pick.id, likedProfileId: me.id, source: "auto" }).onConflictDoNothing();
+    const [card] = await memberCards(tx, [pick], today);
+    return card ?? null;
+  });
 }

@@ -1,12 +1,14 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { photos, profiles } from "../db/schema";
+import { photos, profiles, users } from "../db/schema";
 import type { MemberProfile } from "#contract/members";
+import { visiblePhotoCount } from "#contract/photos";
 import { ageOn } from "#contract/age";
 
 /**
  * Another member's profile for the member page: only active profiles of the same site, never the
- * viewer's own (that is /profile). Photos: the active ones in the member's order.
+ * viewer's own (that is /profile). Photos: the active ones in the member's order, as many as the
+ * viewer may see (spec 6), and how many there are in all.
  */
 export async function memberProfile(db: Db, siteId: number, profileId: number, viewerUserId: number | null, today = new Date()): Promise<MemberProfile | null> {
   const [row] = await db
@@ -20,6 +22,7 @@ export async function memberProfile(db: Db, siteId: number, profileId: number, v
     .from(photos)
     .where(and(eq(photos.profileId, row.id), eq(photos.status, "active")))
     .orderBy(asc(photos.position), asc(photos.id));
+  const shown = await visiblePhotosFor(db, viewerUserId);
   return {
     id: row.id,
     name: row.name,
@@ -30,6 +33,16 @@ export async function memberProfile(db: Db, siteId: number, profileId: number, v
     country: row.country,
     about_me: row.aboutMe,
     interests: row.interests,
-    photos: rows,
+    // Only the visible ones leave the api: the names of the others are unguessable and stay unknown.
+    photos: shown === null ? rows : rows.slice(0, shown),
+    photo_count: rows.length,
+    fictional: row.fictional,
   };
+}
+
+/** How many photos of another member the viewer sees: visitors and free members a few, premium members all (null). */
+async function visiblePhotosFor(db: Db, viewerUserId: number | null): Promise<number | null> {
+  if (viewerUserId === null) return visiblePhotoCount.visitor;
+  const [viewer] = await db.select({ paidUser: users.paidUser }).from(users).where(eq(users.id, viewerUserId)).limit(1);
+  return viewer?.paidUser ? visiblePhotoCount.premium : visiblePhotoCount.free;
 }

@@ -6,6 +6,7 @@ import type { MainImage, Profile, User } from "#contract/user";
 import type { MemberCard, MembersQuery, MembersResponse } from "#contract/members";
 import { isLocale } from "#contract/locales";
 import { ageOn } from "#contract/age";
+import { listableTo } from "./visibility";
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -39,6 +40,15 @@ function toProfile(row: ProfileRow, image: MainImage | null): Profile {
     date_of_birth: row.dateOfBirth,
     gender: row.gender,
     sexuality: row.sexuality,
+    about_me: row.aboutMe,
+    interests: row.interests,
+    hair_color: row.hairColor,
+    eye_color: row.eyeColor,
+    body_type: row.bodyType,
+    relationship_status: row.relationshipStatus,
+    tattoos: row.tattoos,
+    signup_reason: row.signupReason,
+    invisible: row.invisible,
   };
 }
 
@@ -55,6 +65,7 @@ export async function loadUser(db: Db, userId: number, siteId: number): Promise<
   const u = row.users;
   return {
     id: u.id,
+    email: u.email,
     status: row.users.status,
     credits: u.credits,
     paid_user: u.paidUser,
@@ -80,12 +91,15 @@ export function yearsBefore(today: Date, years: number): string {
 /**
  * Conditions for a search, as plain comparisons on indexed columns: age becomes a date_of_birth range
  * (min_age: born on or before today - min_age years; max_age: born after today - (max_age + 1) years).
+ * `viewerProfileId` (null: a visitor) is left out, and so is whoever listableTo hides from them:
+ * invisible members and pairs where either blocked the other.
  */
-export function memberSearchWhere(siteId: number, viewerUserId: number | null, search: MemberSearch, today = new Date()): SQL | undefined {
+export function memberSearchWhere(siteId: number, viewerProfileId: number | null, search: MemberSearch, today = new Date()): SQL | undefined {
   return and(
     eq(profiles.siteId, siteId),
     eq(profiles.status, "active"),
-    viewerUserId === null ? undefined : ne(profiles.userId, viewerUserId),
+    viewerProfileId === null ? undefined : ne(profiles.id, viewerProfileId),
+    listableTo(viewerProfileId),
     search.gender === undefined ? undefined : eq(profiles.gender, search.gender),
     search.country === undefined ? undefined : eq(profiles.country, search.country),
     search.country === undefined || search.region === undefined ? undefined : eq(profiles.region, search.region),
@@ -102,13 +116,13 @@ export function memberSearchWhere(siteId: number, viewerUserId: number | null, s
 export async function newestMembers(
   db: Db,
   siteId: number,
-  viewerUserId: number | null,
+  viewerProfileId: number | null,
   page: number,
   pageSize: number,
   search: MemberSearch = {},
   today = new Date(),
 ): Promise<z.output<typeof MembersResponse>> {
-  const where = memberSearchWhere(siteId, viewerUserId, search, today);
+  const where = memberSearchWhere(siteId, viewerProfileId, search, today);
   const [countRow] = await db.select({ n: sql<number>`count(*)::int` }).from(profiles).where(where);
   const rows = await db
     .select()
@@ -126,7 +140,7 @@ export async function newestMembers(
     similarRows = await db
       .select()
       .from(profiles)
-      .where(and(memberSearchWhere(siteId, viewerUserId, { gender: search.gender }, today), shown.length ? notInArray(profiles.id, shown) : undefined))
+      .where(and(memberSearchWhere(siteId, viewerProfileId, { gender: search.gender }, today), shown.length ? notInArray(profiles.id, shown) : undefined))
       .orderBy(desc(profiles.createdAt), desc(profiles.id))
       .limit(pageSize);
   }
@@ -144,5 +158,6 @@ export async function memberCards(db: Db, rows: ProfileRow[], today = new Date()
     city: r.city,
     country: r.country,
     main_image: images.get(r.id) ?? null,
+    fictional: r.fictional,
   }));
 }

@@ -133,9 +133,10 @@ export function accountRoutes(deps: AccountDeps): Router {
     handle(async (req, res) => {
       const body = parseInput(res, ProfileUpdate, req.body);
       if (!body) return;
-      const fields = await profileUpdateErrors(db, res.locals.site, body);
-      if (fields) return sendError(res, "validation_failed", { fields });
+      // Always the session's own profile: the body has no id, and unknown keys (an id, a user_id) are dropped.
       const { userId } = member(res);
+      const fields = await profileUpdateErrors(db, res.locals.site, userId, body);
+      if (fields) return sendError(res, "validation_failed", { fields });
       await updateProfile(db, userId, body);
       res.set("Cache-Control", "no-store").json({ user: await loadUser(db, userId, res.locals.site.id) });
     }),

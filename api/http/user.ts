@@ -4,9 +4,9 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { LanguageRequest, LoginRequest } from "#contract/user";
-import { MemberQuery, MembersQuery, membersPageSize } from "#contract/members";
+import { MemberQuery, MembersQuery, membersPageSize, trafficSourceHeader, visitorMaySearch } from "#contract/members";
 import { memberProfile } from "../domain/member-profile";
-import { markLikeSeen, relationTo } from "../domain/likes";
+import { markLikeSeen, newLikesCount, relationTo } from "../domain/likes";
 import { hasBlocked } from "../domain/visibility";
 import { attemptLogin } from "../domain/login";
 import { loadUser, newestMembers } from "../domain/members";
@@ -24,6 +24,13 @@ export function sessionCookie(req: Request, token: string, maxAge: number): stri
   });
 }
 
+/** Spec 6 for this request's visitor: web sends X-Traffic-Source: 1 when the visitor has a traffic source. */
+function visitorMaySearchHere(req: Request, res: Response): boolean {
+  const site = res.locals.site;
+  const settings = { logged_out_search: site.loggedOutSearch, logged_out_search_trafficsource: site.loggedOutSearchTrafficsource };
+  return visitorMaySearch(settings, req.get(trafficSourceHeader) === "1");
+}
+
 /** Mails a fresh reactivation link to a pending deletion that logs in; none when the login route runs without mail. */
 export type PendingDeletionMailer = (req: Request, res: Response, userId: number) => Promise<void>;
 
@@ -35,7 +42,9 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
     handle(async (_req, res) => {
       const member = res.locals.member;
       const user = member ? await loadUser(db, member.userId, res.locals.site.id) : null;
-      res.set("Cache-Control", "private, no-store").json({ user });
+      // Spec 3 chat state totals for the badges; unread messages stay 0 until chats exist.
+      const counts = member && user ? { unread_messages: 0, new_likes: await newLikesCount(db, res.locals.site.id, member.profileId) } : undefined;
+      res.set("Cache-Control", "private, no-store").json({ user, counts });
     }),
   );
 
@@ -88,10 +97,10 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
     handle(async (req: Request, res: Response) => {
       const site = res.locals.site;
       const member = res.locals.member;
-      if (!member && !site.loggedOutSearch) return sendError(res, "authentication_required");
+      if (!member && !visitorMaySearchHere(req, res)) return sendError(res, "authentication_required");
       const query = parseInput(res, MembersQuery, req.query);
       if (!query) return;
-      res.set("Cache-Control", "private, no-store").json(await newestMembers(db, site.id, member?.userId ?? null, query.page, membersPageSize, query));
+      res.set("Cache-Control", "private, no-store").json(await newestMembers(db, site.id, member?.profileId ?? null, query.page, membersPageSize, query));
     }),
   );
 
@@ -101,7 +110,7 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
       const site = res.locals.site;
       const member = res.locals.member;
       // Spec 6: visitors see profiles only where logged-out search is allowed.
-      if (!member && !site.loggedOutSearch) return sendError(res, "authentication_required");
+      if (!member && !visitorMaySearchHere(req, res)) return sendError(res, "authentication_required");
       const query = parseInput(res, MemberQuery, req.query);
       if (!query) return;
       const profile = await memberProfile(db, site.id, query.id, member?.userId ?? null);

@@ -4,6 +4,7 @@ import { Footer } from "./footer";
 import { EntryWarning } from "./entry-warning";
 import { SignupModal } from "./signup-modal";
 import { ActivationReminder } from "./activation-reminder";
+import { LikeModal } from "./like-modal";
 import { MemberAlerts } from "./member-alerts";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
@@ -44,6 +45,7 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
           <main id="main" className="flex-1">
             {children}
           </main>
+          <LikeModal />
           <Footer withDisclaimer />
         </div>
       );

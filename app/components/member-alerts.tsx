@@ -25,7 +25,8 @@ function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; child
   const fetcher = useFetcher();
   if (fetcher.state !== "idle" || fetcher.data !== undefined) return null;
   return (
-    <div role="alert" className="border-b border-sky-200 bg-sky-50" data-testid={`alert-${dismissKey}`}>
+    // A landmark, not role="alert": a standing banner should not be announced again on every page.
+    <aside aria-label={t("alerts.label")} className="border-b border-sky-200 bg-sky-50" data-testid={`alert-${dismissKey}`}>
       <div className="container flex items-start justify-between gap-4 py-3">
         <div className="min-w-0 text-sm text-gray-800">{children}</div>
         <fetcher.Form method="post" action={href("/dismiss")}>
@@ -36,7 +37,7 @@ function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; child
           </button>
         </fetcher.Form>
       </div>
-    </div>
+    </aside>
   );
 }
 

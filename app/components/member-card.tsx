@@ -8,7 +8,12 @@ export function MemberCard({ member, cdn }: { member: MemberCardData; cdn: strin
   const { t } = useTranslation();
   const href = useHref();
   return (
-    <Link to={href(`/members/${member.id}`)} className="group block overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-gray-100 hover:ring-primary">
+    <Link to={href(`/members/${member.id}`)} className="group relative block overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-gray-100 hover:ring-primary">
+      {member.fictional ? (
+        <span className="absolute left-2 top-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-medium text-sky-900 shadow-sm" data-testid="fictional-badge">
+          {t("member:fictional.badge")}
+        </span>
+      ) : null}
       {member.main_image ? (
         <img src={cdn + member.main_image.thumb_filename} alt={member.name} loading="lazy" width={240} height={240} className="aspect-square w-full bg-gray-100 object-cover" />
       ) : (

@@ -2,25 +2,33 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MemberQuery, MemberResponse } from "#contract/members";
+import type { z } from "zod";
+import { MemberQuery, MemberResponse, visitorMaySearch } from "#contract/members";
 import { RegionsResponse } from "#contract/settings";
-import { apiFor } from "~/api.server";
+import { apiFor, requestHasTrafficSource } from "~/api.server";
 import { urlLocale } from "~/locale.server";
 import { getSettings, getUser, requireUser } from "~/session.server";
-import { GeneralErrorBoundary } from "~/components/error-page";
+import { MemberPhotos } from "~/components/member-photos";
 import { useHref } from "~/components/root-data";
+import { LikeButton } from "~/components/like-button";
+import { MatchModal } from "~/components/match-modal";
+import { FictionalLabel, MemberActions, MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
 
 /** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const settings = await getSettings(request, context);
-  if (!settings.logged_out_search) await requireUser(request, context, locale);
+  if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context, locale);
   else await getUser(request, context);
   const query = MemberQuery.safeParse({ id: params.id });
   if (!query.success) throw data(null, { status: 404 });
   const api = apiFor(request, context);
   const result = await api.get("/api/member.php", MemberResponse, { id: query.data.id });
-  if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
+  if (!result.ok) {
+    // Spec 6: the blocked member gets the spec's message (MemberErrorBoundary), not the general error page.
+    const blocked: z.infer<typeof BlockedByMemberData> | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
+    throw data(blocked, { status: result.status === 400 ? 404 : result.status });
+  }
   const { profile } = result.data;
   const regions = profile.region ? await api.get("/api/regions.php", RegionsResponse, { country: profile.country }) : null;
   const regionName = regions?.ok ? (regions.data.regions.find((r) => r.code === profile.region)?.name ?? null) : null;
@@ -31,6 +39,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     place,
     interestKeys: profile.interests.flatMap((id) => interests.get(id) ?? []),
     cdn: settings.cdn_prefix,
+    relation: result.data.relation,
+    fictional: profile.fictional ? { icon: settings.fictional_icon, warning: settings.fictional_warning } : null,
     title: `${profile.name}, ${profile.age} | ${settings.name}`,
   };
 }
@@ -40,42 +50,22 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export default function MemberPage() {
   const { t } = useTranslation();
   const href = useHref();
-  const { profile, place, interestKeys, cdn } = useLoaderData<typeof loader>();
-  const [main, ...more] = profile.photos;
+  const { profile, place, interestKeys, cdn, relation, fictional } = useLoaderData<typeof loader>();
   return (
     <article className="container max-w-3xl py-6" data-testid="member-page">
       <Link to={href("/members")} className="text-sm text-gray-600 hover:text-gray-900">
         ← {t("memberPage.back")}
       </Link>
       <div className="mt-4 grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
-        <div>
-          {main ? (
-            <img src={cdn + main.filename} alt={profile.name} width={480} height={480} className="aspect-square w-full rounded-2xl bg-gray-100 object-cover" />
-          ) : (
-            <div className="flex aspect-square w-full items-center justify-center rounded-2xl bg-gray-100 text-6xl font-semibold text-gray-400" aria-hidden="true">
-              {profile.name.slice(0, 1)}
-            </div>
-          )}
-          {more.length > 0 ? (
-            <ul className="mt-3 grid grid-cols-4 gap-2">
-              {more.map((photo) => (
-                <li key={photo.filename}>
-                  <a href={cdn + photo.filename}>
-                    <img src={cdn + photo.thumb_filename} alt="" loading="lazy" width={120} height={120} className="aspect-square w-full rounded-lg bg-gray-100 object-cover" />
-                  </a>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <p className="mt-2 text-sm text-gray-500" data-testid="photo-count">
-            {t("memberPage.photoCount", { count: profile.photos.length })}
-          </p>
-        </div>
+        <MemberPhotos profile={profile} cdn={cdn} />
         <div>
           <h1 className="text-3xl font-bold text-gray-900">
             {profile.name}, <span className="font-normal">{profile.age}</span>
           </h1>
           {place ? <p className="mt-1 text-gray-600">{place}</p> : null}
+          {fictional ? <FictionalLabel icon={fictional.icon} warning={fictional.warning} /> : null}
+          <LikeButton profileId={profile.id} name={profile.name} relation={relation} />
+          <MemberActions member={profile} relation={relation} />
           <h2 className="mt-6 text-lg font-semibold text-gray-900">{t("steps.aboutMe")}</h2>
           <p className="mt-2 whitespace-pre-line text-gray-700">{profile.about_me || t("memberPage.noAbout", { name: profile.name })}</p>
           {interestKeys.length > 0 ? (
@@ -92,10 +82,11 @@ export default function MemberPage() {
           ) : null}
         </div>
       </div>
+      <MatchModal profileId={profile.id} name={profile.name} photo={profile.photos[0] ? cdn + profile.photos[0].thumb_filename : null} relation={relation} />
     </article>
   );
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <MemberErrorBoundary />;
 }

@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MembersQuery, MembersResponse } from "#contract/members";
+import { MembersQuery, MembersResponse, visitorMaySearch } from "#contract/members";
 import { RegionsResponse } from "#contract/settings";
-import { apiFor } from "~/api.server";
+import { apiFor, requestHasTrafficSource } from "~/api.server";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { getSettings, getUser, requireUser } from "~/session.server";
-import { useHref } from "~/components/root-data";
+import { useHref, useRootData } from "~/components/root-data";
 import { MemberCard } from "~/components/member-card";
 
 /** The search lives in the URL (spec 3 Search state), so it works without JavaScript and can be shared. */
@@ -18,7 +18,7 @@ type Filters = Partial<Record<(typeof filterKeys)[number], string>>;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const settings = await getSettings(request, context);
-  if (!settings.logged_out_search) await requireUser(request, context, locale);
+  if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context, locale);
   else await getUser(request, context);
   const url = new URL(request.url);
   const filters: Filters = {};
@@ -71,6 +71,7 @@ export default function Members() {
           {t("members.count", { count: numResults })}
         </p>
       </div>
+      <DiscoveryLinks />
       <SearchForm />
       {invalid ? (
         <p role="alert" className="mt-6 rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="search-invalid">
@@ -124,6 +125,19 @@ export default function Members() {
         </section>
       ) : null}
     </section>
+  );
+}
+
+/** The one-at-a-time ways of meeting members (issue 4 item 6), for logged-in members. */
+function DiscoveryLinks() {
+  const { t } = useTranslation("discovery");
+  const href = useHref();
+  if (!useRootData()?.user) return null;
+  return (
+    <nav aria-label={t("links.label")} className="mt-2 flex gap-4 text-sm font-semibold" data-testid="discovery-links">
+      <Link to={href("/match-finder")}>{t("links.matchFinder")}</Link>
+      <Link to={href("/swipe-game")}>{t("links.swipeGame")}</Link>
+    </nav>
   );
 }
 

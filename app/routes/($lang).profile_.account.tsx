@@ -22,11 +22,12 @@ type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
-  await requireUser(request, context, locale);
+  const user = await requireUser(request, context, locale);
   const settings = await getSettings(request, context);
   const done = new URL(request.url).searchParams.get("done");
   return {
     title: fixedT(locale, "account")("accountSettings.metaTitle", { site: settings.name }),
+    email: user.email,
     done: done === "password" || done === "email" ? done : null,
   };
 }
@@ -77,7 +78,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.t
 export default function AccountSettings() {
   const { t } = useTranslation("account");
   const href = useHref();
-  const { done } = useLoaderData<typeof loader>();
+  const { done, email } = useLoaderData<typeof loader>();
   // A new location after each completed change: the forms mount again, empty.
   const { key } = useLocation();
   return (
@@ -90,6 +91,9 @@ export default function AccountSettings() {
         </Panel>
         <Panel title={t("accountSettings.email.title")} testId="email-change">
           {done === "email" ? <Notice>{t("accountSettings.email.done")}</Notice> : null}
+          <p className="text-gray-900" data-testid="current-email">
+            {t("accountSettings.email.current", { email })}
+          </p>
           <p className="text-sm text-gray-600">{t("accountSettings.email.lead")}</p>
           <EmailChangeForm key={key} />
         </Panel>

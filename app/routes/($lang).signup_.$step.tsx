@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps } from "@conform-to/react";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
@@ -16,17 +16,19 @@ import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
 import { nextSignupPath, signupSteps } from "~/signup-steps";
 import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/form-fields";
+import { GenderField, InterestsField } from "~/components/profile-choices";
+import { genders, sexualities } from "~/profile-fields";
 import { useValidatedForm } from "~/components/validated-form";
+import { PhotoUploadForm } from "~/components/photo-upload-form";
+import { forwardPhotoUpload } from "~/photo-upload.server";
 
 export const handle = { hideEntryWarning: true };
-
-const sexualities = ["hetero", "gay", "lesbian", "bi"] as const;
 
 /** Step 3, personal info, and step 4, about me: every field optional, the step itself skippable. */
 function stepSchema(step: number, t: TFunction, countries: string[]) {
   if (step === 3) {
     return z.object({
-      gender: z.enum(["male", "female"], { error: t("steps.genderRequired") }),
+      gender: z.enum(genders, { error: t("steps.genderRequired") }),
       sexuality: z.enum(sexualities, { error: t("steps.sexualityRequired") }),
       country: z.string({ error: t("steps.countryRequired") }).refine((c) => countries.includes(c), t("steps.countryRequired")),
       region: z.string().max(100).optional(),
@@ -39,9 +41,9 @@ function stepSchema(step: number, t: TFunction, countries: string[]) {
   });
 }
 
-function parseStep(value: string | undefined): 3 | 4 | null {
+function parseStep(value: string | undefined): 2 | 3 | 4 | null {
   const step = Number(value);
-  return step === 3 || step === 4 ? step : null;
+  return step === 2 || step === 3 || step === 4 ? step : null;
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -54,7 +56,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const countryName = new Intl.DisplayNames([locale], { type: "region" });
   return {
     step,
-    title: t(step === 3 ? "steps.personal.title" : "steps.about.title"),
+    title: step === 2 ? fixedT(locale, "photos")("signupStep.title") : t(step === 3 ? "steps.personal.title" : "steps.about.title"),
     next: localizePath(locale, nextSignupPath(step, settings)),
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
     regions: regions?.ok ? regions.data.regions.map((r) => ({ value: r.code, label: r.name })) : [],
@@ -70,6 +72,12 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireUser(request, context, locale);
   const settings = await getSettings(request, context);
   const t = fixedT(locale);
+  if (step === 2) {
+    // Step 2, a photo: the upload goes to the api as on /profile/photos; a refusal shows as the form's error.
+    const outcome = await forwardPhotoUpload(request, context, locale);
+    if (outcome.ok) throw redirect(localizePath(locale, nextSignupPath(step, settings)));
+    return data<SubmissionResult<string[]>>({ status: "error", error: { "": [outcome.error] } }, { status: outcome.status });
+  }
   const submission = parseWithZod(await request.formData(), { schema: stepSchema(step, t, settings.countries) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const values = submission.value;
@@ -95,7 +103,7 @@ export default function SignupStep() {
           {t("steps.progress", { step, steps: 4 })}
         </p>
         <h1 className="mt-1 text-2xl font-bold text-gray-900">{loaderData.title}</h1>
-        {step === 3 ? <PersonalStep /> : <AboutStep />}
+        {step === 2 ? <PhotoStep /> : step === 3 ? <PersonalStep /> : <AboutStep />}
         <Link to={next} className="mt-4 block text-center text-sm text-gray-600 hover:text-gray-900" data-testid="skip-step">
           {t("steps.skip")}
         </Link>
@@ -119,17 +127,7 @@ function PersonalStep() {
   return (
     <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
-      <fieldset>
-        <legend className="block text-sm font-medium text-gray-700">{t("steps.gender")}</legend>
-        <div className="mt-1 flex gap-4">
-          {(["female", "male"] as const).map((gender) => (
-            <label key={gender} className="flex items-center gap-2">
-              <input type="radio" name={fields.gender.name} value={gender} defaultChecked={(fields.gender.initialValue ?? profile.gender) === gender} />
-              {t(`profile.gender.${gender}`)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <GenderField field={fields.gender} label={t("steps.gender")} fallback={profile.gender} />
       <SelectField field={fields.sexuality} label={t("steps.sexuality")} fallback={profile.sexuality} options={sexualities.map((s) => ({ value: s, label: t(`profile.sexuality.${s}`) }))} />
       <SelectField field={fields.country} label={t("steps.country")} fallback={profile.country} options={countries} />
       {regions.length > 0 ? <SelectField field={fields.region} label={t("steps.region")} fallback={profile.region} options={regions} placeholder={t("steps.regionNone")} /> : null}
@@ -146,25 +144,26 @@ function AboutStep() {
   const { interests } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const [form, fields] = useStepForm(4, []);
-  const chosen = new Set((fields.interests.initialValue as string[] | undefined) ?? []);
   return (
     <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
       <TextareaField field={fields.about_me} label={t("steps.aboutMe")} rows={5} />
-      <fieldset>
-        <legend className="block text-sm font-medium text-gray-700">{t("steps.interests")}</legend>
-        <div className="mt-2 flex flex-wrap gap-2">
-          {interests.map((interest) => (
-            <label key={interest.id} className="flex cursor-pointer items-center gap-1 rounded-full bg-gray-100 px-3 py-1 text-sm has-[:checked]:bg-primary-light has-[:checked]:text-primary-dark">
-              <input type="checkbox" name={fields.interests.name} value={interest.id} defaultChecked={chosen.has(String(interest.id))} className="sr-only" />
-              {t(`interests.${interest.key}`)}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <InterestsField field={fields.interests} label={t("steps.interests")} interests={interests} />
       <SubmitButton busy={navigation.state !== "idle"} busyText={t("steps.saving")}>
         {t("steps.saveAndContinue")}
       </SubmitButton>
     </Form>
+  );
+}
+
+/** Step 2: one photo, with the same upload form as /profile/photos (more photos and the main one are chosen there). */
+function PhotoStep() {
+  const { t } = useTranslation("photos");
+  const lastResult = useActionData<typeof action>();
+  return (
+    <div className="mt-4 space-y-4">
+      <p className="text-sm text-gray-600">{t("signupStep.lead")}</p>
+      <PhotoUploadForm error={lastResult?.error?.[""]?.join(" ") ?? null} />
+    </div>
   );
 }

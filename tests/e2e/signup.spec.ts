@@ -15,9 +15,11 @@ test.describe("signup", () => {
     await page.getByLabel("Password", { exact: true }).fill(account.password);
     await page.getByRole("button", { name: "Create account" }).click();
 
-    // Step 3 (personal info) is skipped, step 4 (about me) is filled in.
-    await expectPath(page, "/signup/3");
+    // Step 2 (photo) and step 3 (personal info) are skipped, step 4 (about me) is filled in.
+    await expectPath(page, "/signup/2");
     await expect(page.getByTestId("activation-reminder")).toBeVisible();
+    await page.getByTestId("skip-step").click();
+    await expectPath(page, "/signup/3");
     await page.getByTestId("skip-step").click();
     await expectPath(page, "/signup/4");
     await page.getByLabel("About me").fill("I like long walks and good wine.");

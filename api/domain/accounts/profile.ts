@@ -1,17 +1,50 @@
 import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client";
-import { interests, profiles } from "../../db/schema";
+import { interests, profiles, users } from "../../db/schema";
 import type { ProfileUpdate } from "#contract/account";
 import type { MembersResponse } from "#contract/members";
+import { ageOn } from "#contract/age";
+import { regionsOf } from "../../services/regions";
 import { memberCards } from "../members";
 import type { Site } from "../sites";
+import { maxAge } from "./signup";
 
 export const signupMatchesLimit = 12;
 
-/** Field errors of a profile update that the schema cannot know: the site's countries and the interests table. */
-export async function profileUpdateErrors(db: Db, site: Pick<Site, "countries">, update: ProfileUpdate): Promise<Record<string, string[]> | null> {
+/**
+ * Field errors of a profile update that the schema cannot know (codes listed in contract/profile.ts):
+ * the site's countries (the member's current country stays allowed), the region of the country, the
+ * interests table, spec 5's name rules against the member's e-mail and the site's minimum age.
+ */
+export async function profileUpdateErrors(
+  db: Db,
+  site: Pick<Site, "countries" | "minAge">,
+  userId: number,
+  update: ProfileUpdate,
+  now = new Date(),
+): Promise<Record<string, string[]> | null> {
+  const [current] = await db
+    .select({ email: users.email, country: profiles.country })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!current) throw new Error("profile update for a member without a profile");
   const fields: Record<string, string[]> = {};
-  if (update.country !== undefined && !site.countries.includes(update.country)) fields.country = ["country_not_offered"];
+  if (update.name !== undefined) {
+    if (update.name.toLowerCase() === current.email.toLowerCase()) fields.name = ["name_is_email"];
+    else if (update.name.startsWith("@")) fields.name = ["name_starts_with_at"];
+  }
+  if (update.date_of_birth !== undefined) {
+    const age = ageOn(update.date_of_birth, now);
+    if (age < site.minAge || age > maxAge) fields.date_of_birth = ["invalid_date_of_birth"];
+  }
+  if (update.country !== undefined && update.country !== current.country && !site.countries.includes(update.country)) fields.country = ["country_not_offered"];
+  if (update.region) {
+    const country = update.country ?? current.country;
+    if (!regionsOf(country).some((r) => r.code === update.region)) fields.region = ["region_not_in_country"];
+  }
   const wanted = [...new Set(update.interests ?? [])];
   if (wanted.length > 0) {
     const known = await db.select({ id: interests.id }).from(interests).where(inArray(interests.id, wanted));
@@ -22,12 +55,20 @@ export async function profileUpdateErrors(db: Db, site: Pick<Site, "countries">,
 
 /** PUT /api/profile.php: only the fields given change; null clears an optional field. */
 export async function updateProfile(db: Db, userId: number, update: ProfileUpdate): Promise<void> {
-  const set: Partial<typeof profiles.$inferInsert> = {
+  const set: PgUpdateSetSource<typeof profiles> = {
+    name: update.name,
+    dateOfBirth: update.date_of_birth,
     gender: update.gender,
     sexuality: update.sexuality,
     country: update.country,
-    region: update.region,
-    city: update.city,
+    // A region belongs to its country: a new country without a region leaves none (one statement, no read).
+    region:
+      update.region !== undefined
+        ? update.region || null
+        : update.country !== undefined
+          ? sql`case when ${profiles.country} = ${update.country} then ${profiles.region} else null end`
+          : undefined,
+    city: update.city === undefined ? undefined : update.city || null,
     aboutMe: update.about_me,
     interests: update.interests ? [...new Set(update.interests)] : undefined,
     hairColor: update.hair_color,
@@ -36,6 +77,7 @@ export async function updateProfile(db: Db, userId: number, update: ProfileUpdat
     relationshipStatus: update.relationship_status,
     tattoos: update.tattoos,
     signupReason: update.signup_reason,
+    invisible: update.invisible,
   };
   const changes = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined));
   if (Object.keys(changes).length === 0) return;

@@ -1,0 +1,91 @@
+import { Router, type Request, type Response } from "express";
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { profiles } from "../db/schema";
+import { LikeQuery, LikeRequest, likesListCap } from "#contract/likes";
+import { autoLike, likeProfile, likesOverview, unlikeProfile } from "../domain/likes";
+import { memberCards } from "../domain/members";
+import { hasBlocked } from "../domain/visibility";
+import { requireMember, type Member } from "./context";
+import { handle, parseInput, sendError } from "./respond";
+
+function member(res: Response): Member {
+  const m = res.locals.member;
+  if (!m) throw new Error("requireMember must run first");
+  return m;
+}
+
+const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
+
+/** The path of a Referer header, never its query (which may carry tokens); null when there is none. */
+export function refererPath(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    return new URL(value).pathname.slice(0, 300);
+  } catch {
+    return null;
+  }
+}
+
+/** Likes (issue 4 items 4, 5 and 8): like, unlike, the likes lists, the like modal's auto-like and the page-bounce beacon. */
+export function likeRoutes(db: Db): Router {
+  const router = Router();
+
+  router.post(
+    "/api/like.php",
+    requireMember,
+    handle(async (req, res) => {
+      const body = parseInput(res, LikeRequest, req.body);
+      if (!body) return;
+      const me = member(res);
+      const site = res.locals.site;
+      const outcome = await likeProfile(db, site.id, me.profileId, body.id);
+      if (outcome.kind === "not_found") return sendError(res, "not_found");
+      const [target] = await db.select().from(profiles).where(eq(profiles.id, body.id)).limit(1);
+      if (!target) return sendError(res, "not_found");
+      if (outcome.kind === "blocked") {
+        // As on member.php: a member who blocked the viewer says so; one the viewer blocked is not theirs to like.
+        if (await hasBlocked(db, target.id, me.profileId)) return sendError(res, "blocked_by_member", { params: { name: target.name } });
+        return sendError(res, "not_found");
+      }
+      const [card] = await memberCards(db, [target]);
+      if (!card) return sendError(res, "not_found");
+      const mainImage = card.main_image ? { ...card.main_image, match: outcome.match } : null;
+      noStore(res).json({ match: outcome.match, profile: { ...card, main_image: mainImage } });
+    }),
+  );
+
+  router.delete(
+    "/api/like.php",
+    requireMember,
+    handle(async (req, res) => {
+      const query = parseInput(res, LikeQuery, req.query);
+      if (!query) return;
+      noStore(res).json({ removed: await unlikeProfile(db, member(res).profileId, query.id) });
+    }),
+  );
+
+  router.get(
+    "/api/likes.php",
+    requireMember,
+    handle(async (_req, res) => {
+      noStore(res).json(await likesOverview(db, res.locals.site.id, member(res).profileId, likesListCap));
+    }),
+  );
+
+  router.get(
+    "/api/auto-like.php",
+    requireMember,
+    handle(async (_req, res) => {
+      noStore(res).json({ profile: await autoLike(db, res.locals.site.id, member(res).profileId) });
+    }),
+  );
+
+  router.post("/api/page-hidden.php", (req: Request, res: Response) => {
+    // Spec 4 "lb enables page-bounce logging": one line per hidden page, the body is not read.
+    req.log.info({ memberId: res.locals.member?.userId ?? null, page: refererPath(req.get("Referer")) }, "page hidden");
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,383 @@
+import { useEffect, useRef, useState, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from "react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { DiscoveryDecision, DiscoveryGame } from "#contract/discovery";
+import type { MemberCard } from "#contract/members";
+import type { DiscoveryActionData, DiscoveryLoaderData } from "~/discovery.server";
+import { HeartIcon } from "./icons";
+import { useHref, useRootData } from "./root-data";
+
+/** The two discovery pages (spec 2 routes). */
+export const discoveryPaths: Record<DiscoveryGame, string> = { swipe: "/swipe-game", match_finder: "/match-finder" };
+
+/** How far (px) the card must be dragged before letting go likes (right) or passes (left). */
+const swipeThreshold = 100;
+
+type Card = NonNullable<DiscoveryLoaderData["card"]>;
+
+const noSubscription = () => () => {};
+/** True in the browser once hydrated, false on the server. */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
+}
+
+function isDecision(value: unknown): value is DiscoveryDecision {
+  return value === "like" || value === "pass";
+}
+
+/**
+ * The page of both games: one big card with Like and Pass. The buttons are a plain form (works without
+ * JavaScript); with JavaScript the card can also be dragged (right like, left pass) or decided with the
+ * arrow keys, and decisions go through a fetcher while the card flies off.
+ */
+export function DiscoveryPage() {
+  const { t } = useTranslation("discovery");
+  const href = useHref();
+  const { game, card, likesLeft, likeLimit, matched: matchedFromUrl, cdn } = useLoaderData<DiscoveryLoaderData>();
+  const actionData = useActionData<DiscoveryActionData>();
+  const fetcher = useFetcher<DiscoveryActionData>();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const [dismissedMatch, setDismissedMatch] = useState<number | null>(null);
+  const busy = fetcher.state !== "idle";
+  const limitReached = likesLeft !== null && likesLeft <= 0;
+  const back = href(discoveryPaths[game]);
+  const error = (fetcher.data ?? actionData)?.error ?? null;
+  const matched = fetcher.data?.matched ?? matchedFromUrl;
+  const showMatch = matched && matched.id !== dismissedMatch ? matched : null;
+
+  // The card being decided flies off until the fetcher is idle again: by then the loaders revalidated and the next card is there.
+  const pendingDecision = fetcher.formData?.get("decision");
+  const leaving = isDecision(pendingDecision) ? { id: Number(fetcher.formData?.get("id")), decision: pendingDecision } : null;
+
+  const decide = (decision: DiscoveryDecision) => {
+    if (!card || busy || showMatch || (decision === "like" && limitReached)) return false;
+    fetcher.submit({ decision, id: String(card.id), enhanced: "1" }, { method: "post" });
+    return true;
+  };
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (event.target instanceof HTMLElement && event.target.closest("input, textarea, select, [contenteditable]")) return;
+      if (event.key === "ArrowRight" && decide("like")) event.preventDefault();
+      if (event.key === "ArrowLeft" && decide("pass")) event.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const closeMatch = () => {
+    if (!matched) return;
+    setDismissedMatch(matched.id);
+    if (searchParams.has("match")) navigate(back, { replace: true, preventScrollReset: true });
+  };
+
+  return (
+    <section className="container max-w-lg py-6" data-testid={`discovery-${game}`}>
+      <div className="flex items-baseline justify-between gap-4">
+        <h1 className="text-2xl font-bold text-gray-900">{t(game === "swipe" ? "swipe.title" : "matchFinder.title")}</h1>
+        <Link to={href(discoveryPaths[game === "swipe" ? "match_finder" : "swipe"])} className="text-sm">
+          {t(game === "swipe" ? "other.toMatchFinder" : "other.toSwipeGame")}
+        </Link>
+      </div>
+      <p className="mt-1 text-sm text-gray-600">{game === "swipe" ? t("swipe.lead", { limit: likeLimit ?? 0 }) : t("matchFinder.lead")}</p>
+      {likesLeft !== null ? (
+        <p className="mt-3 inline-block rounded-full bg-primary-light px-3 py-1 text-sm font-semibold text-primary-dark" data-testid="likes-left">
+          {t("likesLeft", { left: likesLeft })}
+        </p>
+      ) : null}
+      {error && !limitReached ? (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="discovery-error">
+          {error}
+        </p>
+      ) : null}
+      {limitReached ? <LimitReached limit={likeLimit ?? 0} /> : null}
+      {card ? (
+        <>
+          <SwipeCard
+            key={card.id}
+            card={card}
+            cdn={cdn}
+            canLike={!limitReached}
+            leaving={leaving?.id === card.id ? leaving.decision : null}
+            onDecide={decide}
+          />
+          <Form
+            method="post"
+            className="mt-5 flex items-center justify-center gap-6"
+            onSubmit={(event) => {
+              // With JavaScript the fetcher posts (and the card flies off); without, the browser posts the form.
+              event.preventDefault();
+              const submitter = (event.nativeEvent as SubmitEvent).submitter;
+              const value = submitter instanceof HTMLButtonElement ? submitter.value : "";
+              if (isDecision(value)) decide(value);
+            }}
+          >
+            <input type="hidden" name="id" value={card.id} />
+            <button
+              type="submit"
+              name="decision"
+              value="pass"
+              disabled={busy}
+              className="flex items-center gap-2 rounded-full bg-white px-6 py-3 font-semibold text-gray-700 shadow-sm ring-1 ring-gray-200 hover:bg-gray-50 disabled:opacity-60"
+            >
+              <CrossIcon />
+              {t("card.pass")}
+            </button>
+            {limitReached ? null : (
+              <button
+                type="submit"
+                name="decision"
+                value="like"
+                disabled={busy}
+                className="flex items-center gap-2 rounded-full bg-primary px-6 py-3 font-semibold text-white shadow-sm hover:bg-primary-dark disabled:opacity-60"
+              >
+                <HeartIcon />
+                {t("card.like")}
+              </button>
+            )}
+          </Form>
+          {limitReached ? null : <HydratedHint />}
+        </>
+      ) : (
+        <div className="mt-6 rounded-2xl bg-white p-10 text-center ring-1 ring-gray-100" data-testid="discovery-empty">
+          <p className="font-semibold text-gray-900">{t("empty.title")}</p>
+          <p className="mt-2 text-sm text-gray-600">{t("empty.body")}</p>
+          <Link to={href("/members")} className="mt-4 inline-block font-semibold">
+            {t("empty.toMembers")}
+          </Link>
+        </div>
+      )}
+      {showMatch ? <MatchNotice member={showMatch} cdn={cdn} closeHref={back} onClose={closeMatch} /> : null}
+    </section>
+  );
+}
+
+/** The swipe game's daily likes are used up: the api's message, and what one can do instead. */
+function LimitReached({ limit }: { limit: number }) {
+  const { t } = useTranslation("discovery");
+  const { t: common } = useTranslation();
+  const href = useHref();
+  return (
+    <div role="alert" className="mt-4 rounded-xl bg-amber-50 p-4 text-sm text-gray-800 ring-1 ring-amber-200" data-testid="swipe-limit">
+      <p className="font-semibold">{common("errors.swipe_limit_reached", { limit })}</p>
+      <p className="mt-1">{t("limit.next")}</p>
+      <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
+        <Link to={href("/members")} className="font-semibold">
+          {t("limit.toMembers")}
+        </Link>
+        <Link to={href(discoveryPaths.match_finder)} className="font-semibold">
+          {t("limit.toMatchFinder")}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+/** The hint about dragging and arrow keys, only where they work (after hydration). */
+function HydratedHint() {
+  const { t } = useTranslation("discovery");
+  if (!useHydrated()) return null;
+  return <p className="mt-3 text-center text-xs text-gray-500">{t("card.hint")}</p>;
+}
+
+function SwipeCard({
+  card,
+  cdn,
+  canLike,
+  leaving,
+  onDecide,
+}: {
+  card: Card;
+  cdn: string;
+  canLike: boolean;
+  leaving: DiscoveryDecision | null;
+  onDecide: (decision: DiscoveryDecision) => boolean;
+}) {
+  const { t } = useTranslation("discovery");
+  const { t: common } = useTranslation();
+  const href = useHref();
+  const drag = useRef<{ pointerId: number; startX: number } | null>(null);
+  const [dx, setDx] = useState(0);
+  const [dragging, setDragging] = useState(false);
+
+  const onPointerDown = (event: ReactPointerEvent<HTMLElement>) => {
+    if (leaving || event.button !== 0 || (event.target instanceof Element && event.target.closest("a, button"))) return;
+    drag.current = { pointerId: event.pointerId, startX: event.clientX };
+    event.currentTarget.setPointerCapture(event.pointerId);
+    setDragging(true);
+  };
+  const onPointerMove = (event: ReactPointerEvent<HTMLElement>) => {
+    if (drag.current?.pointerId !== event.pointerId) return;
+    const moved = event.clientX - drag.current.startX;
+    // Without likes left, a drag to the right resists and springs back.
+    setDx(moved > 0 && !canLike ? moved / 4 : moved);
+  };
+  const onPointerUp = (event: ReactPointerEvent<HTMLElement>) => {
+    if (drag.current?.pointerId !== event.pointerId) return;
+    const moved = event.clientX - drag.current.startX;
+    drag.current = null;
+    setDragging(false);
+    const decided = moved > swipeThreshold && canLike ? onDecide("like") : moved < -swipeThreshold ? onDecide("pass") : false;
+    if (!decided) setDx(0);
+  };
+  const onPointerCancel = () => {
+    drag.current = null;
+    setDragging(false);
+    setDx(0);
+  };
+
+  const offset = leaving === "like" ? 600 : leaving === "pass" ? -600 : dx;
+  const strength = Math.min(1, Math.abs(offset) / swipeThreshold);
+  return (
+    <article
+      className="relative mt-4 touch-pan-y select-none overflow-hidden rounded-2xl bg-white shadow-md ring-1 ring-gray-100"
+      style={{
+        transform: `translateX(${offset}px) rotate(${offset / 20}deg)`,
+        transition: dragging ? "none" : "transform 250ms ease-out",
+        opacity: leaving ? 0 : 1,
+        cursor: dragging ? "grabbing" : "grab",
+      }}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerCancel}
+      aria-label={`${card.name}, ${card.age}`}
+      data-testid="discovery-card"
+      data-member-id={card.id}
+    >
+      <div className="relative">
+        {card.main_image ? (
+          <img src={cdn + card.main_image.filename} alt={card.name} width={480} height={600} draggable={false} className="aspect-[4/5] max-h-[60vh] w-full bg-gray-100 object-cover" />
+        ) : (
+          <div className="flex aspect-[4/5] max-h-[60vh] w-full items-center justify-center bg-gray-100 text-7xl font-semibold text-gray-400" aria-hidden="true">
+            {card.name.slice(0, 1)}
+          </div>
+        )}
+        <span
+          className="absolute left-4 top-4 -rotate-12 rounded-lg border-4 border-emerald-500 px-3 py-1 text-2xl font-extrabold uppercase text-emerald-500"
+          style={{ opacity: offset > 0 ? strength : 0 }}
+          aria-hidden="true"
+        >
+          {t("card.likeStamp")}
+        </span>
+        <span
+          className="absolute right-4 top-4 rotate-12 rounded-lg border-4 border-danger px-3 py-1 text-2xl font-extrabold uppercase text-danger"
+          style={{ opacity: offset < 0 ? strength : 0 }}
+          aria-hidden="true"
+        >
+          {t("card.passStamp")}
+        </span>
+        <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/70 to-transparent p-4 pt-16 text-white">
+          {card.fictional ? (
+            <span className="mb-2 inline-block rounded-full bg-white/90 px-2 py-0.5 text-xs font-medium text-sky-900 shadow-sm" data-testid="fictional-badge">
+              {common("member:fictional.badge")}
+            </span>
+          ) : null}
+          <h2 className="text-2xl font-bold" data-testid="discovery-name">
+            {card.name}, <span className="font-normal">{card.age}</span>
+          </h2>
+          {card.place ? <p className="text-sm text-white/90">{card.place}</p> : null}
+        </div>
+      </div>
+      <div className="space-y-3 p-4">
+        {card.about_me ? <p className="text-sm text-gray-700">{card.about_me}</p> : null}
+        {card.interestKeys.length > 0 ? (
+          <ul className="flex flex-wrap gap-2">
+            {card.interestKeys.map((key) => (
+              <li key={key} className="rounded-full bg-primary-light px-3 py-1 text-xs text-primary-dark">
+                {common(`interests.${key}`)}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <Link to={href(`/members/${card.id}`)} className="inline-block text-sm font-semibold">
+          {t("card.viewProfile")}
+        </Link>
+      </div>
+    </article>
+  );
+}
+
+/**
+ * "It's a match" (spec 4 Match modal: closes on a click anywhere except on the photo and the buttons).
+ * Without JavaScript "Keep going" is a link back to the game without ?match.
+ */
+function MatchNotice({ member, cdn, closeHref, onClose }: { member: MemberCard; cdn: string; closeHref: string; onClose: () => void }) {
+  const { t } = useTranslation("discovery");
+  const href = useHref();
+  const me = useRootData()?.user;
+  const continueRef = useRef<HTMLAnchorElement>(null);
+  useEffect(() => continueRef.current?.focus(), []);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  return (
+    // Clicks anywhere but the photo, the links and the buttons close it; the keyboard has Escape and the buttons.
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4"
+      onClick={(event) => {
+        if (event.target instanceof Element && event.target.closest("a, button, [data-keep-open]")) return;
+        onClose();
+      }}
+    >
+      <div role="dialog" aria-modal="true" aria-labelledby="match-title" className="w-full max-w-sm rounded-2xl bg-white p-6 text-center shadow-xl" data-testid="match-notice">
+        <h2 id="match-title" className="text-2xl font-extrabold text-primary">
+          {t("match.title")}
+        </h2>
+        <div className="mt-5 flex items-center justify-center -space-x-4">
+          {me ? <MatchPhoto src={me.thumbnail} name={me.name} /> : null}
+          <MatchPhoto src={member.main_image ? cdn + member.main_image.thumb_filename : null} name={member.name} />
+        </div>
+        <p className="mt-4 text-gray-700">{t("match.body", { name: member.name })}</p>
+        <div className="mt-6 flex flex-col gap-2">
+          <Link to={href(`/members/${member.id}`)} className="rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark hover:text-white">
+            {t("match.viewProfile")}
+          </Link>
+          <Link
+            ref={continueRef}
+            to={closeHref}
+            replace
+            preventScrollReset
+            onClick={(event) => {
+              event.preventDefault();
+              onClose();
+            }}
+            className="rounded-full px-4 py-2.5 font-semibold text-gray-700 ring-1 ring-gray-200 hover:bg-gray-50"
+          >
+            {t("match.continue")}
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** A round photo in the match notice; clicking it does not close the notice. */
+function MatchPhoto({ src, name }: { src: string | null; name: string }) {
+  const frame = "h-28 w-28 rounded-full bg-gray-100 object-cover ring-4 ring-white";
+  return src ? (
+    <img src={src} alt={name} width={112} height={112} className={frame} data-keep-open />
+  ) : (
+    <span role="img" aria-label={name} className={`${frame} flex items-center justify-center text-4xl font-semibold text-gray-400`} data-keep-open>
+      {name.slice(0, 1).toUpperCase()}
+    </span>
+  );
+}
+
+function CrossIcon() {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.5} strokeLinecap="round" aria-hidden="true" className="h-5 w-5">
+      <path d="M6 6l12 12M18 6 6 18" />
+    </svg>
+  );
+}

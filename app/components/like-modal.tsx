@@ -1,0 +1,140 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useLocation, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { AutoLikeResponse } from "#contract/likes";
+import type { MemberCard } from "#contract/members";
+import { splitLocale } from "~/paths";
+import { useHref, useRootData } from "./root-data";
+
+/** Spec 6: the members area is members, members/{id}, chats, likes, likes/m/{id} and premium. */
+const membersArea = /^\/(members|chats|likes|premium)(\/|$)/;
+/** The longest delay ?t= may ask for: an hour. */
+const maxDelaySeconds = 3600;
+/** Spec 9: "Like modal reloads likes after 500 ms". */
+const reloadAfterMs = 500;
+
+/** Seconds from ?t=, or null when it is missing or no usable number. */
+export function likeModalDelay(value: string | null): number | null {
+  if (value === null || value.trim() === "") return null;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds, maxDelaySeconds) : null;
+}
+
+/**
+ * Spec 4 like modal, a JavaScript-only enhancement mounted once in the default layout. In the members area, for
+ * a logged-in member whose URL has ?t=<seconds>: after t seconds it asks GET /api/auto-like.php and, when a
+ * profile comes back, shows "{name} likes you!"; 500 ms later the page data reloads, so the likes badge counts it.
+ * ?lb turns on page-bounce logging: a beacon to /api/page-hidden.php whenever the page becomes hidden.
+ */
+export function LikeModal() {
+  const { t } = useTranslation("likes");
+  const href = useHref();
+  const root = useRootData();
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  const [profile, setProfile] = useState<MemberCard | null>(null);
+  const asked = useRef(false);
+  const dialog = useRef<HTMLDivElement>(null);
+
+  const params = new URLSearchParams(location.search);
+  const delay = likeModalDelay(params.get("t"));
+  const bounceLogging = params.has("lb");
+  const eligible = Boolean(root?.user) && membersArea.test(splitLocale(location.pathname).path);
+  const cdn = root?.cdn ?? "";
+
+  useEffect(() => {
+    if (!eligible || delay === null || asked.current) return;
+    let cancelled = false;
+    const timer = window.setTimeout(async () => {
+      asked.current = true;
+      try {
+        const response = await fetch("/api/auto-like.php", { headers: { Accept: "application/json" }, credentials: "same-origin" });
+        if (!response.ok) return;
+        const parsed = AutoLikeResponse.safeParse(await response.json());
+        if (!cancelled && parsed.success && parsed.data.profile) setProfile(parsed.data.profile);
+      } catch {
+        // No like modal this time: it is a bonus, never in the way.
+      }
+    }, delay * 1000);
+    return () => {
+      cancelled = true;
+      window.clearTimeout(timer);
+    };
+  }, [eligible, delay]);
+
+  useEffect(() => {
+    if (!profile) return;
+    dialog.current?.focus();
+    const timer = window.setTimeout(() => revalidator.revalidate(), reloadAfterMs);
+    return () => window.clearTimeout(timer);
+    // Once per profile shown; the revalidator object changes with every navigation state.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [profile]);
+
+  useEffect(() => {
+    if (!bounceLogging) return;
+    const onVisibility = () => {
+      if (document.visibilityState !== "hidden") return;
+      const body = new Blob(["{}"], { type: "application/json" });
+      if (!navigator.sendBeacon?.("/api/page-hidden.php", body)) {
+        void fetch("/api/page-hidden.php", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, keepalive: true }).catch(() => undefined);
+      }
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => document.removeEventListener("visibilitychange", onVisibility);
+  }, [bounceLogging]);
+
+  useEffect(() => {
+    if (!profile) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") setProfile(null);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [profile]);
+
+  if (!profile || !eligible) return null;
+  const image = profile.main_image;
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4" data-testid="like-modal-backdrop">
+      <div
+        ref={dialog}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="like-modal-title"
+        tabIndex={-1}
+        className="relative w-full max-w-sm rounded-2xl bg-white p-6 text-center shadow-xl outline-none"
+        data-testid="like-modal"
+      >
+        <button type="button" onClick={() => setProfile(null)} aria-label={t("likeModal.close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-400 hover:text-gray-700">
+          ×
+        </button>
+        {image ? (
+          <img src={cdn + image.thumb_filename} alt={profile.name} width={112} height={112} className="mx-auto h-28 w-28 rounded-full bg-gray-100 object-cover" />
+        ) : (
+          <span role="img" aria-label={profile.name} className="mx-auto flex h-28 w-28 items-center justify-center rounded-full bg-gray-100 text-4xl font-semibold text-gray-400">
+            {profile.name.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <h2 id="like-modal-title" className="mt-4 text-2xl font-bold text-gray-900">
+          {t("likeModal.title", { name: profile.name })}
+        </h2>
+        <p className="mt-1 text-sm text-gray-600">
+          {profile.age}
+          {profile.city ? `, ${profile.city}` : ""}
+        </p>
+        <div className="mt-6 flex flex-col gap-2">
+          <Form method="post" action={href(`/members/${profile.id}/like`)} onSubmit={() => setProfile(null)}>
+            <input type="hidden" name="intent" value="like" />
+            <button type="submit" className="w-full rounded-full bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark">
+              {t("likeModal.likeBack")}
+            </button>
+          </Form>
+          <Link to={href(`/likes/m/${profile.id}`)} onClick={() => setProfile(null)} className="rounded-full px-5 py-2 font-semibold text-primary ring-1 ring-primary hover:bg-primary-light">
+            {t("likeModal.viewProfile")}
+          </Link>
+        </div>
+      </div>
+    </div>
+  );
+}

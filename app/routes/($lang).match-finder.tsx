@@ -1,0 +1,18 @@
+import type { MetaFunction } from "@remix-run/node";
+import { discoveryAction, discoveryLoader } from "~/discovery.server";
+import { DiscoveryPage } from "~/components/discovery-card";
+import { GeneralErrorBoundary } from "~/components/error-page";
+
+/** The match finder (spec 2 /match-finder): like or pass one member at a time, without a daily limit. */
+export const loader = discoveryLoader("match_finder");
+export const action = discoveryAction("match_finder");
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function MatchFinder() {
+  return <DiscoveryPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,18 @@
+import type { MetaFunction } from "@remix-run/node";
+import { discoveryAction, discoveryLoader } from "~/discovery.server";
+import { DiscoveryPage } from "~/components/discovery-card";
+import { GeneralErrorBoundary } from "~/components/error-page";
+
+/** The swipe game (spec 2 /swipe-game): like or pass one member at a time, 4 likes a day (spec 9). */
+export const loader = discoveryLoader("swipe");
+export const action = discoveryAction("swipe");
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+
+export default function SwipeGame() {
+  return <DiscoveryPage />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

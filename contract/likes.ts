@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { MemberCard } from "./members";
+import { MainImage } from "./user";
+
+/*
+ * Likes (spec 4 Likes; spec 7 likes.php, auto-like.php, page-hidden.php). All answer ApiError (contract/errors.ts)
+ * on failure; every call but page-hidden.php is for members only (403 authentication_required otherwise).
+ *
+ *   POST   /api/like.php          (member) LikeRequest -> LikeResponse. Liking twice is harmless (the first like stays).
+ *                                 404 not_found: unknown id, oneself, another site's member, an inactive profile, or a
+ *                                 member the viewer blocked (the page offers to unblock instead);
+ *                                 403 blocked_by_member {name}: the member blocked the viewer (as member.php says too).
+ *   DELETE /api/like.php?id=      (member) UnlikeResponse; a match ends with it. Unknown ids answer removed: false.
+ *   GET    /api/likes.php         (member) LikesResponse: always the session's own likes (there is no id parameter).
+ *   GET    /api/auto-like.php     (member) AutoLikeResponse: a fictional profile of the site that fits the member likes
+ *                                 them (source "auto"); at most one per member per 24 hours, else profile null.
+ *   POST   /api/page-hidden.php   beacon with an empty JSON body: one log line "page hidden" with the member id and
+ *                                 the Referer's path (no query); 204.
+ *
+ * Invisible members and pairs where either blocked the other never appear in the lists or the counts.
+ */
+
+const ProfileId = z.coerce.number().int().min(1).max(2_147_483_647);
+
+/** POST /api/like.php */
+export const LikeRequest = z.object({ id: ProfileId });
+/** DELETE /api/like.php?id= */
+export const LikeQuery = z.object({ id: ProfileId });
+
+/** Spec 3: "In the match modal it [main_image] also has a match field". */
+export const MatchImage = MainImage.extend({ match: z.boolean() });
+
+export const LikeResponse = z.object({
+  /** Both like each other now. */
+  match: z.boolean(),
+  /** The liked member, for the match modal. */
+  profile: MemberCard.extend({ main_image: MatchImage.nullable() }),
+});
+export type LikeResponse = z.infer<typeof LikeResponse>;
+
+export const UnlikeResponse = z.object({ removed: z.boolean() });
+
+/** Each list holds at most this many entries, the newest first (received: the new ones before the others). */
+export const likesListCap = 200;
+
+/** A member the viewer liked (spec 3: "likes are profiles"), with when and whether it is a match. */
+export const LikedProfile = MemberCard.extend({ liked_at: z.string(), match: z.boolean() });
+export type LikedProfile = z.infer<typeof LikedProfile>;
+
+/** Spec 3: "liked_by entries have id and a like_new flag"; liked_at and match added for the list. */
+export const LikedBy = z.object({ id: z.number().int(), like_new: z.boolean(), liked_at: z.string(), match: z.boolean() });
+export type LikedBy = z.infer<typeof LikedBy>;
+
+export const MatchProfile = MemberCard.extend({ matched_at: z.string() });
+export type MatchProfile = z.infer<typeof MatchProfile>;
+
+/** GET /api/likes.php: the three tabs of /likes (received, sent, matches). */
+export const LikesResponse = z.object({
+  /** Sent: members the viewer liked, newest like first. */
+  profiles: z.array(LikedProfile),
+  /** Received: who liked the viewer, new likes first, then older, each by time (newest first). */
+  liked_by: z.array(LikedBy),
+  /** The cards of `liked_by`, in the same order. */
+  liked_by_profiles: z.array(MemberCard),
+  /** Members who like the viewer and whom the viewer likes, newest match first. */
+  matches: z.array(MatchProfile),
+  /** All new likes (spec 3 "total new likes"), also beyond the cap. */
+  new_likes: z.number().int().min(0),
+  /** The cap of each list (likesListCap). */
+  limit: z.number().int(),
+});
+export type LikesResponse = z.infer<typeof LikesResponse>;
+
+/** GET /api/auto-like.php: the profile for the like modal, or null. */
+export const AutoLikeResponse = z.object({ profile: MemberCard.nullable() });
+export type AutoLikeResponse = z.infer<typeof AutoLikeResponse>;

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/*
+ * Own profile (issue 4): the choices of the optional profile fields and GET /api/geocode.php.
+ *
+ *   PUT /api/profile.php   (member) ProfileUpdate (contract/account.ts) -> UserResponse | validation_failed 400
+ *                          with field codes: country_not_offered, region_not_in_country, unknown_interest,
+ *                          invalid_choice, name_is_email, name_starts_with_at, invalid_date_of_birth
+ *   GET /api/geocode.php   GeocodeQuery -> GeocodeResponse | validation_failed 400 (lat/lon not numbers or out of range)
+ */
+
+/** The values a member can choose for each choice field of spec 3 Profile (hair colour ... reason for sign-up). */
+export const profileChoices = {
+  hair_color: ["blond", "brown", "black", "red", "grey"],
+  eye_color: ["blue", "brown", "green", "grey", "hazel"],
+  body_type: ["slim", "athletic", "average", "curvy", "large"],
+  relationship_status: ["single", "relationship", "married", "divorced", "widowed"],
+  tattoos: ["none", "some", "many"],
+  signup_reason: ["dating", "chat", "friendship", "adventure"],
+} as const;
+export type ProfileChoiceField = keyof typeof profileChoices;
+export const profileChoiceFields = Object.keys(profileChoices) as ProfileChoiceField[];
+
+/** A choice field's schema: one of its values; the error is the code the web translates. */
+export function profileChoice<F extends ProfileChoiceField>(field: F) {
+  return z.enum(profileChoices[field], { error: "invalid_choice" });
+}
+
+/**
+ * The optional profile fields a site shows only when settings.visible_profile_fields names them.
+ * Name, date of birth, gender, sexuality, location and about me are always part of a profile.
+ */
+export const optionalProfileFields = ["interests", ...profileChoiceFields] as const;
+export type OptionalProfileField = (typeof optionalProfileFields)[number];
+
+/** A coordinate as a query string gives it: a plain decimal number (no "", no "1e3", no list). */
+function coordinate(min: number, max: number) {
+  return z
+    .string()
+    .trim()
+    .regex(/^-?\d{1,3}(\.\d+)?$/, "must be a decimal number")
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+}
+
+export const GeocodeQuery = z.object({ lat: coordinate(-90, 90), lon: coordinate(-180, 180) });
+
+/** country: ISO 3166 alpha-2; region: a code of GET /api/regions.php for that country, or null; city: a place name. */
+export const GeocodeResult = z.object({ country: z.string().regex(/^[A-Z]{2}$/), region: z.string().nullable(), city: z.string().nullable() });
+export type GeocodeResult = z.infer<typeof GeocodeResult>;
+
+/** Spec 7: "On failure the result is set to false" (nothing found near the coordinates). */
+export const GeocodeResponse = z.object({ result: z.union([GeocodeResult, z.literal(false)]) });
+export type GeocodeResponse = z.infer<typeof GeocodeResponse>;

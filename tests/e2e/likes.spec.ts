@@ -1,0 +1,158 @@
+import type { Browser, Page } from "@playwright/test";
+import { expect, expectPath, test } from "./fixtures";
+import { mailLink, newAccountDetails, signUp, type TestAccount } from "./accounts-support";
+
+/**
+ * Issue 4 items 4, 5 and 8: like and unlike on a member's page, the match modal, /likes with its tabs
+ * received, sent and matches, the new-like flag and the nav badge, and the like modal (?t=).
+ */
+
+type Member = TestAccount & { profileId: number; page: Page };
+
+/** A fresh, activated member in a browser context of their own (with the project's JavaScript setting). */
+async function activeMember(browser: Browser, baseURL: string): Promise<Member> {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+  await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL }]);
+  const page = await context.newPage();
+  const account = await signUp(page.request, newAccountDetails());
+  await page.goto(await mailLink(account.email, "activation"));
+  await expectPath(page, "/activate/done");
+  const me = (await (await page.request.get("/api/user.php")).json()) as { user: { status: string; profile: { id: number } } | null };
+  expect(me.user?.status).toBe("active");
+  return { ...account, profileId: me.user?.profile.id ?? 0, page };
+}
+
+function entryOf(page: Page, name: string) {
+  return page.getByTestId("like-entry").filter({ hasText: name });
+}
+
+test("a like is sent and received, opening it clears the flag, and liking back makes a match", async ({ browser, baseURL }) => {
+  // Two sign-ups with activation and a dozen pages: more than the default time on a busy machine.
+  test.slow();
+  const js = test.info().project.use.javaScriptEnabled !== false;
+  const alice = await activeMember(browser, baseURL ?? "");
+  const bob = await activeMember(browser, baseURL ?? "");
+
+  // Alice likes Bob on his page.
+  await alice.page.goto(`/members/${bob.profileId}`);
+  await alice.page.getByTestId("like-actions").getByRole("button", { name: "Like", exact: true }).click();
+  await expect(alice.page.getByRole("button", { name: "Liked — unlike" })).toBeVisible();
+  await expectPath(alice.page, `/members/${bob.profileId}`, { withSearch: true });
+  await expect(alice.page.getByTestId("match-modal")).toHaveCount(0);
+
+  // /likes opens the received tab; Alice received nothing, Bob is under sent.
+  await alice.page.goto("/likes");
+  await expectPath(alice.page, "/likes/received");
+  await expect(alice.page.getByTestId("likes-empty")).toContainText("Nobody has liked you yet.");
+  await expect(alice.page.getByTestId("likes-empty").getByRole("link", { name: "Search members" })).toHaveAttribute("href", "/members");
+  await alice.page.getByTestId("likes-tabs").getByRole("link", { name: "Sent" }).click();
+  await expectPath(alice.page, "/likes/sent");
+  await expect(entryOf(alice.page, bob.name)).toHaveCount(1);
+  await expect(entryOf(alice.page, bob.name)).toHaveAttribute("data-new", "false");
+
+  // Bob sees Alice's like as new, with the nav badge; opening her clears both.
+  await bob.page.goto("/likes/received");
+  const received = entryOf(bob.page, alice.name);
+  await expect(received).toHaveAttribute("data-new", "true");
+  await expect(received.getByText("New", { exact: true })).toBeVisible();
+  await expect(bob.page.getByTestId("badge-likes")).toHaveText("1");
+  await received.getByRole("link").click();
+  await expectPath(bob.page, `/members/${alice.profileId}`);
+  await expect(bob.page.getByTestId("likes-you")).toHaveText(`${alice.name} likes you`);
+  await expect(bob.page.getByTestId("badge-likes")).toHaveCount(0);
+  await bob.page.goto("/likes/received");
+  await expect(entryOf(bob.page, alice.name)).toHaveAttribute("data-new", "false");
+  await expect(bob.page.getByTestId("badge-likes")).toHaveCount(0);
+
+  // Bob likes back: the match modal shows both, with the way to chat.
+  await bob.page.goto(`/members/${alice.profileId}`);
+  await bob.page.getByRole("button", { name: "Like back" }).click();
+  const modal = bob.page.getByTestId("match-modal");
+  await expect(modal.getByRole("heading", { name: "It's a match!" })).toBeVisible();
+  await expect(modal).toContainText(`You and ${alice.name} like each other.`);
+  await expect(modal.getByRole("link", { name: "Send a message" })).toHaveAttribute("href", `/members/${alice.profileId}/chat`);
+  await expect(modal.getByRole("link", { name: "Keep browsing" })).toHaveAttribute("href", "/members");
+  await expect(modal.getByTestId("match-photo")).toHaveCount(2);
+  await expect(bob.page.getByTestId("match-badge")).toHaveText("It's a match");
+  if (js) {
+    // Spec 4: a click on the photo keeps it open, a click anywhere else closes it.
+    await expectPath(bob.page, `/members/${alice.profileId}`, { withSearch: true });
+    await modal.getByTestId("match-photo").first().click();
+    await expect(modal).toBeVisible();
+    await bob.page.getByTestId("match-modal-backdrop").click({ position: { x: 5, y: 5 } });
+    await expect(modal).toHaveCount(0);
+  } else {
+    await expectPath(bob.page, `/members/${alice.profileId}?match=1`, { withSearch: true });
+    await modal.getByRole("link", { name: "Close" }).click();
+    await expectPath(bob.page, `/members/${alice.profileId}`, { withSearch: true });
+    await expect(bob.page.getByTestId("match-modal")).toHaveCount(0);
+  }
+
+  // Both find each other under matches.
+  await bob.page.goto("/likes/matches");
+  await expect(entryOf(bob.page, alice.name)).toHaveCount(1);
+  await alice.page.goto("/likes/matches");
+  await expect(entryOf(alice.page, bob.name)).toHaveCount(1);
+  await expect(entryOf(alice.page, bob.name).getByText("Mutual like")).toBeVisible();
+
+  // Alice takes her like back: the match is gone for both.
+  await alice.page.goto(`/members/${bob.profileId}`);
+  await alice.page.getByRole("button", { name: "Liked — unlike" }).click();
+  await expect(alice.page.getByRole("button", { name: "Like back" })).toBeVisible();
+  await bob.page.goto("/likes/matches");
+  await expect(bob.page.getByTestId("likes-empty")).toContainText("No matches yet.");
+
+  await alice.page.context().close();
+  await bob.page.context().close();
+});
+
+test("an unknown likes tab is a 404, and a visitor is sent to log in", async ({ page }) => {
+  const account = await signUp(page.request, newAccountDetails());
+  expect(account.email).toBeTruthy();
+  const missing = await page.goto("/likes/favourites");
+  expect(missing?.status()).toBe(404);
+  await expect(page.getByText("This page could not be found")).toBeVisible();
+  await page.context().clearCookies();
+  await page.goto("/likes/sent");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Flikes%2Fsent$/);
+});
+
+test("the like modal shows after t seconds and the likes badge counts the like", async ({ page }) => {
+  test.skip(test.info().project.use.javaScriptEnabled === false, "the like modal is a JavaScript enhancement");
+  await signUp(page.request, newAccountDetails());
+  await page.goto("/members?t=0");
+  const modal = page.getByTestId("like-modal");
+  await expect(modal.getByRole("heading", { name: /likes you!$/ })).toBeVisible();
+  await expect(page.getByTestId("badge-likes")).toHaveText("1");
+  await modal.getByRole("link", { name: "View profile" }).click();
+  await expect(page).toHaveURL(/\/members\/\d+\?from=likes$/);
+  await expect(page.getByTestId("like-modal")).toHaveCount(0);
+  // The next one waits a day: a second visit shows none.
+  await page.goto("/members?t=0");
+  await page.waitForTimeout(1000);
+  await expect(page.getByTestId("like-modal")).toHaveCount(0);
+});
+
+test("with lb the page sends a beacon when it becomes hidden", async ({ page }) => {
+  test.skip(test.info().project.use.javaScriptEnabled === false, "page-bounce logging is a JavaScript enhancement");
+  await signUp(page.request, newAccountDetails());
+  const hide = () =>
+    page.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { value: "hidden", configurable: true });
+      document.dispatchEvent(new Event("visibilitychange"));
+    });
+  // The api's answers to the beacon (its body is a Blob, which the browser does not report).
+  const beacons: number[] = [];
+  page.on("response", (response) => {
+    if (response.url().endsWith("/api/page-hidden.php") && response.request().method() === "POST") beacons.push(response.status());
+  });
+  await page.goto("/members");
+  await expect(page.getByTestId("member-cards")).toBeVisible();
+  await hide();
+  await page.waitForTimeout(500);
+  expect(beacons).toEqual([]);
+  await page.goto("/members?lb=1");
+  await expect(page.getByTestId("member-cards")).toBeVisible();
+  await hide();
+  await expect.poll(() => beacons).toEqual([204]);
+});
