@@ -10,6 +10,7 @@ import type { Db } from "./client";
 import { companies, creditLedger, interests, photos, profiles, sites, users } from "./schema";
 import { hashPassword } from "../domain/passwords";
 import { nichePrefix } from "#contract/settings";
+import { profileChoices } from "#contract/profile";
 
 export const demoPassword = "demo-password";
 export const demoAccounts = {
@@ -23,11 +24,8 @@ export const interestKeys = [
   "travel", "music", "movies", "cooking", "sports", "fitness", "reading", "art", "dancing", "nature",
   "photography", "gaming", "wine", "fashion", "animals", "beach", "cars", "nightlife", "yoga", "theatre",
 ];
-const hairColors = ["blond", "brown", "black", "red", "grey"];
-const eyeColors = ["blue", "brown", "green", "grey", "hazel"];
-const bodyTypes = ["slim", "athletic", "average", "curvy", "large"];
-const relationships = ["single", "divorced", "widowed", "relationship", "married"];
-const reasons = ["dating", "chat", "friendship", "adventure"];
+// The choices the profile form offers (contract/profile.ts), so demo profiles only hold valid values.
+const { hair_color: hairColors, eye_color: eyeColors, body_type: bodyTypes, relationship_status: relationships, signup_reason: reasons } = profileChoices;
 
 type Niche = { niche: number; name: string; gender: "male" | "female"; sexuality: "hetero" | "gay" | "lesbian" | "bi"; minAge: number; maxAge: number; bodyTypes?: string[] };
 const nicheSites: Niche[] = [
@@ -155,7 +153,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
             eyeColor: faker.helpers.arrayElement(eyeColors),
             bodyType: faker.helpers.arrayElement(n.bodyTypes ?? bodyTypes),
             relationshipStatus: faker.helpers.arrayElement(relationships),
-            tattoos: faker.helpers.arrayElement(["none", "some", "many"]),
+            tattoos: faker.helpers.arrayElement(profileChoices.tattoos),
             signupReason: faker.helpers.arrayElement(reasons),
             // Profiles run by the site (the like modal's auto-likes): every tenth, and on the default site some men too.
             fictional: i % 10 === 3 || i % 20 === 9,

@@ -1,13 +1,18 @@
 import { Router } from "express";
 import { GeocodeQuery, type GeocodeResponse } from "#contract/profile";
 import { reverseGeocode } from "../services/geocode";
+import { requireMember } from "./context";
 import { handle, parseInput } from "./respond";
 
-/** GET /api/geocode.php?lat=&lon=: where the coordinates are (the location block of /profile). Offline, same answer for everyone. */
+/**
+ * GET /api/geocode.php?lat=&lon=: where the coordinates are (the location block of /profile). Offline,
+ * the same answer for everyone, but members only: a lookup far from land costs ~0.1 s of CPU.
+ */
 export function geocodeRoutes(): Router {
   const router = Router();
   router.get(
     "/api/geocode.php",
+    requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, GeocodeQuery, req.query);
       if (!query) return;

@@ -1,6 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { visitorMaySearch } from "#contract/members";
+import { requestHasTrafficSource } from "~/api.server";
 import { getSettings, getUser } from "~/session.server";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
@@ -15,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: t("home.metaTitle", { site: settings.name }),
     description: t("home.metaDescription", { site: settings.name }),
     site: settings.name,
-    canSearch: user !== null || settings.logged_out_search,
+    canSearch: user !== null || visitorMaySearch(settings, requestHasTrafficSource(request)),
   };
 }
 

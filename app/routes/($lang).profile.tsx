@@ -155,6 +155,11 @@ export default function OwnProfile() {
               </Link>
             </li>
             <li>
+              <Link to={href("/profile/blocked")} className="font-semibold">
+                {t("account.blocked")}
+              </Link>
+            </li>
+            <li>
               <Link to={href("/profile/delete")} className="font-semibold">
                 {t("account.delete")}
               </Link>

@@ -19,6 +19,7 @@ import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from 
 import { GenderField, InterestsField } from "~/components/profile-choices";
 import { genders, sexualities } from "~/profile-fields";
 import { useValidatedForm } from "~/components/validated-form";
+import { PushStep } from "~/components/push";
 import { PhotoUploadForm } from "~/components/photo-upload-form";
 import { forwardPhotoUpload } from "~/photo-upload.server";
 
@@ -41,22 +42,25 @@ function stepSchema(step: number, t: TFunction, countries: string[]) {
   });
 }
 
-function parseStep(value: string | undefined): 2 | 3 | 4 | null {
+function parseStep(value: string | undefined): 1 | 2 | 3 | 4 | null {
   const step = Number(value);
-  return step === 2 || step === 3 || step === 4 ? step : null;
+  return step === 1 || step === 2 || step === 3 || step === 4 ? step : null;
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const step = parseStep(params.step);
-  if (step === null || !signupSteps.some((s) => s.step === step)) throw data(null, { status: 404 });
+  if (step === null) throw data(null, { status: 404 });
   const [user, settings] = await Promise.all([requireUser(request, context, locale), getSettings(request, context)]);
+  // A step the site does not offer (push without the site's push key) is no page.
+  if (!signupSteps.some((s) => s.step === step && s.available(settings))) throw data(null, { status: 404 });
   const t = fixedT(locale);
   const regions = step === 3 ? await apiFor(request, context).get("/api/regions.php", RegionsResponse, { country: user.profile.country }) : null;
   const countryName = new Intl.DisplayNames([locale], { type: "region" });
   return {
     step,
-    title: step === 2 ? fixedT(locale, "photos")("signupStep.title") : t(step === 3 ? "steps.personal.title" : "steps.about.title"),
+    title: step === 1 ? t("steps.push.title") : step === 2 ? fixedT(locale, "photos")("signupStep.title") : t(step === 3 ? "steps.personal.title" : "steps.about.title"),
+    pushPublicKey: settings.push_public_key,
     next: localizePath(locale, nextSignupPath(step, settings)),
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
     regions: regions?.ok ? regions.data.regions.map((r) => ({ value: r.code, label: r.name })) : [],
@@ -68,7 +72,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, context, params }: ActionFunctionArgs) {
   const locale = urlLocale(request);
   const step = parseStep(params.step);
-  if (step === null) throw data(null, { status: 404 });
+  // Step 1 (push) happens in the browser and posts to the api itself.
+  if (step === null || step === 1) throw data(null, { status: 404 });
   await requireUser(request, context, locale);
   const settings = await getSettings(request, context);
   const t = fixedT(locale);
@@ -103,7 +108,15 @@ export default function SignupStep() {
           {t("steps.progress", { step, steps: 4 })}
         </p>
         <h1 className="mt-1 text-2xl font-bold text-gray-900">{loaderData.title}</h1>
-        {step === 2 ? <PhotoStep /> : step === 3 ? <PersonalStep /> : <AboutStep />}
+        {step === 1 ? (
+          loaderData.pushPublicKey ? <PushStep publicKey={loaderData.pushPublicKey} next={next} /> : null
+        ) : step === 2 ? (
+          <PhotoStep />
+        ) : step === 3 ? (
+          <PersonalStep />
+        ) : (
+          <AboutStep />
+        )}
         <Link to={next} className="mt-4 block text-center text-sm text-gray-600 hover:text-gray-900" data-testid="skip-step">
           {t("steps.skip")}
         </Link>

@@ -173,9 +173,17 @@ describe("PUT /api/profile.php: validation", () => {
 });
 
 describe("GET /api/geocode.php", () => {
+  let token: string;
+  beforeAll(async () => {
+    token = (await newMember()).token;
+  });
   async function geocode(query: string): Promise<Response> {
-    return call(api, "GET", `/api/geocode.php?${query}`);
+    return call(api, "GET", `/api/geocode.php?${query}`, { token });
   }
+
+  it("asks a visitor to log in", async () => {
+    await expectApiError(await call(api, "GET", "/api/geocode.php?lat=52.3731&lon=4.8922"), 403, "authentication_required");
+  });
 
   it("finds Amsterdam: NL, the region code of the region list and the city", async () => {
     const res = await geocode("lat=52.3731&lon=4.8922");

@@ -6,6 +6,7 @@ import type { ProfileUpdate } from "#contract/account";
 import type { MembersResponse } from "#contract/members";
 import { ageOn } from "#contract/age";
 import { regionsOf } from "../../services/regions";
+import { listableTo } from "../visibility";
 import { memberCards } from "../members";
 import type { Site } from "../sites";
 import { maxAge } from "./signup";
@@ -98,7 +99,15 @@ export async function signupMatches(db: Db, userId: number, siteId: number): Pro
   const rows = await db
     .select()
     .from(profiles)
-    .where(and(eq(profiles.siteId, siteId), eq(profiles.status, "active"), ne(profiles.userId, userId), inArray(profiles.gender, soughtGenders(own.gender, own.sexuality))))
+    .where(
+      and(
+        eq(profiles.siteId, siteId),
+        eq(profiles.status, "active"),
+        ne(profiles.userId, userId),
+        inArray(profiles.gender, soughtGenders(own.gender, own.sexuality)),
+        listableTo(own.id),
+      ),
+    )
     .orderBy(sql`(${profiles.country} = ${own.country}) desc`, desc(profiles.createdAt), desc(profiles.id))
     .limit(signupMatchesLimit);
   const results = await memberCards(db, rows);
