@@ -64,6 +64,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 }
 export type RootData = Awaited<ReturnType<typeof loader>>;
 
+/**
+ * The navigation badges (unread messages, new likes, credits) must follow every navigation: opening a
+ * like clears its flag, reading a chat its unread count. With single fetch the root loader answers in
+ * the same request as the page's (which asks the api for the member anyway), so this costs little.
+ */
+export const shouldRevalidate = () => true;
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.site.name ?? "Rendezvous" }];
 
 function useLayoutName(): LayoutName {

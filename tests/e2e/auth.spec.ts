@@ -36,7 +36,9 @@ test.describe("login", () => {
     await expect(menu.getByRole("link", { name: "Settings", exact: true })).toHaveAttribute("href", "/notifications");
     await expect(menu.getByRole("button", { name: "Logout", exact: true })).toBeVisible();
 
-    // Member cards: a photo (or a placeholder for the few without), name and age.
+    // Member cards: a photo (or a placeholder for the few without), name and age. Other tests sign up
+    // (photo-less) men who are newest in the search, so look at the women, who are nearly all demo members.
+    await page.goto("/members?gender=female");
     const cards = page.getByTestId("member-cards").getByRole("listitem");
     await expect(cards.first()).toBeVisible();
     const count = await cards.count();

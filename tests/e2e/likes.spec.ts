@@ -9,6 +9,17 @@ import { mailLink, newAccountDetails, signUp, type TestAccount } from "./account
 
 type Member = TestAccount & { profileId: number; page: Page };
 
+/** Active members this worker's current test made: deleted afterwards, so they do not crowd the newest members of other tests' searches. */
+const created: Member[] = [];
+
+test.afterEach(async () => {
+  for (const member of created.splice(0)) {
+    const deleted = await member.page.request.post("/api/delete-account.php", { data: { password: member.password } });
+    expect(deleted.status(), "test member deleted").toBe(200);
+    await member.page.context().close();
+  }
+});
+
 /** A fresh, activated member in a browser context of their own (with the project's JavaScript setting). */
 async function activeMember(browser: Browser, baseURL: string): Promise<Member> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
@@ -19,7 +30,9 @@ async function activeMember(browser: Browser, baseURL: string): Promise<Member> 
   await expectPath(page, "/activate/done");
   const me = (await (await page.request.get("/api/user.php")).json()) as { user: { status: string; profile: { id: number } } | null };
   expect(me.user?.status).toBe("active");
-  return { ...account, profileId: me.user?.profile.id ?? 0, page };
+  const member = { ...account, profileId: me.user?.profile.id ?? 0, page };
+  created.push(member);
+  return member;
 }
 
 function entryOf(page: Page, name: string) {
@@ -102,8 +115,6 @@ test("a like is sent and received, opening it clears the flag, and liking back m
   await bob.page.goto("/likes/matches");
   await expect(bob.page.getByTestId("likes-empty")).toContainText("No matches yet.");
 
-  await alice.page.context().close();
-  await bob.page.context().close();
 });
 
 test("an unknown likes tab is a 404, and a visitor is sent to log in", async ({ page }) => {
