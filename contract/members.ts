@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { profileChoiceFields } from "./profile";
 import { MainImage } from "./user";
 
 export const MemberCard = z.object({
@@ -95,6 +96,8 @@ export const MemberProfile = z.object({
   photo_count: z.number().int(),
   /** A profile run by the site: the page shows the site's fictional_icon and fictional_warning. */
   fictional: z.boolean(),
+  /** The choice fields the site shows (settings.visible_profile_fields) that the member filled in: field -> value code. */
+  details: z.partialRecord(z.enum(profileChoiceFields), z.string()),
 });
 export type MemberProfile = z.infer<typeof MemberProfile>;
 /** The viewer's relation to the member (null for visitors): likes either way, a match when both, and whether the viewer blocked them. */

@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { photos, profiles, users } from "../db/schema";
 import type { MemberProfile } from "#contract/members";
 import { visiblePhotoCount } from "#contract/photos";
+import { profileChoiceFields, type ProfileChoiceField } from "#contract/profile";
 import { ageOn } from "#contract/age";
 
 /**
@@ -10,7 +11,14 @@ import { ageOn } from "#contract/age";
  * viewer's own (that is /profile). Photos: the active ones in the member's order, as many as the
  * viewer may see (spec 6), and how many there are in all.
  */
-export async function memberProfile(db: Db, siteId: number, profileId: number, viewerUserId: number | null, today = new Date()): Promise<MemberProfile | null> {
+export async function memberProfile(
+  db: Db,
+  site: { id: number; visibleProfileFields: string[] },
+  profileId: number,
+  viewerUserId: number | null,
+  today = new Date(),
+): Promise<MemberProfile | null> {
+  const siteId = site.id;
   const [row] = await db
     .select()
     .from(profiles)
@@ -32,12 +40,32 @@ export async function memberProfile(db: Db, siteId: number, profileId: number, v
     region: row.region,
     country: row.country,
     about_me: row.aboutMe,
-    interests: row.interests,
+    // Optional fields only where the site shows them (settings.visible_profile_fields), as /profile edits them.
+    interests: site.visibleProfileFields.includes("interests") ? row.interests : [],
+    details: visibleDetails(row, site.visibleProfileFields),
     // Only the visible ones leave the api: the names of the others are unguessable and stay unknown.
     photos: shown === null ? rows : rows.slice(0, shown),
     photo_count: rows.length,
     fictional: row.fictional,
   };
+}
+
+const detailColumns = {
+  hair_color: "hairColor",
+  eye_color: "eyeColor",
+  body_type: "bodyType",
+  relationship_status: "relationshipStatus",
+  tattoos: "tattoos",
+  signup_reason: "signupReason",
+} as const satisfies Record<ProfileChoiceField, keyof typeof profiles.$inferSelect>;
+
+function visibleDetails(row: typeof profiles.$inferSelect, visible: string[]): MemberProfile["details"] {
+  const details: MemberProfile["details"] = {};
+  for (const field of profileChoiceFields) {
+    const value = row[detailColumns[field]];
+    if (visible.includes(field) && value) details[field] = value;
+  }
+  return details;
 }
 
 /** How many photos of another member the viewer sees: visitors and free members a few, premium members all (null). */

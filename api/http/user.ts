@@ -113,7 +113,7 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
       if (!member && !visitorMaySearchHere(req, res)) return sendError(res, "authentication_required");
       const query = parseInput(res, MemberQuery, req.query);
       if (!query) return;
-      const profile = await memberProfile(db, site.id, query.id, member?.userId ?? null);
+      const profile = await memberProfile(db, site, query.id, member?.userId ?? null);
       if (!profile) return sendError(res, "not_found");
       if (!member) return void res.set("Cache-Control", "private, no-store").json({ profile, relation: null });
       // Spec 6: a blocked member cannot view the blocker's profile.

@@ -3,7 +3,8 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
-import { MemberQuery, MemberResponse, visitorMaySearch } from "#contract/members";
+import { MemberQuery, MemberResponse, visitorMaySearch, type MemberProfile } from "#contract/members";
+import { profileChoiceFields } from "#contract/profile";
 import { RegionsResponse } from "#contract/settings";
 import { apiFor, requestHasTrafficSource } from "~/api.server";
 import { urlLocale } from "~/locale.server";
@@ -66,6 +67,7 @@ export default function MemberPage() {
           {fictional ? <FictionalLabel icon={fictional.icon} warning={fictional.warning} /> : null}
           <LikeButton profileId={profile.id} name={profile.name} relation={relation} />
           <MemberActions member={profile} relation={relation} />
+          <MemberDetails details={profile.details} />
           <h2 className="mt-6 text-lg font-semibold text-gray-900">{t("steps.aboutMe")}</h2>
           <p className="mt-2 whitespace-pre-line text-gray-700">{profile.about_me || t("memberPage.noAbout", { name: profile.name })}</p>
           {interestKeys.length > 0 ? (
@@ -84,6 +86,23 @@ export default function MemberPage() {
       </div>
       <MatchModal profileId={profile.id} name={profile.name} photo={profile.photos[0] ? cdn + profile.photos[0].thumb_filename : null} relation={relation} />
     </article>
+  );
+}
+
+/** The choice fields the site shows (hair colour, body type, ...), in the order of the profile form. */
+function MemberDetails({ details }: { details: MemberProfile["details"] }) {
+  const { t } = useTranslation("profile");
+  const shown = profileChoiceFields.filter((field) => details[field]);
+  if (shown.length === 0) return null;
+  return (
+    <dl className="mt-4 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm" data-testid="member-details">
+      {shown.map((field) => (
+        <div key={field} className="contents">
+          <dt className="text-gray-500">{t(`fields.${field}`)}</dt>
+          <dd className="text-gray-900">{t(`choices.${field}.${details[field]}`)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 

@@ -43,6 +43,19 @@ describe("GET /api/member.php", () => {
     expect(profile.photos.length).toBeGreaterThan(0);
   });
 
+  it("shows only the profile details the site shows (visible_profile_fields)", async () => {
+    await api.db.update(profiles).set({ hairColor: "red", bodyType: "curvy", tattoos: "many", signupReason: "chat" }).where(eq(profiles.id, otherProfileId));
+    const [site] = await api.db.select({ fields: sites.visibleProfileFields }).from(sites).where(eq(sites.isDefault, true));
+    // The demo site shows hair colour and body type but neither tattoos nor the reason for signing up.
+    expect(site?.fields).toEqual(expect.arrayContaining(["hair_color", "body_type"]));
+    expect(site?.fields).not.toContain("tattoos");
+    expect(site?.fields).not.toContain("signup_reason");
+    const { profile } = MemberResponse.parse(await (await call(api, "GET", `/api/member.php?id=${otherProfileId}`, { token })).json());
+    expect(profile.details).toMatchObject({ hair_color: "red", body_type: "curvy" });
+    expect(profile.details).not.toHaveProperty("tattoos");
+    expect(profile.details).not.toHaveProperty("signup_reason");
+  });
+
   it("answers 404 for the viewer's own profile, another site's member and an unknown id", async () => {
     for (const id of [ownProfileId, otherSiteProfileId, 999_999]) {
       const res = await call(api, "GET", `/api/member.php?id=${id}`, { token });

@@ -14,6 +14,11 @@ test.describe("member page", () => {
     await expect(member.getByRole("heading", { level: 1 })).toContainText(name);
     await expect(member.getByRole("img", { name })).toBeVisible();
     await expect(member.getByTestId("photo-count")).toHaveText(/^[1-9]\d* photos?$/);
+    // Demo members have every detail; the demo site shows body type and hair colour, not tattoos.
+    const details = member.getByTestId("member-details");
+    await expect(details).toContainText("Body type");
+    await expect(details).toContainText("Hair colour");
+    await expect(details).not.toContainText("Tattoos");
     await member.getByRole("link", { name: /Back to the search/ }).click();
     await expect(page).toHaveURL(/\/members$/);
   });
