@@ -14,8 +14,9 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["tests/api/**/*.test.ts"],
-          // One database per run: files take turns so TRUNCATE in one cannot hit another.
-          fileParallelism: false,
+          // On PostgreSQL the files share one database and take turns, so TRUNCATE in one cannot hit
+          // another; on PGlite each file has a database of its own and the files run side by side.
+          fileParallelism: !process.env.DATABASE_URL,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

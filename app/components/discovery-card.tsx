@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type PointerEvent as ReactPointerEvent } from "react";
+import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { DiscoveryDecision, DiscoveryGame } from "#contract/discovery";
@@ -6,6 +6,7 @@ import type { MemberCard } from "#contract/members";
 import type { DiscoveryActionData, DiscoveryLoaderData } from "~/discovery.server";
 import { HeartIcon } from "./icons";
 import { useHref, useRootData } from "./root-data";
+import { useHydrated } from "./hydrated";
 
 /** The two discovery pages (spec 2 routes). */
 export const discoveryPaths: Record<DiscoveryGame, string> = { swipe: "/swipe-game", match_finder: "/match-finder" };
@@ -15,15 +16,6 @@ const swipeThreshold = 100;
 
 type Card = NonNullable<DiscoveryLoaderData["card"]>;
 
-const noSubscription = () => () => {};
-/** True in the browser once hydrated, false on the server. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 function isDecision(value: unknown): value is DiscoveryDecision {
   return value === "like" || value === "pass";

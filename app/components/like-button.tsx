@@ -1,25 +1,16 @@
-import { useSyncExternalStore } from "react";
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberRelation } from "#contract/members";
 import type { LikeActionData } from "~/routes/($lang).members_.$id.like";
 import { HeartIcon } from "./icons";
 import { useHref } from "./root-data";
+import { useHydrated } from "./hydrated";
 
 /** The like button and the match modal share the fetcher of one member's like. */
 export function likeFetcherKey(profileId: number): string {
   return `like-${profileId}`;
 }
 
-const noSubscription = () => () => {};
-/** Whether React runs in the browser yet: before that, forms are plain HTML posts. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * Like / "Liked — unlike" / "It's a match" on a member's page (spec 2 member profile actions like, unlike).

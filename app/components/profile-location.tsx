@@ -1,10 +1,11 @@
 import type { FieldMetadata } from "@conform-to/react";
-import { useRef, useState, useSyncExternalStore } from "react";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { GeocodeResponse } from "#contract/profile";
 import { RegionsResponse } from "#contract/settings";
 import { FieldErrors } from "./form-fields";
 import { useLocale } from "./root-data";
+import { useHydrated } from "./hydrated";
 
 type Option = { value: string; label: string };
 
@@ -35,16 +36,6 @@ async function fetchRegions(country: string): Promise<Option[]> {
   return RegionsResponse.parse(await response.json()).regions.map((r) => ({ value: r.code, label: r.name }));
 }
 
-const noSubscription = () => () => {};
-
-/** Whether React runs in the browser: false while rendering on the server and hydrating, true after. */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
 
 function currentPosition(): Promise<GeolocationPosition> {
   return new Promise((resolve, reject) => {

@@ -1,4 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
+import { noSubscription } from "./hydrated";
 import { Link, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
@@ -35,8 +36,6 @@ async function subscribe(publicKey: string): Promise<PushState> {
   });
   return response.ok ? "subscribed" : "failed";
 }
-
-const noSubscription = () => () => undefined;
 
 /** Signup step 1: turn on notifications, or go on without them. `next` is the following step. */
 export function PushStep({ publicKey, next }: { publicKey: string; next: string }) {

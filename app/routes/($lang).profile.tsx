@@ -21,6 +21,7 @@ import { GenderField, InterestsField, ProfileChoiceSelect } from "~/components/p
 import { InvisibleModeForm } from "~/components/profile-invisible";
 import { LocationFields } from "~/components/profile-location";
 import { useHref } from "~/components/root-data";
+import { Panel } from "~/components/panel";
 
 /** What the page confirms after a redirect (?done=). */
 const doneStates = ["saved", "invisible-on", "invisible-off"] as const;
@@ -171,14 +172,6 @@ export default function OwnProfile() {
   );
 }
 
-function Panel({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) {
-  return (
-    <section aria-label={title} className="space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100" data-testid={testId}>
-      <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 function ProfileForm() {
   const { t } = useTranslation("profile");

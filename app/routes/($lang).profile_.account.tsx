@@ -16,6 +16,7 @@ import { Notice, NewPasswordFields, useEmptyPasswordsAfterError } from "~/compon
 import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
+import { Panel } from "~/components/panel";
 
 type Intent = "password" | "email";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
@@ -108,14 +109,6 @@ export default function AccountSettings() {
   );
 }
 
-function Panel({ title, testId, children }: { title: string; testId: string; children: React.ReactNode }) {
-  return (
-    <section aria-label={title} className="space-y-4 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100" data-testid={testId}>
-      <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
-      {children}
-    </section>
-  );
-}
 
 /** This form's last answer from the action; the other form's answers are not its business. */
 function useLastResult(intent: Intent) {

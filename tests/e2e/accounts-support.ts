@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { simpleParser, type AddressObject } from "mailparser";
-import { expect } from "./fixtures";
+import { expect, expectPath, test } from "./fixtures";
 
 /** A member of its own for one test: the demo accounts never get a wrong password (login throttle). */
 export type TestAccount = { email: string; password: string; name: string };
@@ -71,4 +71,20 @@ export async function mailLink(to: string, kind: MailKind, count = 1): Promise<s
 /** How many mails of `kind` went to `to` so far. */
 export async function mailCount(to: string, kind: MailKind): Promise<number> {
   return (await mailedLinks(to, kind)).length;
+}
+
+/** A member of the tests' own, activated, with their own browser page. */
+export type ActiveMember = TestAccount & { profileId: number; page: Page };
+
+/** A fresh, activated member in a browser context of their own (with the project's JavaScript setting). */
+export async function activeMember(browser: Browser, baseURL: string): Promise<ActiveMember> {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
+  await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL }]);
+  const page = await context.newPage();
+  const account = await signUp(page.request, newAccountDetails());
+  await page.goto(await mailLink(account.email, "activation"));
+  await expectPath(page, "/activate/done");
+  const me = (await (await page.request.get("/api/user.php")).json()) as { user: { status: string; profile: { id: number } } | null };
+  expect(me.user?.status).toBe("active");
+  return { ...account, profileId: me.user?.profile.id ?? 0, page };
 }

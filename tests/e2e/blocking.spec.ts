@@ -1,27 +1,12 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, expectPath, test } from "./fixtures";
-import { mailLink, newAccountDetails, signUp, type TestAccount } from "./accounts-support";
+import { activeMember } from "./accounts-support";
 
 /**
  * Issue 4 items 3 and 4: blocking from a member's page (a confirm dialog with JavaScript, a confirmation
  * page without), the blocked member's message, unblocking from /profile/blocked; and visitors' search on
  * a site with logged_out_search_trafficsource (the demo site bbw.localhost).
  */
-
-type Member = TestAccount & { profileId: number; page: Page };
-
-/** A fresh, activated member in a browser context of their own (with the project's JavaScript setting). */
-async function activeMember(browser: Browser, baseURL: string): Promise<Member> {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
-  await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL }]);
-  const page = await context.newPage();
-  const account = await signUp(page.request, newAccountDetails());
-  await page.goto(await mailLink(account.email, "activation"));
-  await expectPath(page, "/activate/done");
-  const me = (await (await page.request.get("/api/user.php")).json()) as { user: { status: string; profile: { id: number } } | null };
-  expect(me.user?.status).toBe("active");
-  return { ...account, profileId: me.user?.profile.id ?? 0, page };
-}
 
 /** Whether the newest members (page 1 of the search) include `profileId`. */
 async function searchShows(page: Page, profileId: number): Promise<boolean> {

@@ -1,13 +1,13 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect, expectPath, test } from "./fixtures";
-import { mailLink, newAccountDetails, signUp, type TestAccount } from "./accounts-support";
+import { activeMember as newActiveMember, newAccountDetails, signUp, type ActiveMember } from "./accounts-support";
 
 /**
  * Issue 4 items 4, 5 and 8: like and unlike on a member's page, the match modal, /likes with its tabs
  * received, sent and matches, the new-like flag and the nav badge, and the like modal (?t=).
  */
 
-type Member = TestAccount & { profileId: number; page: Page };
+type Member = ActiveMember;
 
 /** Active members this worker's current test made: deleted afterwards, so they do not crowd the newest members of other tests' searches. */
 const created: Member[] = [];
@@ -20,17 +20,9 @@ test.afterEach(async () => {
   }
 });
 
-/** A fresh, activated member in a browser context of their own (with the project's JavaScript setting). */
+/** A fresh, activated member, deleted after the test. */
 async function activeMember(browser: Browser, baseURL: string): Promise<Member> {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
-  await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL }]);
-  const page = await context.newPage();
-  const account = await signUp(page.request, newAccountDetails());
-  await page.goto(await mailLink(account.email, "activation"));
-  await expectPath(page, "/activate/done");
-  const me = (await (await page.request.get("/api/user.php")).json()) as { user: { status: string; profile: { id: number } } | null };
-  expect(me.user?.status).toBe("active");
-  const member = { ...account, profileId: me.user?.profile.id ?? 0, page };
+  const member = await newActiveMember(browser, baseURL);
   created.push(member);
   return member;
 }
