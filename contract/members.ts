@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { profileChoiceFields } from "./profile";
+import { profileChoiceFields } from "./profile-choices";
 import { MainImage } from "./user";
 
 export const MemberCard = z.object({

@@ -9,17 +9,9 @@ import { z } from "zod";
  *   GET /api/geocode.php   GeocodeQuery -> GeocodeResponse | validation_failed 400 (lat/lon not numbers or out of range)
  */
 
-/** The values a member can choose for each choice field of spec 3 Profile (hair colour ... reason for sign-up). */
-export const profileChoices = {
-  hair_color: ["blond", "brown", "black", "red", "grey"],
-  eye_color: ["blue", "brown", "green", "grey", "hazel"],
-  body_type: ["slim", "athletic", "average", "curvy", "large"],
-  relationship_status: ["single", "relationship", "married", "divorced", "widowed"],
-  tattoos: ["none", "some", "many"],
-  signup_reason: ["dating", "chat", "friendship", "adventure"],
-} as const;
-export type ProfileChoiceField = keyof typeof profileChoices;
-export const profileChoiceFields = Object.keys(profileChoices) as ProfileChoiceField[];
+import { profileChoiceFields, profileChoices, type ProfileChoiceField } from "./profile-choices";
+
+export { profileChoiceFields, profileChoices, type ProfileChoiceField };
 
 /** A choice field's schema: one of its values; the error is the code the web translates. */
 export function profileChoice<F extends ProfileChoiceField>(field: F) {

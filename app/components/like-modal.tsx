@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useLocation, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { AutoLikeResponse } from "#contract/likes";
 import type { MemberCard } from "#contract/members";
 import { splitLocale } from "~/paths";
 import { useHref, useRootData } from "./root-data";
@@ -50,6 +49,8 @@ export function LikeModal() {
       try {
         const response = await fetch("/api/auto-like.php", { headers: { Accept: "application/json" }, credentials: "same-origin" });
         if (!response.ok) return;
+        // The schema (and zod) loads only now: the like modal must not weigh on every page's first load.
+        const { AutoLikeResponse } = await import("#contract/likes");
         const parsed = AutoLikeResponse.safeParse(await response.json());
         if (!cancelled && parsed.success && parsed.data.profile) setProfile(parsed.data.profile);
       } catch {

@@ -1,7 +1,6 @@
 import type { MouseEvent } from "react";
 import { Form, Link, isRouteErrorResponse, useLocation, useNavigation, useRouteError, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
 import type { MemberRelation } from "#contract/members";
 import { GeneralErrorBoundary } from "./error-page";
 import { useHref } from "./root-data";
@@ -112,13 +111,19 @@ export function FictionalLabel({ icon, warning }: { icon: string; warning: strin
 }
 
 /** What a loader throws when the member blocked the viewer (api 403 blocked_by_member); the boundary below shows it. */
-export const BlockedByMemberData = z.object({ blocked_by_member: z.object({ name: z.string() }) });
+export type BlockedByMemberData = { blocked_by_member: { name: string } };
+
+/** Checked by hand rather than with zod: the member page should not load zod into the browser for this. */
+function blockedByMemberName(data: unknown): string | null {
+  const inner = (data as Partial<BlockedByMemberData> | null)?.blocked_by_member;
+  return typeof inner?.name === "string" ? inner.name : null;
+}
 
 /** The member page's error boundary: the spec's blocked message with a way back, else the general error page. */
 export function MemberErrorBoundary() {
   const error = useRouteError();
-  const blocked = isRouteErrorResponse(error) && error.status === 403 ? BlockedByMemberData.safeParse(error.data) : null;
-  if (blocked?.success) return <BlockedByMember name={blocked.data.blocked_by_member.name} />;
+  const name = isRouteErrorResponse(error) && error.status === 403 ? blockedByMemberName(error.data) : null;
+  if (name !== null) return <BlockedByMember name={name} />;
   return <GeneralErrorBoundary />;
 }
 

@@ -2,9 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { z } from "zod";
 import { MemberQuery, MemberResponse, visitorMaySearch, type MemberProfile } from "#contract/members";
-import { profileChoiceFields } from "#contract/profile";
+import { profileChoiceFields } from "#contract/profile-choices";
 import { RegionsResponse } from "#contract/settings";
 import { apiFor, requestHasTrafficSource } from "~/api.server";
 import { urlLocale } from "~/locale.server";
@@ -27,7 +26,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const result = await api.get("/api/member.php", MemberResponse, { id: query.data.id });
   if (!result.ok) {
     // Spec 6: the blocked member gets the spec's message (MemberErrorBoundary), not the general error page.
-    const blocked: z.infer<typeof BlockedByMemberData> | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
+    const blocked: BlockedByMemberData | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
     throw data(blocked, { status: result.status === 400 ? 404 : result.status });
   }
   const { profile } = result.data;

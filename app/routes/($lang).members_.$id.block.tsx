@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import type { z } from "zod";
 import { BlockRequest, BlockResponse } from "#contract/blocks";
 import { MemberResponse } from "#contract/members";
 import { apiFor } from "~/api.server";
@@ -44,7 +43,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const result = await apiFor(request, context).get("/api/member.php", MemberResponse, { id });
   if (!result.ok) {
     if (result.error.error === "blocked_by_member") {
-      const blocked: z.infer<typeof BlockedByMemberData> = { blocked_by_member: { name: String(result.error.params?.name ?? "") } };
+      const blocked: BlockedByMemberData = { blocked_by_member: { name: String(result.error.params?.name ?? "") } };
       throw data(blocked, { status: 403 });
     }
     throw data(null, { status: result.status === 400 ? 404 : result.status });
