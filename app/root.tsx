@@ -10,6 +10,7 @@ import { entryWarningEligible } from "./entry-warning.server";
 import { trackingCookieFor } from "./tracking.server";
 import { signupGate } from "./signup-gate.server";
 import { memberAlerts } from "./member-alerts.server";
+import { pageTitle } from "./page-title";
 import { splitLocale } from "./paths";
 import { clientNamespaces } from "./i18n";
 import { useNonce } from "./components/nonce";
@@ -71,7 +72,7 @@ export type RootData = Awaited<ReturnType<typeof loader>>;
  */
 export const shouldRevalidate = () => true;
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.site.name ?? "Rendezvous" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.site.name ?? "Rendezvous", matches) }];
 
 function useLayoutName(): LayoutName {
   const matches = useMatches();

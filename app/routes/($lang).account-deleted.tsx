@@ -13,6 +13,7 @@ import { getSettings } from "~/session.server";
 import { AccessCard, Notice } from "~/components/account-ui";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -37,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data({ error: apiErrorMessage(common, result.error), linkInvalid: result.error.error === "link_invalid" }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function AccountDeleted() {
   const { t } = useTranslation("account");

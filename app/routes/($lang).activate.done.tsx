@@ -9,6 +9,7 @@ import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getUser } from "~/session.server";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 /** The activation link of the mail lands here with its token; the token is used once, then the address is clean. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: fixedT(locale)("activate.doneTitle"), loggedIn: user !== null };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function ActivationDone() {
   const { t } = useTranslation();

@@ -6,6 +6,7 @@ import { urlLocale } from "~/locale.server";
 import { getUser } from "~/session.server";
 import { ResendActivationForm } from "~/components/activation-reminder";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -13,7 +14,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: fixedT(locale)("errors.activationFailed"), canResend: user?.status === "not_confirmed" };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function ActivationError() {
   const { t } = useTranslation();

@@ -6,6 +6,7 @@ import { urlLocale } from "~/locale.server";
 import { requireUser } from "~/session.server";
 import { ResendActivationForm } from "~/components/activation-reminder";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 /** Spec 2: no language dropdown and no site-entry warning on complete-signup. */
 export const handle = { hideLanguage: true, hideEntryWarning: true, hideActivationReminder: true };
@@ -16,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: fixedT(locale)("complete.title", { name: user.profile.name }), name: user.profile.name, confirmed: user.status === "active" };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function CompleteSignup() {
   const { t } = useTranslation();

@@ -10,6 +10,7 @@ import { localeCookie, urlLocale } from "~/locale.server";
 import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
 import { getSettings } from "~/session.server";
 import { languageNames } from "~/components/language-menu";
+import { pageTitle } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -31,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(location, { headers: { "Set-Cookie": localeCookie(language.data) } });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function LanguageConfig() {
   const { t } = useTranslation();

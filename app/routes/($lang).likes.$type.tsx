@@ -10,6 +10,7 @@ import { urlLocale } from "~/locale.server";
 import { getSettings, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 /** Spec 2 /likes/{type}: the tabs received, sent and matches. */
 const tabs = ["received", "sent", "matches"] as const;
@@ -50,7 +51,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function Likes() {
   const { t } = useTranslation("likes");

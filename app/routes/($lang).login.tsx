@@ -17,6 +17,7 @@ import { getSettings, getUser } from "~/session.server";
 import { Notice } from "~/components/account-ui";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
+import { pageTitle } from "~/page-title";
 
 export function loginSchema(t: TFunction) {
   return z.object({
@@ -49,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(safeRedirectPath(redirectTo, localizePath(locale, "/members")));
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function Login() {
   const { t } = useTranslation();

@@ -13,6 +13,7 @@ import { getSettings } from "~/session.server";
 import { AccessCard, Notice } from "~/components/account-ui";
 import { FormAlert } from "~/components/form-fields";
 import { useHref, useRootData } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 /**
  * The confirmation link mailed to the new address. Opening it confirms (a one-time link); the
@@ -33,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title, error };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function MailChangeDo() {
   const { t } = useTranslation("account");

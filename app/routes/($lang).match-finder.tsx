@@ -2,12 +2,13 @@ import type { MetaFunction } from "@remix-run/node";
 import { discoveryAction, discoveryLoader } from "~/discovery.server";
 import { DiscoveryPage } from "~/components/discovery-card";
 import { GeneralErrorBoundary } from "~/components/error-page";
+import { pageTitle } from "~/page-title";
 
 /** The match finder (spec 2 /match-finder): like or pass one member at a time, without a daily limit. */
 export const loader = discoveryLoader("match_finder");
 export const action = discoveryAction("match_finder");
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function MatchFinder() {
   return <DiscoveryPage />;

@@ -13,6 +13,7 @@ import { useHref } from "~/components/root-data";
 import { LikeButton } from "~/components/like-button";
 import { MatchModal } from "~/components/match-modal";
 import { FictionalLabel, MemberActions, MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
+import { pageTitle } from "~/page-title";
 
 /** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -45,7 +46,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function MemberPage() {
   const { t } = useTranslation();

@@ -10,6 +10,7 @@ import { urlLocale } from "~/locale.server";
 import { getSettings, getUser, requireUser } from "~/session.server";
 import { useHref, useRootData } from "~/components/root-data";
 import { MemberCard } from "~/components/member-card";
+import { pageTitle } from "~/page-title";
 
 /** The search lives in the URL (spec 3 Search state), so it works without JavaScript and can be shared. */
 const filterKeys = ["gender", "country", "region", "min_age", "max_age"] as const;
@@ -55,7 +56,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function Members() {
   const { t } = useTranslation();

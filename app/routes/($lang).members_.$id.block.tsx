@@ -11,6 +11,7 @@ import { localizePath, safeRedirectPath } from "~/paths";
 import { requireUser } from "~/session.server";
 import { MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 /*
  * /members/{id}/block: block and unblock (issue 4 item 4). POST intent=block|unblock, then back to
@@ -54,7 +55,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { member: { id: profile.id, name: profile.name }, title: fixedT(locale, "member")("block.metaTitle", { name: profile.name }) };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }, { name: "robots", content: "noindex" }];
 
 export default function BlockConfirmation() {
   const { t } = useTranslation("member");

@@ -6,6 +6,7 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { getSettings } from "~/session.server";
 import { isStaticPage, legalValues } from "~/legal";
+import { pageTitle } from "~/page-title";
 
 const PageContent = z.object({
   title: z.string(),
@@ -23,7 +24,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { page: params.page, ...content };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function StaticPage() {
   const { page, title, intro, sections } = useLoaderData<typeof loader>();

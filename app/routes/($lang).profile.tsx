@@ -22,6 +22,7 @@ import { InvisibleModeForm } from "~/components/profile-invisible";
 import { LocationFields } from "~/components/profile-location";
 import { useHref } from "~/components/root-data";
 import { Panel } from "~/components/panel";
+import { pageTitle } from "~/page-title";
 
 /** What the page confirms after a redirect (?done=). */
 const doneStates = ["saved", "invisible-on", "invisible-off"] as const;
@@ -112,7 +113,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data<ActionData>({ intent: "profile", result: reply, regions }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function OwnProfile() {
   const { t } = useTranslation("profile");

@@ -17,6 +17,7 @@ import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 import { Panel } from "~/components/panel";
+import { pageTitle } from "~/page-title";
 
 type Intent = "password" | "email";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
@@ -74,7 +75,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw data(null, { status: 400 });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function AccountSettings() {
   const { t } = useTranslation("account");

@@ -10,6 +10,7 @@ import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
 import { UnblockButton } from "~/components/member-actions";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 /** The members the member blocked (issue 4 item 4), each with Unblock; newest block first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -31,7 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function BlockedMembers() {
   const { t } = useTranslation(["member", "common"]);

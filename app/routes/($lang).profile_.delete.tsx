@@ -17,6 +17,7 @@ import { useEmptyPasswordsAfterError } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton, TextareaField } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
+import { pageTitle } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -46,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data(reply, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 /** Spec 2 "Account-deletion flow with alternatives": first what could be done instead, then the form. */
 export default function DeleteAccount() {

@@ -15,6 +15,7 @@ import { Notice } from "~/components/account-ui";
 import { FormAlert } from "~/components/form-fields";
 import { PhotoUploadForm } from "~/components/photo-upload-form";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 const doneKinds = ["uploaded", "main", "deleted"] as const;
 type Done = (typeof doneKinds)[number];
@@ -68,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data<ActionData>({ form: "photo", error: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 /** Issue 4 item 2: the member's own photos, with upload, main photo and delete; every form works without JavaScript. */
 export default function ProfilePhotos() {

@@ -16,6 +16,7 @@ import { AccessCard, Notice } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
+import { pageTitle } from "~/page-title";
 
 /** Spec 2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -42,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(`${localizePath(locale, "/reset-password")}?sent=1`);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function ResetPassword() {
   const { t } = useTranslation("account");

@@ -9,6 +9,7 @@ import { urlLocale } from "~/locale.server";
 import { getSettings, requireUser } from "~/session.server";
 import { MemberCard } from "~/components/member-card";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { title: fixedT(locale)("matches.title"), cdn: settings.cdn_prefix, members: result.data.results };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function SignupMatches() {
   const { t } = useTranslation();

@@ -16,6 +16,7 @@ import { keptTracking } from "~/tracking.server";
 import { signupGate } from "~/signup-gate.server";
 import { SignupForm, type SignupActionData } from "~/components/signup-form";
 import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -64,7 +65,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data<SignupActionData>({ result: submission.reply({ formErrors: [apiErrorMessage(t, error)], hideFields: ["password"] }), problem }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function Signup() {
   const { t } = useTranslation();

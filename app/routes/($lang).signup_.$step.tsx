@@ -22,6 +22,7 @@ import { useValidatedForm } from "~/components/validated-form";
 import { PushStep } from "~/components/push";
 import { PhotoUploadForm } from "~/components/photo-upload-form";
 import { forwardPhotoUpload } from "~/photo-upload.server";
+import { pageTitle } from "~/page-title";
 
 export const handle = { hideEntryWarning: true };
 
@@ -95,7 +96,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   throw redirect(localizePath(locale, nextSignupPath(step, settings)));
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.title }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
 export default function SignupStep() {
   const { t } = useTranslation();

@@ -61,6 +61,8 @@ test("a like is sent and received, opening it clears the flag, and liking back m
   await expect(received).toHaveAttribute("data-new", "true");
   await expect(received.getByText("New", { exact: true })).toBeVisible();
   await expect(bob.page.getByTestId("badge-likes")).toHaveText("1");
+  // Spec 4: the page title carries unread messages plus new likes in brackets.
+  await expect(bob.page).toHaveTitle(/^\(1\) /);
   await received.getByRole("link").click();
   await expectPath(bob.page, `/members/${alice.profileId}`);
   await expect(bob.page.getByTestId("likes-you")).toHaveText(`${alice.name} likes you`);
@@ -68,6 +70,7 @@ test("a like is sent and received, opening it clears the flag, and liking back m
   await bob.page.goto("/likes/received");
   await expect(entryOf(bob.page, alice.name)).toHaveAttribute("data-new", "false");
   await expect(bob.page.getByTestId("badge-likes")).toHaveCount(0);
+  await expect(bob.page).not.toHaveTitle(/^\(\d+\) /);
 
   // Bob likes back: the match modal shows both, with the way to chat.
   await bob.page.goto(`/members/${alice.profileId}`);

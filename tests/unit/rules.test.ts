@@ -6,6 +6,7 @@ import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
 import { preferredLocale } from "~/locale.server";
 import { alertCandidates } from "~/member-alerts.server";
 import { hasBackButton } from "~/components/back-button";
+import { pageTitle } from "~/page-title";
 
 describe("visible locales per country (spec 9)", () => {
   it.each([
@@ -130,5 +131,18 @@ describe("standalone back button pages (spec 2 navigation)", () => {
   });
   it.each(["/members", "/likes", "/members/12/chat", "/chats", "/credits/3/ideal/x", "/profile", "/"])("%s has none", (path) => {
     expect(hasBackButton(path)).toBe(false);
+  });
+});
+
+describe("page title count (spec 4)", () => {
+  const root = (unreadMessages: number, newLikes: number) => [{ id: "root", data: { user: { unreadMessages, newLikes } } }, { id: "routes/x", data: {} }];
+  it("prefixes unread messages plus new likes in brackets when above zero", () => {
+    expect(pageTitle("Likes | Rendezvous", root(2, 1))).toBe("(3) Likes | Rendezvous");
+    expect(pageTitle("Likes | Rendezvous", root(0, 1))).toBe("(1) Likes | Rendezvous");
+  });
+  it("leaves the title alone at zero, for visitors, and without a title", () => {
+    expect(pageTitle("Likes | Rendezvous", root(0, 0))).toBe("Likes | Rendezvous");
+    expect(pageTitle("Home", [{ id: "root", data: { user: null } }])).toBe("Home");
+    expect(pageTitle(undefined, root(5, 5))).toBeUndefined();
   });
 });
