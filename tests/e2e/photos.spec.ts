@@ -129,6 +129,9 @@ test.describe("own photos", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add a photo");
     await upload(page, files.text);
     await expect(page.getByTestId("form-error")).toHaveText("This file is not a photo we can read. Please upload a JPEG, PNG, WebP or HEIC image.");
+    // With JavaScript the page data reloads after the refused upload and the form mounts afresh: a file
+    // chosen before that would be cleared, so let the reload finish first.
+    await page.waitForLoadState("networkidle");
     await upload(page, files.blue);
     await expectPath(page, "/signup/3");
     await page.goto("/profile/photos");
