@@ -1,12 +1,11 @@
-import { and, count, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { discoveryDecisions, likes, profiles } from "../db/schema";
 import { swipeLikesPerDay, type DiscoveryCard, type DiscoveryDecision, type DiscoveryDecisionResponse, type DiscoveryGame, type DiscoveryResponse } from "#contract/discovery";
 import type { MemberCard } from "#contract/members";
-import { soughtGenders } from "./accounts/profile";
 import { likeProfile, likesEachOther } from "./likes";
 import { memberCards } from "./members";
-import { listableTo } from "./visibility";
+import { listableTo, offeredTo } from "./visibility";
 
 /*
  * Discovery (issue 4 item 6): /swipe-game and /match-finder show one candidate at a time to like or pass.
@@ -85,11 +84,7 @@ export async function nextCandidate(db: Db, siteId: number, viewer: Viewer, game
     .from(profiles)
     .where(
       and(
-        eq(profiles.siteId, siteId),
-        eq(profiles.status, "active"),
-        ne(profiles.id, viewer.profileId),
-        inArray(profiles.gender, soughtGenders(me.gender, me.sexuality)),
-        listableTo(viewer.profileId),
+        offeredTo(siteId, { id: viewer.profileId, ...me }),
         sql`not exists (select 1 from ${discoveryDecisions} where ${discoveryDecisions.profileId} = ${viewer.profileId} and ${discoveryDecisions.targetProfileId} = ${profiles.id} and ${discoveryDecisions.game} = ${game})`,
         sql`not exists (select 1 from ${likes} where ${likes.likerProfileId} = ${viewer.profileId} and ${likes.likedProfileId} = ${profiles.id})`,
       ),

@@ -1,12 +1,11 @@
-import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
 import { blocks, likes, profiles, type likeSources } from "../db/schema";
 import type { MemberCard } from "#contract/members";
 import type { LikesResponse } from "#contract/likes";
-import { soughtGenders } from "./accounts/profile";
 import { memberCards } from "./members";
-import { eitherBlocked, listableTo } from "./visibility";
+import { eitherBlocked, listableTo, offeredTo } from "./visibility";
 
 /*
  * Likes between profiles (spec 4 Likes): like, unlike, a match when both like. The receiver's
@@ -180,10 +179,8 @@ export async function autoLike(db: Db, siteId: number, memberProfileId: number, 
       .from(profiles)
       .where(
         and(
-          shownTo(siteId, me.id),
+          offeredTo(siteId, me),
           eq(profiles.fictional, true),
-          ne(profiles.id, me.id),
-          inArray(profiles.gender, soughtGenders(me.gender, me.sexuality)),
           sql`not exists (select 1 from ${likes} where (${likes.likerProfileId} = ${profiles.id} and ${likes.likedProfileId} = ${me.id}) or (${likes.likerProfileId} = ${me.id} and ${likes.likedProfileId} = ${profiles.id}))`,
         ),
       )

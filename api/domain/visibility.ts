@@ -1,4 +1,4 @@
-import { and, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { blocks, profiles } from "../db/schema";
 
@@ -17,6 +17,27 @@ export function listableTo(viewerProfileId: number | null): SQL | undefined {
   return and(
     eq(profiles.invisible, false),
     sql`not exists (select 1 from ${blocks} where (${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${viewerProfileId}) or (${blocks.blockerProfileId} = ${viewerProfileId} and ${blocks.blockedProfileId} = ${profiles.id}))`,
+  );
+}
+
+/** The genders a member looks for, from their own gender and sexuality. */
+export function soughtGenders(gender: "male" | "female", sexuality: "hetero" | "gay" | "lesbian" | "bi"): ("male" | "female")[] {
+  if (sexuality === "bi") return ["male", "female"];
+  if (sexuality === "hetero") return [gender === "male" ? "female" : "male"];
+  return [gender];
+}
+
+/**
+ * Conditions on `profiles` for the members offered to `me` (signup matches, discovery, auto-likes):
+ * other active members of the site, listable to them, of the genders they look for.
+ */
+export function offeredTo(siteId: number, me: { id: number; gender: "male" | "female"; sexuality: "hetero" | "gay" | "lesbian" | "bi" }): SQL | undefined {
+  return and(
+    eq(profiles.siteId, siteId),
+    eq(profiles.status, "active"),
+    ne(profiles.id, me.id),
+    inArray(profiles.gender, soughtGenders(me.gender, me.sexuality)),
+    listableTo(me.id),
   );
 }
 

@@ -5,7 +5,7 @@ import { MembersResponse } from "#contract/members";
 import { UserResponse } from "#contract/user";
 import { creditLedger, invitations, profiles, sites, users } from "../../api/db/schema";
 import { mayReplyTo } from "../../api/domain/accounts/activation";
-import { soughtGenders } from "../../api/domain/accounts/profile";
+import { soughtGenders } from "../../api/domain/visibility";
 import { hashPassword } from "../../api/domain/passwords";
 import { clearSiteCache } from "../../api/domain/sites";
 import { call, demoAccounts, insertMember, leakingLogLines, linkOf, mailsTo, sessionCookieOf, startApi, type Harness, expectApiError } from "./harness";

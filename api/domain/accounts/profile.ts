@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { desc, eq, inArray, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Db } from "../../db/client";
 import { interests, profiles, users } from "../../db/schema";
@@ -6,7 +6,7 @@ import type { ProfileUpdate } from "#contract/account";
 import type { MembersResponse } from "#contract/members";
 import { ageOn } from "#contract/age";
 import { regionsOf } from "../../services/regions";
-import { listableTo } from "../visibility";
+import { offeredTo } from "../visibility";
 import { memberCards } from "../members";
 import type { Site } from "../sites";
 import { maxAge } from "./signup";
@@ -85,13 +85,6 @@ export async function updateProfile(db: Db, userId: number, update: ProfileUpdat
   await db.update(profiles).set(changes).where(eq(profiles.userId, userId));
 }
 
-/** The genders a member looks for, from their own gender and sexuality. */
-export function soughtGenders(gender: "male" | "female", sexuality: "hetero" | "gay" | "lesbian" | "bi"): ("male" | "female")[] {
-  if (sexuality === "bi") return ["male", "female"];
-  if (sexuality === "hetero") return [gender === "male" ? "female" : "male"];
-  return [gender];
-}
-
 /** GET /api/signup-matches.php: up to 12 active members of the site of the sought gender, same country first. */
 export async function signupMatches(db: Db, userId: number, siteId: number): Promise<MembersResponse> {
   const [own] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
@@ -99,15 +92,7 @@ export async function signupMatches(db: Db, userId: number, siteId: number): Pro
   const rows = await db
     .select()
     .from(profiles)
-    .where(
-      and(
-        eq(profiles.siteId, siteId),
-        eq(profiles.status, "active"),
-        ne(profiles.userId, userId),
-        inArray(profiles.gender, soughtGenders(own.gender, own.sexuality)),
-        listableTo(own.id),
-      ),
-    )
+    .where(offeredTo(siteId, own))
     .orderBy(sql`(${profiles.country} = ${own.country}) desc`, desc(profiles.createdAt), desc(profiles.id))
     .limit(signupMatchesLimit);
   const results = await memberCards(db, rows);
