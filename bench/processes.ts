@@ -1,5 +1,5 @@
 /**
- * The bench's child processes (api, web, bare Express): started with piped, prefixed output, and
+ * The bench's child processes (api, web, bare Remix, bare Express): started with piped, prefixed output, and
  * always stopped at the end (SIGTERM, then SIGKILL), also when the bench fails or is interrupted.
  */
 import { spawn, type ChildProcess } from "node:child_process";

@@ -27,9 +27,11 @@ export function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(1)} kB`;
 }
 
-export function loadTable(results: LoadResult[], bare: LoadResult | undefined): string {
+/** One row per target; "vs bare Express" and "vs bare Remix" are the ratios of req/s to those ceilings. */
+export function loadTable(results: LoadResult[], bareExpress: LoadResult | undefined, bareRemix: LoadResult | undefined): string {
+  const versus = (r: LoadResult, ceiling: LoadResult | undefined) => (!ceiling ? "n/a" : r === ceiling ? "1" : ratio(r.reqPerSec, ceiling.reqPerSec));
   return table(
-    ["target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs bare", "CPU ms/req"],
+    ["target", "req/s", "p50 ms", "p99 ms", "non-2xx", "errors", "vs bare Express", "vs bare Remix", "CPU ms/req"],
     results.map((r) => [
       r.name,
       rate(r.reqPerSec),
@@ -37,7 +39,8 @@ export function loadTable(results: LoadResult[], bare: LoadResult | undefined): 
       ms(r.latencyMs.p99),
       integer.format(r.non2xx),
       integer.format(r.errors),
-      r === bare || !bare ? "1" : ratio(r.reqPerSec, bare.reqPerSec),
+      versus(r, bareExpress),
+      versus(r, bareRemix),
       cpuCell(r.cpuMsPerRequest),
     ]),
   );

@@ -1,18 +1,32 @@
 /**
- * `npm run bench [-- --build]`: measures the production build of Rendezvous against a bare Express
- * ceiling, on its own api + web (free ports, a fresh temporary DATA_DIR with demo data), and the
- * first-load JS/CSS of the main pages. Prints tables and writes bench/results/latest.json.
+ * `npm run bench [-- --build]`: measures the production build of Rendezvous against two ceilings, on
+ * its own api + web (free ports, a fresh temporary DATA_DIR with demo data), and the first-load
+ * JS/CSS of the main pages. Prints tables and writes bench/results/latest.json.
+ *
+ * Ceilings: `bare Express` (bench/bare.ts, one route answering "ok") and `bare Remix`
+ * (bench/bare-remix: a minimal Remix app with the same packages, production build, Express adapter
+ * and compression(), whose one route reads 20 members from PGlite in its own process and renders
+ * them as cards). Every row shows its ratio of req/s to both. The bare Remix app is built into
+ * node_modules/.cache/bench-bare-remix when missing, older than its sources, or with --build.
+ *
+ * PostgreSQL: with DATABASE_URL set, the bench measures a second set of rows after the PGlite set:
+ * the api and bare Remix on PostgreSQL, in a scratch database the bench creates on that server
+ * (CREATE DATABASE rdv_bench_...; the role needs CREATEDB) and drops at the end, so every run starts
+ * from the same demo data and the database named in the URL is never touched.
  *
  * Env: BENCH_SECONDS (10) per measurement, BENCH_WARMUP_SECONDS (2) before each,
- * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends).
+ * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends),
+ * DATABASE_URL (unset: PGlite rows only).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import pg from "pg";
+import { bareRemixBuild } from "./bare-remix/paths";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
 import { cpuMs, waitForIdle } from "./cpu";
 import { measure, stopRunning, warmUp, type LoadResult } from "./load";
@@ -42,21 +56,70 @@ function ensureBuild(force: boolean): void {
   if (result.status !== 0 || !existsSync(serverBuild)) throw new Error(`the build failed (exit ${result.status ?? result.signal})`);
 }
 
-/** The newest modification time among the files the client and server builds are made from. */
-function newestSource(): { file: string; mtime: Date } | null {
+/** The newest modification time among the files (under `base`) a build is made from. */
+function newestSource(base: string, entries: string[]): { file: string; mtime: Date } | null {
   let newest: { file: string; mtime: Date } | null = null;
   const visit = (relative: string) => {
-    const full = path.join(root, relative);
+    const full = path.join(base, relative);
     if (!existsSync(full)) return;
     const stat = statSync(full);
     if (stat.isDirectory()) {
       for (const name of readdirSync(full)) visit(path.join(relative, name));
     } else if (!newest || stat.mtime > newest.mtime) {
-      newest = { file: relative, mtime: stat.mtime };
+      newest = { file: path.relative(root, full), mtime: stat.mtime };
     }
   };
-  for (const entry of ["app", "contract", "locales", "public", "vite.config.ts", "package-lock.json"]) visit(entry);
+  for (const entry of entries) visit(entry);
   return newest;
+}
+
+/** Builds bench/bare-remix (into node_modules/.cache/bench-bare-remix) when missing, older than its sources, or forced. */
+function ensureBareRemixBuild(force: boolean): void {
+  const serverBuild = path.join(bareRemixBuild, "server/index.js");
+  const source = newestSource(root, ["bench/bare-remix", "package-lock.json"]);
+  const stale = existsSync(serverBuild) && source !== null && source.mtime > statSync(serverBuild).mtime;
+  if (!force && existsSync(serverBuild) && !stale) return;
+  log(`${force ? "--build" : stale ? `bare Remix build older than ${source?.file}` : "no bare Remix build yet"}: building (npx remix vite:build bench/bare-remix)...`);
+  rmSync(bareRemixBuild, { recursive: true, force: true });
+  // The positional root makes the Remix CLI use bench/bare-remix/vite.config.ts and that folder's app/.
+  const result = spawnSync("npx", ["remix", "vite:build", "bench/bare-remix"], { cwd: root, stdio: ["ignore", process.stderr, process.stderr] });
+  if (result.status !== 0 || !existsSync(serverBuild)) throw new Error(`the bare Remix build failed (exit ${result.status ?? result.signal})`);
+}
+
+/** host:port/database of a PostgreSQL URL, without user or password. */
+function describeDatabase(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}${parsed.pathname}`;
+  } catch {
+    return "(unparsable DATABASE_URL)";
+  }
+}
+
+/**
+ * A new, empty database on the server of `url`, for one run: the api seeds its demo data into it and
+ * bare Remix its table, and `drop` removes it at the end. The database named in the URL is not touched.
+ */
+async function createScratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `rdv_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    throw new Error(`could not create a scratch database on ${describeDatabase(url)} (the role needs CREATEDB): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  log(`postgres: scratch database ${name} on ${describeDatabase(url)}`);
+  return { url: scratch.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name}`) };
 }
 
 function gitDescription(): string | null {
@@ -76,62 +139,79 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NODE_ENV: "production", LOG_LEVEL: "warn", ...extra };
 }
 
-async function main(): Promise<number> {
-  const seconds = numberEnv("BENCH_SECONDS", 10, 1);
-  const warmupSeconds = numberEnv("BENCH_WARMUP_SECONDS", 2, 0);
-  const connections = Math.round(numberEnv("BENCH_CONNECTIONS", 50, 1));
+type Target = { name: string; url: string; headers: Record<string, string>; type: RegExp; servers: string[] };
+type DatabaseKind = "pglite" | "postgres";
+type SetResult = { load: LoadResult[]; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
 
-  // Before anything of ours runs: other work on the machine makes every number noisy.
-  const loadBefore = os.loadavg()[0] ?? 0;
-  ensureBuild(process.argv.includes("--build"));
-  const buildTime = statSync(path.join(root, "build/server/index.js")).mtime;
+const bareRemixName = "bare Remix";
 
+/** Everything to undo at the end or on Ctrl-C, newest first; each step runs once. */
+const cleanups: (() => Promise<void>)[] = [];
+let cleaning: Promise<void> | null = null;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const step of cleanups.reverse()) await step().catch((error: unknown) => log(`cleanup: ${error instanceof Error ? error.message : String(error)}`));
+  })();
+  return cleaning;
+}
+
+/** Starts api + web (+ bare Remix, + bare Express in the first set), measures every target, stops them. */
+async function measureSet(
+  kind: DatabaseKind,
+  options: { databaseUrl: string | null; withBareExpress: boolean; withFirstLoad: boolean; seconds: number; warmupSeconds: number; connections: number },
+): Promise<SetResult> {
+  const { seconds, warmupSeconds, connections } = options;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-bench-"));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const group = new ProcessGroup(root);
-  let cleaning: Promise<void> | null = null;
-  const cleanup = () => (cleaning ??= group.stopAll().then(() => rm(dataDir, { recursive: true, force: true })));
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      // Ctrl-C reaches this process twice (from the terminal and relayed by tsx): say it once.
-      if (!cleaning) log(`${signal}: stopping the servers...`);
-      stopRunning();
-      void cleanup().finally(() => process.exit(130));
-    });
-  }
-
+  cleanups.push(() => group.stopAll());
   try {
-    const [apiPort, webPort, barePort] = [await freePort(), await freePort(), await freePort()];
+    const [apiPort, webPort, barePort, bareRemixPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const api = `http://127.0.0.1:${apiPort}`;
     const web = `http://127.0.0.1:${webPort}`;
     const bare = `http://127.0.0.1:${barePort}`;
-    log(`starting api on ${api}, web on ${web}, bare Express on ${bare} (DATA_DIR ${dataDir})`);
+    const bareRemix = `http://127.0.0.1:${bareRemixPort}`;
+    const database: Record<string, string> = options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {};
+    log(
+      `${kind}: starting api on ${api}, web on ${web}, bare Remix on ${bareRemix}${options.withBareExpress ? `, bare Express on ${bare}` : ""} ` +
+        `(DATA_DIR ${dataDir}${options.databaseUrl ? `, database ${describeDatabase(options.databaseUrl)}` : ""})`,
+    );
     const started = Date.now();
-    group.start("api", "api/main.ts", childEnv({ API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString("base64url") }));
+    group.start("api", "api/main.ts", childEnv({ API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString("base64url"), ...database }));
     group.start("web", "server/main.ts", childEnv({ PORT: String(webPort), HOST: "127.0.0.1", API_URL: api }));
-    group.start("bare", "bench/bare.ts", childEnv({ BARE_PORT: String(barePort) }));
-    await waitUntil("web /healthz to answer 200 (api up, demo data seeded)", group, 120_000, () => answersOk(`${web}/healthz`));
-    await waitUntil("bare Express", group, 30_000, () => answersOk(`${bare}/bare`));
-    log(`servers ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    group.start("bare-remix", "bench/bare-remix/server.ts", childEnv({ BARE_REMIX_PORT: String(bareRemixPort), ...database }));
+    if (options.withBareExpress) group.start("bare", "bench/bare.ts", childEnv({ BARE_PORT: String(barePort) }));
+    await waitUntil("web /healthz to answer 200 (api up, demo data seeded)", group, 180_000, () => answersOk(`${web}/healthz`));
+    await waitUntil("bare Remix", group, 60_000, () => answersOk(`${bareRemix}/`));
+    if (options.withBareExpress) await waitUntil("bare Express", group, 30_000, () => answersOk(`${bare}/bare`));
+    log(`${kind}: servers ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const cookie = await logIn(web, demo.email, demo.password);
     const member = { ...browserHeaders, cookie };
-    const targets = [
-      { name: "bare Express /bare", url: `${bare}/bare`, headers: browserHeaders, type: /^text\/html/, servers: ["bare"] },
-      { name: "web /", url: `${web}/`, headers: browserHeaders, type: /^text\/html/, servers: ["web", "api"] },
-      { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: /^text\/html/, servers: ["web", "api"] },
-      { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: /^text\/html/, servers: ["web", "api"] },
-      { name: "web /members filtered", url: `${web}/members?gender=female&country=NL&min_age=25&max_age=45`, headers: member, type: /^text\/html/, servers: ["web", "api"] },
-      { name: "web /members/{id}", url: `${web}/members/${await firstMemberId(web, member)}`, headers: member, type: /^text\/html/, servers: ["web", "api"] },
+    const html = /^text\/html/;
+    const targets: Target[] = [
+      ...(options.withBareExpress ? [{ name: "bare Express /bare", url: `${bare}/bare`, headers: browserHeaders, type: html, servers: ["bare"] }] : []),
+      { name: bareRemixName, url: `${bareRemix}/`, headers: browserHeaders, type: html, servers: ["bare-remix"] },
+      { name: "web /", url: `${web}/`, headers: browserHeaders, type: html, servers: ["web", "api"] },
+      { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: html, servers: ["web", "api"] },
+      { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: html, servers: ["web", "api"] },
+      { name: "web /members filtered", url: `${web}/members?gender=female&country=NL&min_age=25&max_age=45`, headers: member, type: html, servers: ["web", "api"] },
+      { name: "web /members/{id}", url: `${web}/members/${await firstMemberId(web, member)}`, headers: member, type: html, servers: ["web", "api"] },
     ];
     for (const target of targets) await expect200(target.url, target.headers, target.type);
 
-    log(`first-load sizes (gzip level ${gzipLevel})...`);
     const pages: FirstLoad[] = [];
-    for (const target of targets.slice(1)) pages.push(await firstLoad(target.url, target.headers));
+    if (options.withFirstLoad) {
+      log(`first-load sizes (gzip level ${gzipLevel})...`);
+      for (const target of targets.filter((t) => t.name !== "bare Express /bare")) {
+        const sizes = await firstLoad(target.url, target.headers);
+        pages.push(target.name === bareRemixName ? { ...sizes, page: `${bareRemixName} ${sizes.page}` } : sizes);
+      }
+    }
 
     const load: LoadResult[] = [];
     for (const target of targets) {
-      log(`${target.name}: ${warmupSeconds} s warm-up + ${seconds} s with ${connections} connections...`);
+      log(`${kind}: ${target.name}: ${warmupSeconds} s warm-up + ${seconds} s with ${connections} connections...`);
       await warmUp(target.url, { seconds: warmupSeconds, connections, headers: target.headers });
       await waitForIdle(target.servers.map((name) => group.pid(name)));
       group.check();
@@ -150,31 +230,74 @@ async function main(): Promise<number> {
       load.push(result);
       group.check();
     }
+    return { load, pages, output: group.output() };
+  } finally {
+    log(`${kind}: stopping the servers...`);
+    await group.stopAll();
+  }
+}
 
-    const bareResult = load[0];
+async function main(): Promise<number> {
+  const seconds = numberEnv("BENCH_SECONDS", 10, 1);
+  const warmupSeconds = numberEnv("BENCH_WARMUP_SECONDS", 2, 0);
+  const connections = Math.round(numberEnv("BENCH_CONNECTIONS", 50, 1));
+  const postgresUrl = process.env.DATABASE_URL || null;
+
+  // Before anything of ours runs: other work on the machine makes every number noisy.
+  const loadBefore = os.loadavg()[0] ?? 0;
+  const force = process.argv.includes("--build");
+  ensureBuild(force);
+  ensureBareRemixBuild(force);
+  const buildTime = statSync(path.join(root, "build/server/index.js")).mtime;
+
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      // Ctrl-C reaches this process twice (from the terminal and relayed by tsx): say it once.
+      if (!cleaning) log(`${signal}: stopping the servers...`);
+      stopRunning();
+      void cleanup().finally(() => process.exit(130));
+    });
+  }
+
+  try {
+    const settings = { seconds, warmupSeconds, connections };
+    const pglite = await measureSet("pglite", { databaseUrl: null, withBareExpress: true, withFirstLoad: true, ...settings });
+    let postgres: SetResult | null = null;
+    if (postgresUrl) {
+      const scratch = await createScratchDatabase(postgresUrl);
+      cleanups.push(scratch.drop);
+      postgres = await measureSet("postgres", { databaseUrl: scratch.url, withBareExpress: false, withFirstLoad: false, ...settings });
+    }
+
+    const bareExpress = pglite.load.find((r) => r.name === "bare Express /bare");
+    const bareRemixOf = (set: SetResult) => set.load.find((r) => r.name === bareRemixName);
     const warnings: string[] = [];
-    const source = newestSource();
+    const source = newestSource(root, ["app", "contract", "locales", "public", "vite.config.ts", "package-lock.json"]);
     if (source && source.mtime > buildTime) {
       warnings.push(`the build (${buildTime.toISOString()}) is older than ${source.file} (${source.mtime.toISOString()}): run \`npm run bench -- --build\` to measure the current code`);
     }
     if (loadBefore > os.cpus().length * 0.5) {
       warnings.push(`the machine was busy before the bench started (1-min load average ${loadBefore.toFixed(2)} on ${os.cpus().length} CPUs): req/s and latency are noisy, compare runs by CPU ms/req rather than req/s`);
     }
-    for (const r of load) {
-      if (r.non2xx > 0) warnings.push(`${r.name}: ${r.non2xx} non-2xx responses (${JSON.stringify(r.statusCodes)})`);
-      if (r.requests === 0) warnings.push(`${r.name}: no request completed during the ${r.seconds} s run (raise BENCH_SECONDS)`);
-      else if (r.requests < r.connections * 4) {
-        warnings.push(`${r.name}: only ${r.requests} requests for ${r.connections} connections: its CPU ms/req is inflated by the work on requests still open when the run ended (raise BENCH_SECONDS)`);
+    for (const [set, label] of [[pglite, ""], [postgres, " (PostgreSQL)"]] as const) {
+      if (!set) continue;
+      for (const r of set.load) {
+        const name = `${r.name}${label}`;
+        if (r.non2xx > 0) warnings.push(`${name}: ${r.non2xx} non-2xx responses (${JSON.stringify(r.statusCodes)})`);
+        if (r.requests === 0) warnings.push(`${name}: no request completed during the ${r.seconds} s run (raise BENCH_SECONDS)`);
+        else if (r.requests < r.connections * 4) {
+          warnings.push(`${name}: only ${r.requests} requests for ${r.connections} connections: its CPU ms/req is inflated by the work on requests still open when the run ended (raise BENCH_SECONDS)`);
+        }
+        if (r.errors > 0) warnings.push(`${name}: ${r.errors} errors (${r.timeouts} of them timeouts after 10 s)`);
       }
-      if (r.errors > 0) warnings.push(`${r.name}: ${r.errors} errors (${r.timeouts} of them timeouts after 10 s)`);
-    }
-    for (const [name, { lines, messages }] of Object.entries(group.output())) {
-      if (lines === 0) continue;
-      const counted = Object.entries(messages)
-        .sort((a, b) => b[1] - a[1])
-        .map(([message, n]) => `${n}× "${message}"`)
-        .join(", ");
-      warnings.push(`${name} logged ${lines} line(s) at LOG_LEVEL=warn: ${counted}`);
+      for (const [name, { lines, messages }] of Object.entries(set.output)) {
+        if (lines === 0) continue;
+        const counted = Object.entries(messages)
+          .sort((a, b) => b[1] - a[1])
+          .map(([message, n]) => `${n}× "${message}"`)
+          .join(", ");
+        warnings.push(`${name}${label} logged ${lines} line(s) at LOG_LEVEL=warn: ${counted}`);
+      }
     }
 
     const git = gitDescription();
@@ -183,19 +306,31 @@ async function main(): Promise<number> {
       `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model.trim() ?? "unknown"}), ${git ? `commit ${git}, ` : ""}build from ${buildTime.toISOString()}`,
       `autocannon: ${connections} connections, ${seconds} s per target after ${warmupSeconds} s warm-up; browser headers (accept-encoding: ${browserHeaders["accept-encoding"] ?? "none"})`,
       `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
+      `bare Remix: bench/bare-remix, same Remix/React/Express/compression, one route with 20 member cards from the database in its own process`,
       `CPU ms/req: CPU time of the server process(es) during the run / requests answered; load average before start ${loadBefore.toFixed(2)}`,
     ];
     const output = [
       ...header,
       "",
-      "Throughput and latency",
-      loadTable(load, bareResult),
+      "Throughput and latency — PGlite (api: DATA_DIR/db; bare Remix: in memory)",
+      loadTable(pglite.load, bareExpress, bareRemixOf(pglite)),
+      ...(postgres && postgresUrl
+        ? ["", `Throughput and latency — PostgreSQL (${describeDatabase(postgresUrl)}, scratch database; vs bare Express: the PGlite set's)`, loadTable(postgres.load, bareExpress, bareRemixOf(postgres))]
+        : []),
       "",
       `First load (gzip -${gzipLevel} with node:zlib; same-origin <script src>, <link rel=modulepreload>, <link rel=stylesheet>)`,
-      firstLoadTable(pages),
+      firstLoadTable(pglite.pages),
       ...(warnings.length ? ["", "WARNINGS", ...warnings.map((w) => `  - ${w}`)] : []),
     ];
 
+    const withRatios = (set: SetResult) => {
+      const bareRemix = bareRemixOf(set);
+      return set.load.map((r) => ({
+        ...r,
+        ratioToBare: bareExpress && bareExpress.reqPerSec > 0 ? r.reqPerSec / bareExpress.reqPerSec : null,
+        ratioToBareRemix: bareRemix && bareRemix.reqPerSec > 0 ? r.reqPerSec / bareRemix.reqPerSec : null,
+      }));
+    };
     const resultsDir = path.join(root, "bench/results");
     await mkdir(resultsDir, { recursive: true });
     const file = path.join(resultsDir, "latest.json");
@@ -208,16 +343,17 @@ async function main(): Promise<number> {
       build: buildTime.toISOString(),
       loadAverageBefore: loadBefore,
       settings: { seconds, warmupSeconds, connections, headers: browserHeaders, gzipLevel, env: { NODE_ENV: "production", LOG_LEVEL: "warn" } },
-      load: load.map((r) => ({ ...r, ratioToBare: bareResult && bareResult.reqPerSec > 0 ? r.reqPerSec / bareResult.reqPerSec : null })),
-      firstLoad: pages,
+      database: "pglite",
+      load: withRatios(pglite),
+      postgres: postgres && postgresUrl ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), processOutput: postgres.output } : null,
+      firstLoad: pglite.pages,
       warnings,
-      processOutput: group.output(),
+      processOutput: pglite.output,
     };
     await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
     console.log(`\n${output.join("\n")}\n\nResults: ${path.relative(process.cwd(), file) || file}`);
     return 0;
   } finally {
-    log("stopping the servers...");
     await cleanup();
   }
 }
