@@ -1,5 +1,4 @@
 import path from "node:path";
-import { randomUUID } from "node:crypto";
 import express, { type ErrorRequestHandler } from "express";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "pino";
@@ -7,7 +6,12 @@ import { sql } from "drizzle-orm";
 import type { Database } from "./db/client";
 import type { ApiConfig } from "./config";
 import { requestContext } from "./http/context";
-import { sendError } from "./http/respond";
+import { sendError, tooManyRequests } from "./http/respond";
+import { acceptedRequestId } from "#contract/http";
+import { clientContext } from "./http/client";
+import { bodyCap, bodyLimits, refuseTooLarge } from "./http/body-cap";
+import { createClientLimiter } from "./http/limits";
+import { HashQueueFull } from "./domain/hash-queue";
 import { settingsRoutes } from "./http/settings";
 import { userRoutes } from "./http/user";
 import { pushRoutes } from "./http/push";
@@ -22,8 +26,9 @@ import { createMailer, type Mailer } from "./services/mail";
 export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger; mailer?: Mailer }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
-  const accountDeps = { db: database.db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL };
   const { db } = database;
+  const limit = createClientLimiter(db, { secret: config.SESSION_SECRET, scale: config.CLIENT_LIMIT_SCALE });
+  const accountDeps = { db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL, limit };
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
@@ -41,8 +46,7 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
     pinoHttp({
       logger,
       genReqId: (req, res) => {
-        const given = req.headers["x-request-id"];
-        const id = typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+        const id = acceptedRequestId(req.headers["x-request-id"]);
         res.setHeader("X-Request-Id", id);
         return id;
       },
@@ -61,12 +65,19 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
     }),
   );
 
+  // Nothing the api answers is a document to run: JSON and images only, never sniffed, never scripted.
+  app.use((_req, res, next) => {
+    res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox" });
+    next();
+  });
+  app.use(clientContext);
+  app.use(bodyCap);
   app.use("/uploads", express.static(path.resolve(config.DATA_DIR, "uploads"), { maxAge: "30d", immutable: true, fallthrough: false }));
-  app.use(express.json({ limit: "100kb" }));
+  app.use(express.json({ limit: bodyLimits.jsonBytes }));
   app.use(requestContext(db, config.SESSION_SECRET));
   app.use(settingsRoutes());
   app.use(pushRoutes(db));
-  app.use(userRoutes(db, config.SESSION_SECRET, pendingDeletionMailer(accountDeps)));
+  app.use(userRoutes(db, config.SESSION_SECRET, limit, pendingDeletionMailer(accountDeps)));
   app.use(accountRoutes(accountDeps));
   app.use(geocodeRoutes());
   app.use(photoRoutes(db, { dataDir: config.DATA_DIR }));
@@ -77,7 +88,9 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    if (error instanceof HashQueueFull) return tooManyRequests(res, error.retryAfterSeconds);
     const status = typeof error?.status === "number" ? error.status : 500;
+    if (status === 413) return refuseTooLarge(res);
     if (status >= 400 && status < 500) {
       // Malformed JSON, a body over the limit, a missing upload: the client's mistake, said plainly.
       if (status === 404) return sendError(res, "not_found");

@@ -16,6 +16,8 @@ const ApiEnv = z.object({
   LOG_LEVEL: LogLevel.default("info"),
   /** Express "trust proxy": web sits in front on loopback by default. */
   TRUST_PROXY: z.string().default("loopback"),
+  /** Multiplies every client limit (api/http/limits.ts): 1 in production; test servers that sign up hundreds of members from one address raise it. */
+  CLIENT_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
   DEMO_DATA: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   /** smtp(s)://user:pass@host:port; unset: every mail is written as an .eml file under DATA_DIR/mail. */
   SMTP_URL: optional(z.string().url()),

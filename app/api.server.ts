@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { serialize } from "cookie";
 import type { z } from "zod";
 import { ApiError } from "#contract/errors";
+import { clientIpHeader, hasSessionCookie, sessionCookieName } from "#contract/http";
 import { hasTrafficSource } from "#contract/account";
 import { trafficSourceHeader } from "#contract/members";
 import { keptTracking } from "./tracking.server";
@@ -18,7 +19,7 @@ type CallOptions = { query?: Record<string, string | number | undefined>; body?:
  * so retries happen on quick failures (connection refused, 5xx), as when the api restarts.
  */
 const retry = { attempts: 6, baseDelayMs: 50, deadlineMs: 8000 };
-const sessionCookieName = "rdv_session";
+
 /** Clears the auth cookie in the browser when the api no longer knows the session. */
 export const expiredSessionCookie = serialize(sessionCookieName, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" });
 
@@ -45,7 +46,7 @@ export function requestHasTrafficSource(request: Request): boolean {
 export function apiFor(request: Request, context: AppLoadContext) {
   const incoming = new URL(request.url);
   const cookie = request.headers.get("Cookie");
-  const hasSession = Boolean(cookie && new RegExp(`(?:^|;\\s*)${sessionCookieName}=[^;]+`).test(cookie));
+  const hasSession = hasSessionCookie(cookie);
   const trafficSource = requestHasTrafficSource(request);
 
   async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
@@ -54,7 +55,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "X-Request-Id": context.requestId,
-      "X-Forwarded-For": context.clientIp,
+      [clientIpHeader]: context.clientIp,
       "X-Forwarded-Host": incoming.host,
       "X-Forwarded-Proto": incoming.protocol.replace(":", ""),
     };

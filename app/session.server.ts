@@ -8,7 +8,24 @@ import { localizePath } from "./paths";
 import type { Locale } from "#contract/locales";
 
 type CachedSettings = { until: number; value: Promise<Settings> };
+/**
+ * Settings per Host header, bounded: a flood of made-up Host names cannot grow memory. Hosts the api
+ * does not know get the default site; they share one entry (by reference) under the site's domain.
+ */
+const settingsCacheMaxHosts = 500;
 const settingsCache = new Map<string, CachedSettings>();
+
+function cacheSettings(host: string, entry: CachedSettings): void {
+  settingsCache.delete(host);
+  settingsCache.set(host, entry);
+  // A Map iterates in insertion order: the first key is the least recently stored.
+  while (settingsCache.size > settingsCacheMaxHosts) settingsCache.delete(settingsCache.keys().next().value!);
+}
+
+/** The number of hosts with cached settings (tests: the bound holds). */
+export function settingsCacheSize(): number {
+  return settingsCache.size;
+}
 
 function memo<T>(context: AppLoadContext, key: string, load: () => Promise<T>): Promise<T> {
   const hit = context.memo.get(key) as Promise<T> | undefined;
@@ -33,9 +50,19 @@ export function getSettings(request: Request, context: AppLoadContext): Promise<
           if (!result.ok) throw serviceUnavailable();
           return result.data;
         });
-      cached = { until: Date.now() + context.settingsCacheSeconds * 1000, value };
-      settingsCache.set(domain, cached);
-      value.catch(() => settingsCache.delete(domain));
+      const entry: CachedSettings = { until: Date.now() + context.settingsCacheSeconds * 1000, value };
+      cached = entry;
+      cacheSettings(domain, entry);
+      value.then(
+        (site) => {
+          if (site.domain === domain) return;
+          // An unknown host: keep the default site's entry under its own domain and point this host at it.
+          const shared = settingsCache.get(site.domain);
+          if (shared && shared.until >= Date.now()) cacheSettings(domain, shared);
+          else cacheSettings(site.domain, entry);
+        },
+        () => settingsCache.delete(domain),
+      );
     }
     const site = await cached.value;
     const country = countryOfIp(context.clientIp);

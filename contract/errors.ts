@@ -20,6 +20,8 @@ export const errorCodes = [
   "password_wrong",
   "invitation_invalid",
   "too_many_requests",
+  "request_too_large",
+  "cross_site_request",
   "premium_required",
   "photo_limit_reached",
   "unsupported_image",

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import express, { type RequestHandler } from "express";
 import compression from "compression";
@@ -12,6 +12,9 @@ import type { ViteDevServer } from "vite";
 import type { WebConfig } from "./config";
 import { trustProxyValue } from "./config";
 import type { WebLoadContext } from "./context";
+import { acceptedRequestId, clientIpHeader, hasSessionCookie } from "#contract/http";
+import { apiRequestGuard, pageRequestGuard } from "./request-guard";
+import { guardActions } from "./guard-actions";
 
 type Options = { config: WebConfig; logger: Logger; vite?: ViteDevServer; build?: () => Promise<ServerBuild> };
 
@@ -31,8 +34,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     pinoHttp({
       logger,
       genReqId: (req, res) => {
-        const given = req.headers["x-request-id"];
-        const id = typeof given === "string" && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+        const id = acceptedRequestId(req.headers["x-request-id"]);
         res.setHeader("X-Request-Id", id);
         return id;
       },
@@ -62,6 +64,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     on: {
       proxyReq: (proxyReq, req) => {
         proxyReq.setHeader("X-Request-Id", String(req.id));
+        // The api believes this header from web alone: whatever the browser sent under that name is replaced.
+        proxyReq.setHeader(clientIpHeader, req.ip ?? "");
       },
       error: (error, _req, res) => {
         logger.warn({ err: error }, "api proxy failed");
@@ -71,7 +75,9 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       },
     },
   });
-  app.use(["/api", "/uploads"], (req, res, next) => {
+  app.use(["/api", "/uploads"], apiRequestGuard, (req, res, next) => {
+    // Answers of the api are data, never documents: no sniffing, no scripts, even for an uploaded file.
+    res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox" });
     req.url = req.originalUrl;
     toApi(req, res, next);
   });
@@ -108,8 +114,16 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     app.use(express.static(path.resolve("build/client"), { maxAge: "1h", index: false }));
   }
 
+  app.use(pageRequestGuard);
+  app.use((req, res, next) => {
+    // A member's pages are theirs alone: no shared cache, no back-button copy after logout.
+    if (hasSessionCookie(req.headers.cookie)) res.set("Cache-Control", "private, no-store");
+    next();
+  });
+
+  const loadBuild = vite ? () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild> : build!;
   const remixHandler = createRequestHandler({
-    build: vite ? () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild> : build!,
+    build: async () => guardActions(await loadBuild()),
     mode: vite ? "development" : "production",
     getLoadContext: (req, res): WebLoadContext => {
       const context: WebLoadContext = {
@@ -124,6 +138,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         },
         memo: new Map(),
         settingsCacheSeconds: config.SETTINGS_CACHE_SECONDS,
+        refusal: res.locals.refusal,
       };
       res.locals.loadContext = context;
       return context;

@@ -6,8 +6,8 @@ const WebEnv = z.object({
   HOST: z.string().default("0.0.0.0"),
   API_URL: z.string().url().default("http://127.0.0.1:3001"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** Express "trust proxy" for the web server behind a load balancer; off when web faces the internet. */
-  TRUST_PROXY: z.string().default("loopback"),
+  /** Express "trust proxy": set it to the load balancer in front of web; unset, the connection's address is the client's. */
+  TRUST_PROXY: z.string().default("false"),
   /** Seconds a site's settings are reused per domain before asking the api again. */
   SETTINGS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });

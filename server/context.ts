@@ -21,6 +21,8 @@ export type WebLoadContext = {
   /** The locale the root loader decided on, read by entry.server. */
   locale?: Locale;
   settingsCacheSeconds: number;
+  /** Set when server/request-guard.ts refused the request; the refused route renders it. */
+  refusal?: { status: number; reason: string };
 };
 
 declare module "@remix-run/node" {

@@ -1,13 +1,16 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { currentClient } from "./client-scope";
+import { hashQueue } from "./hash-queue";
 
 // OWASP's scrypt floor: N=2^17, r=8, p=1 (128 MiB). Stored with its parameters so they can rise later.
 const params = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 };
 const keyLength = 32;
 
+/** Every derivation waits its client's turn in the hash queue, so hashing cannot starve other requests. */
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
+  return hashQueue.run(currentClient()?.ip ?? "local", () => new Promise<Buffer>((resolve, reject) => {
     scrypt(password.normalize("NFKC"), salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  }));
 }
 
 export async function hashPassword(password: string): Promise<string> {

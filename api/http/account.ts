@@ -25,10 +25,12 @@ import { createSession, memberOfUser, sessionMaxAgeSeconds } from "../domain/ses
 import { countryOfIp } from "../services/geo";
 import type { MailKind, Mailer } from "../services/mail";
 import { requireMember, type Member } from "./context";
+import { mailEmailChangeNotice } from "./email-change-notice";
+import { emailInBody, sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { sessionCookie } from "./user";
 
-export type AccountDeps = { db: Db; secret: string; mailer: Mailer; publicUrl?: string };
+export type AccountDeps = { db: Db; secret: string; mailer: Mailer; publicUrl?: string; limit: ClientLimiter };
 
 /** Mails a link for `kind` to the member (or to `to`, for a new address); a failed send is logged and does not undo anything. */
 export async function mailAccountLink(deps: AccountDeps, req: Request, res: Response, kind: MailKind, recipient: Recipient, token: string, to = recipient.email): Promise<void> {
@@ -67,7 +69,7 @@ function refuse(res: Response, refusal: SignupRefusal): void {
 }
 
 export function accountRoutes(deps: AccountDeps): Router {
-  const { db, secret } = deps;
+  const { db, secret, limit } = deps;
   const router = Router();
   const ok = (res: Response) => res.set("Cache-Control", "no-store").json({ ok: true });
 
@@ -84,13 +86,14 @@ export function accountRoutes(deps: AccountDeps): Router {
 
   router.post(
     "/api/signup.php",
+    limit("signup"),
     handle(async (req, res) => {
       const body = parseInput(res, SignupRequest, req.body);
       if (!body) return;
       const site = res.locals.site;
       const refusal = signupGate(site, body) ?? signupInputRefusal(site, body) ?? (await existingAccountRefusal(db, site.id, body.email));
       if (refusal) return refuse(res, refusal);
-      const geo = countryOfIp(req.ip);
+      const geo = countryOfIp(res.locals.clientIp);
       const country = geo && site.countries.includes(geo) ? geo : (site.countries[0] ?? geo ?? "US");
       const account = await createAccount(db, secret, site, body, country);
       if ("code" in account) return refuse(res, account);
@@ -104,6 +107,7 @@ export function accountRoutes(deps: AccountDeps): Router {
 
   router.post(
     "/api/activate.php",
+    limit("activation"),
     handle(async (req, res) => {
       const body = parseInput(res, TokenRequest, req.body);
       if (!body) return;
@@ -115,6 +119,7 @@ export function accountRoutes(deps: AccountDeps): Router {
   router.post(
     "/api/activation-mail.php",
     requireMember,
+    limit("activation_mail", sessionMember),
     handle(async (req, res) => {
       const { userId } = member(res);
       const outcome = await reissueActivation(db, secret, userId);
@@ -152,6 +157,7 @@ export function accountRoutes(deps: AccountDeps): Router {
 
   router.post(
     "/api/password-reset.php",
+    limit("password_reset", emailInBody),
     handle(async (req, res) => {
       const body = parseInput(res, PasswordResetRequest, req.body);
       if (!body) return;
@@ -165,6 +171,7 @@ export function accountRoutes(deps: AccountDeps): Router {
 
   router.post(
     "/api/password-reset-do.php",
+    limit("password_reset_do"),
     handle(async (req, res) => {
       const body = parseInput(res, PasswordResetDo, req.body);
       if (!body) return;
@@ -176,6 +183,7 @@ export function accountRoutes(deps: AccountDeps): Router {
   router.put(
     "/api/password.php",
     requireMember,
+    limit("password_check", sessionMember),
     handle(async (req, res) => {
       const body = parseInput(res, PasswordChange, req.body);
       if (!body) return;
@@ -188,6 +196,7 @@ export function accountRoutes(deps: AccountDeps): Router {
   router.post(
     "/api/mail-change.php",
     requireMember,
+    limit("email_change", sessionMember),
     handle(async (req, res) => {
       const body = parseInput(res, EmailChangeRequest, req.body);
       if (!body) return;
@@ -195,14 +204,18 @@ export function accountRoutes(deps: AccountDeps): Router {
       const outcome = await requestEmailChange(db, secret, { userId, siteId: res.locals.site.id }, body.email, body.password);
       if (typeof outcome === "string") return sendError(res, outcome);
       const recipient = await recipientOf(db, userId);
-      // The link proves the new address is theirs, so it goes to the new address.
-      if (recipient) await mailAccountLink(deps, req, res, "email_change", recipient, outcome.token, body.email);
+      // The link proves the new address is theirs, so it goes to the new address; the old one is told, with a way to stop it.
+      if (recipient) {
+        await mailAccountLink(deps, req, res, "email_change", recipient, outcome.token, body.email);
+        await mailEmailChangeNotice(deps, req, res, recipient, body.email);
+      }
       ok(res);
     }),
   );
 
   router.post(
     "/api/mail-change-do.php",
+    limit("email_change_do"),
     handle(async (req, res) => {
       const body = parseInput(res, TokenRequest, req.body);
       if (!body) return;
@@ -215,6 +228,7 @@ export function accountRoutes(deps: AccountDeps): Router {
   router.post(
     "/api/delete-account.php",
     requireMember,
+    limit("password_check", sessionMember),
     handle(async (req, res) => {
       const body = parseInput(res, DeleteAccountRequest, req.body);
       if (!body) return;
@@ -231,6 +245,7 @@ export function accountRoutes(deps: AccountDeps): Router {
 
   router.post(
     "/api/reactivate.php",
+    limit("password_check"),
     handle(async (req, res) => {
       const body = parseInput(res, TokenRequest, req.body);
       if (!body) return;

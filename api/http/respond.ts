@@ -21,6 +21,8 @@ const englishMessages: Record<ErrorCode, string> = {
   password_wrong: "The password is not correct.",
   invitation_invalid: "This invitation is not valid (any more).",
   too_many_requests: "Too many requests, please try again later.",
+  request_too_large: "This request is too large.",
+  cross_site_request: "This request did not come from this site.",
   premium_required: "This feature is only available for premium members",
   photo_limit_reached: "You can have at most {limit} photos. Delete a photo to upload another.",
   unsupported_image: "This file is not a photo we can read. Please upload a JPEG, PNG, WebP or HEIC image.",
@@ -48,6 +50,8 @@ const statusOf: Record<ErrorCode, number> = {
   password_wrong: 400,
   invitation_invalid: 400,
   too_many_requests: 429,
+  request_too_large: 413,
+  cross_site_request: 403,
   premium_required: 403,
   photo_limit_reached: 403,
   unsupported_image: 415,
@@ -60,6 +64,12 @@ export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, 
   const message = englishMessages[code].replace(/\{(\w+)\}/g, (_, name: string) => String(extra.params?.[name] ?? ""));
   const body: ApiError = { error: code, message, ...extra };
   res.status(statusOf[code]).json(body);
+}
+
+/** 429 with Retry-After (seconds) and the spec's message: a client limit or a busy hash queue. */
+export function tooManyRequests(res: Response, retryAfterSeconds: number): void {
+  res.set("Retry-After", String(retryAfterSeconds));
+  sendError(res, "too_many_requests");
 }
 
 /** Parses input with a contract schema; answers 400 with field messages and returns null when it does not fit. */

@@ -12,7 +12,7 @@ export function settingsRoutes(): Router {
   router.get("/api/settings.php", (req, res) => {
     if (!parseInput(res, SettingsQuery, req.query)) return;
     const { site, company, interests } = res.locals;
-    const geoipCountry = countryOfIp(req.ip);
+    const geoipCountry = countryOfIp(res.locals.clientIp);
     const body: Settings = {
       ...siteFields(site),
       geoip_country: geoipCountry,

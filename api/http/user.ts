@@ -12,6 +12,7 @@ import { attemptLogin } from "../domain/login";
 import { loadUser, newestMembers } from "../domain/members";
 import { createSession, deleteSession, memberOfUser, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
 import { requireMember } from "./context";
+import { emailInBody, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 
 export function sessionCookie(req: Request, token: string, maxAge: number): string {
@@ -34,7 +35,7 @@ function visitorMaySearchHere(req: Request, res: Response): boolean {
 /** Mails a fresh reactivation link to a pending deletion that logs in; none when the login route runs without mail. */
 export type PendingDeletionMailer = (req: Request, res: Response, userId: number) => Promise<void>;
 
-export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDeletionMailer): Router {
+export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendingDeletion?: PendingDeletionMailer): Router {
   const router = Router();
 
   router.get(
@@ -50,6 +51,7 @@ export function userRoutes(db: Db, secret: string, onPendingDeletion?: PendingDe
 
   router.post(
     "/api/user.php",
+    limit("login", emailInBody),
     handle(async (req, res) => {
       const body = parseInput(res, LoginRequest, req.body);
       if (!body) return;

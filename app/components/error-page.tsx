@@ -3,11 +3,25 @@ import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHref } from "./root-data";
 
+/** Requests refused before any route read them (server/request-guard.ts), and limits. */
+const refusalMessages: Record<number, string> = {
+  400: "errors.badRequest",
+  403: "errors.cross_site_request",
+  411: "errors.badRequest",
+  413: "errors.request_too_large",
+  415: "errors.unsupportedMediaType",
+  429: "errors.too_many_requests",
+};
+
 /** Status and message of whatever was thrown: spec 2, status 500 and "Error" unless known better. */
 export function describeError(error: unknown): { status: number; messageKey: string } {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return { status: 404, messageKey: "errors.notFound" };
     if (error.status === 503) return { status: 503, messageKey: "errors.serviceUnavailable" };
+    // A 403 says "not from this site" only when the request guard refused it; other 403s stay generic.
+    const refused = typeof error.data === "object" && error.data !== null && "refusal" in error.data;
+    const refusal = error.status === 403 && !refused ? undefined : refusalMessages[error.status];
+    if (refusal) return { status: error.status, messageKey: refusal };
     return { status: error.status, messageKey: "errors.generic" };
   }
   return { status: 500, messageKey: "errors.generic" };

@@ -1,15 +1,43 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
 import { LogoutResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
+import { getUser } from "~/session.server";
+import { useHref } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
+import { fixedT } from "~/i18n.server";
 
-async function logout({ request, context }: { request: Request; context: ActionFunctionArgs["context"] }) {
+/** Logging out changes state, so only a POST does it (a link or an image on another site cannot). */
+export async function action({ request, context }: ActionFunctionArgs) {
   // The api deletes the session and answers the Set-Cookie that clears it; it is passed on as is.
   await apiFor(request, context).get("/api/logout.php", LogoutResponse);
   return redirect(localizePath(urlLocale(request), "/"));
 }
 
-export const action = (args: ActionFunctionArgs) => logout(args);
-export const loader = (args: LoaderFunctionArgs) => logout(args);
+/** GET /logout (an old bookmark, a typed URL): a one-button form that asks first. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  if (!(await getUser(request, context))) throw redirect(localizePath(locale, "/"));
+  return { title: fixedT(locale)("logout.question") };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+
+export default function Logout() {
+  const { t } = useTranslation();
+  const href = useHref();
+  return (
+    <section className="container max-w-md py-16 text-center">
+      <h1 className="text-2xl font-semibold text-gray-900">{t("logout.question")}</h1>
+      <Form method="post" action={href("/logout")} className="mt-8">
+        <button type="submit" className="rounded-full bg-primary px-6 py-2 font-semibold text-white hover:bg-primary-dark">
+          {t("nav.logout")}
+        </button>
+      </Form>
+    </section>
+  );
+}

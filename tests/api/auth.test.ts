@@ -4,7 +4,7 @@ import { ApiError } from "#contract/errors";
 import { MembersResponse } from "#contract/members";
 import { LogoutResponse, UserResponse } from "#contract/user";
 import { profiles, sessions, sites, users } from "../../api/db/schema";
-import { cookieHeader, demoAccounts, demoPassword, login, postJson, sessionCookieOf, startApi, type Harness } from "./harness";
+import { cookieHeader, demoAccounts, expectApiError, demoPassword, login, postJson, sessionCookieOf, startApi, type Harness } from "./harness";
 
 // Login, session cookie, logout, members and language: one seeded api for the file.
 let api: Harness;
@@ -147,9 +147,10 @@ describe("POST /api/user.php (login)", () => {
     await expectValidationFailed(none, "no body");
   });
 
-  it("answers 400, not 500, for a body over the size limit", async () => {
+  it("answers 413 request_too_large, not 500, for a body over the 64 KB cap, and closes the connection", async () => {
     const res = await loginRequest({ email: demoAccounts.free.email, password: "p".repeat(200_000) });
-    await expectValidationFailed(res, "huge body");
+    await expectApiError(res, 413, "request_too_large");
+    expect(res.headers.get("connection")).toBe("close");
   });
 });
 

@@ -3,7 +3,6 @@ import { ApiError } from "#contract/errors";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Writable } from "node:stream";
 import { simpleParser } from "mailparser";
-import pino from "pino";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -12,6 +11,7 @@ import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { createApiApp } from "../../api/app";
 import { loadApiConfig } from "../../api/config";
+import { createLogger } from "../../api/logger";
 import { openDatabase, type Database, type Db } from "../../api/db/client";
 import * as schema from "../../api/db/schema";
 import { demoAccounts, demoPassword, seedDemoData } from "../../api/db/seed";
@@ -62,6 +62,8 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
       SESSION_SECRET: testSessionSecret,
       LOG_LEVEL: "silent",
       TRUST_PROXY: "loopback",
+      // Test files sign up and log in far more often than a person; the limits test sets 1.
+      CLIENT_LIMIT_SCALE: "1000",
       DEMO_DATA: "false",
       ...options.env,
     });
@@ -73,7 +75,8 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
         callback();
       },
     });
-    const logger = pino({ level: "debug", base: { service: "api" } }, sink);
+    // The api's own logger (its redaction included), writing into the sink.
+    const logger = createLogger("api", "debug", sink);
     const app = createApiApp({ database, config, logger });
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));

@@ -60,8 +60,8 @@ describe("GET /api/settings.php", () => {
     expect(s.geoip_selected_country).toBe(s.countries[0]);
   });
 
-  it("locates a forwarded client address", async () => {
-    const us = await settings("?domain=localhost", { "X-Forwarded-For": "8.8.8.8" });
+  it("locates the client address that web sends (X-Client-IP)", async () => {
+    const us = await settings("?domain=localhost", { "X-Client-IP": "8.8.8.8" });
     expect(us.geoip_country).toBe("US");
     expect(us.geoip_selected_country).toBe("US");
   });

@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { simpleParser, type AddressObject } from "mailparser";
-import { expect, expectPath, test } from "./fixtures";
+import { expect, expectPath, test, sameOrigin } from "./fixtures";
 
 /** A member of its own for one test: the demo accounts never get a wrong password (login throttle). */
 export type TestAccount = { email: string; password: string; name: string };
@@ -19,6 +19,7 @@ export function newAccountDetails(): TestAccount {
  */
 export async function signUp(request: APIRequestContext, account = newAccountDetails()): Promise<TestAccount> {
   const response = await request.post("/api/signup.php", {
+    headers: sameOrigin,
     data: { email: account.email, name: account.name, date_of_birth: "1990-05-17", password: account.password, gender: "male", language: "en" },
   });
   expect(response.status(), await response.text()).toBe(201);

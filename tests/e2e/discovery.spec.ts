@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, readLocale, test, text } from "./fixtures";
+import { expect, readLocale, test, text, sameOrigin } from "./fixtures";
 import { mailLink, newAccountDetails, signUp, type TestAccount } from "./accounts-support";
 
 /**
@@ -82,6 +82,7 @@ test.describe("match finder", () => {
       const signUpWoman = async () => {
         const account = newAccountDetails();
         const signup = await others.request.post("/api/signup.php", {
+          headers: sameOrigin,
           data: { email: account.email, name: account.name, date_of_birth: "1992-03-04", password: account.password, gender: "female", language: "en" },
         });
         expect(signup.status(), await signup.text()).toBe(201);
@@ -89,7 +90,7 @@ test.describe("match finder", () => {
         return account;
       };
       const admirer = await signUpWoman();
-      const like = await others.request.post("/api/discovery.php", { data: { game: "match_finder", id: me.user.profile.id, decision: "like" } });
+      const like = await others.request.post("/api/discovery.php", { headers: sameOrigin, data: { game: "match_finder", id: me.user.profile.id, decision: "like" } });
       expect(like.status(), await like.text()).toBe(200);
       await signUpWoman();
 

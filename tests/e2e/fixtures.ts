@@ -22,6 +22,12 @@ export const test = base.extend<{ entryWarningSkipped: boolean }>({
 });
 
 /** The project's root folder (this file is tests/e2e/fixtures.ts). */
+/**
+ * Headers a browser puts on its own same-origin requests: test clients that call web's /api proxy
+ * directly (no page) send them, or web refuses the call as cross-site (server/request-guard.ts).
+ */
+export const sameOrigin = { "Sec-Fetch-Site": "same-origin" };
+
 export const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The demo accounts api/db/seed.ts creates in a fresh data directory. */

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expect, expectPath, test } from "./fixtures";
+import { expect, expectPath, test, sameOrigin } from "./fixtures";
 import { activeMember as newActiveMember, newAccountDetails, signUp, type ActiveMember } from "./accounts-support";
 
 /**
@@ -14,7 +14,7 @@ const created: Member[] = [];
 
 test.afterEach(async () => {
   for (const member of created.splice(0)) {
-    const deleted = await member.page.request.post("/api/delete-account.php", { data: { password: member.password } });
+    const deleted = await member.page.request.post("/api/delete-account.php", { headers: sameOrigin, data: { password: member.password } });
     expect(deleted.status(), "test member deleted").toBe(200);
     await member.page.context().close();
   }

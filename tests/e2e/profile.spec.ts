@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { UserResponse } from "#contract/user";
-import { expect, expectPath, test } from "./fixtures";
+import { expect, expectPath, test, sameOrigin } from "./fixtures";
 import { signUp } from "./accounts-support";
 
 /** The own profile page (/profile): every field, validation, invisible mode and the location block. */
@@ -138,7 +138,7 @@ test.describe("own profile", () => {
   test("a region of the old country is refused after the country changed, with the new country's regions to choose from", async ({ page, javaScriptEnabled }) => {
     test.skip(Boolean(javaScriptEnabled), "with JavaScript the region list follows the country at once");
     await signUp(page.request);
-    const put = await page.request.put("/api/profile.php", { data: { country: "NL", region: "NH" } });
+    const put = await page.request.put("/api/profile.php", { headers: sameOrigin, data: { country: "NL", region: "NH" } });
     expect(put.status()).toBe(200);
     await page.goto("/profile");
     const form = profileForm(page);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectPath, test } from "./fixtures";
+import { expect, expectPath, test, sameOrigin } from "./fixtures";
 import { newAccountDetails } from "./accounts-support";
 
 /**
@@ -57,7 +57,7 @@ test.describe("signup push step", () => {
 
 test("the default site has no push key: the push step is no page there", async ({ page }) => {
   const { email, name, password } = newAccountDetails();
-  const created = await page.request.post("/api/signup.php", { data: { email, name, password, date_of_birth: "1990-05-17", gender: "male", language: "en" } });
+  const created = await page.request.post("/api/signup.php", { headers: sameOrigin, data: { email, name, password, date_of_birth: "1990-05-17", gender: "male", language: "en" } });
   expect(created.status()).toBe(201);
   const response = await page.goto("/signup/1");
   expect(response?.status()).toBe(404);

@@ -1,4 +1,4 @@
-import { accounts, expect, expectPath, test } from "./fixtures";
+import { accounts, expect, expectPath, test, sameOrigin } from "./fixtures";
 import { mailLink, newAccountDetails, signUp } from "./accounts-support";
 
 /** Issue 3: the signup funnel with JavaScript on and off. */
@@ -91,7 +91,7 @@ test.describe("signup", () => {
 
     // A member who deleted their account within 14 days.
     const deleted = await signUp(request);
-    const removal = await request.post("/api/delete-account.php", { data: { password: deleted.password } });
+    const removal = await request.post("/api/delete-account.php", { headers: sameOrigin, data: { password: deleted.password } });
     expect(removal.status()).toBe(200);
     await page.getByLabel("E-mail address").fill(deleted.email);
     await page.getByLabel("Username").fill("New name");

@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { loginFailures, sessions, users } from "../../db/schema";
 import { hashPassword, verifyPassword } from "../passwords";
 import { hashToken } from "../sessions";
-import { consumeToken, issueTokenLimited, retireTokens } from "./tokens";
+import { consumeToken, issueTokenLimited, retireTokens, takeoverLinkKinds, tokenIsLive } from "./tokens";
 
 /** Spec 8: "Too many password reset emails sent, please try again tomorrow." after 3 within 24 hours. */
 export const resetMailLimit = { max: 3, windowMs: 24 * 60 * 60 * 1000 };
@@ -32,8 +32,10 @@ export async function requestPasswordReset(
   return token ? { token, userId: account.id } : "too_many_reset_mails";
 }
 
-/** POST /api/password-reset-do.php: new password, every session and login failure of the member gone. */
+/** POST /api/password-reset-do.php: new password; every session, login failure and pending reset or e-mail-change link of the member gone. */
 export async function resetPassword(db: Db, secret: string, token: string, password: string, now = new Date()): Promise<boolean> {
+  // The link is checked before anything is hashed: a made-up token costs a lookup, not a scrypt.
+  if (!(await tokenIsLive(db, secret, token, "password_reset", now))) return false;
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const used = await consumeToken(tx, secret, token, "password_reset", now);
@@ -41,7 +43,7 @@ export async function resetPassword(db: Db, secret: string, token: string, passw
     await tx.update(users).set({ passwordHash }).where(eq(users.id, used.userId));
     await tx.delete(sessions).where(eq(sessions.userId, used.userId));
     await tx.delete(loginFailures).where(eq(loginFailures.userId, used.userId));
-    await retireTokens(tx, used.userId, "password_reset", now);
+    await retireTokens(tx, used.userId, takeoverLinkKinds, now);
     return true;
   });
 }
@@ -52,13 +54,14 @@ export async function passwordMatches(db: Db, userId: number, password: string):
   return verifyPassword(password, row?.hash ?? null);
 }
 
-/** PUT /api/password.php: other devices are logged out, the current session stays. */
+/** PUT /api/password.php: other devices are logged out and pending reset and e-mail-change links die; the current session stays. */
 export async function changePassword(db: Db, secret: string, userId: number, currentToken: string, oldPassword: string, password: string): Promise<boolean> {
   if (!(await passwordMatches(db, userId, oldPassword))) return false;
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
     await tx.delete(sessions).where(and(eq(sessions.userId, userId), ne(sessions.tokenHash, hashToken(currentToken, secret))));
+    await retireTokens(tx, userId, takeoverLinkKinds);
   });
   return true;
 }

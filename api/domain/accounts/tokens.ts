@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountTokens, users, type AccountTokenKind } from "../../db/schema";
 import { hashToken } from "../sessions";
@@ -48,6 +48,7 @@ export async function issueTokenLimited(
   kind: AccountTokenKind,
   limit: { max: number; windowMs: number },
   now = new Date(),
+  options: { newEmail?: string; /** Kinds whose unused tokens the new one voids, in the same transaction. */ voids?: readonly AccountTokenKind[] } = {},
 ): Promise<string | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${users} where ${users.id} = ${userId} for update`);
@@ -56,13 +57,16 @@ export async function issueTokenLimited(
       .from(accountTokens)
       .where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, kind), gt(accountTokens.createdAt, new Date(now.getTime() - limit.windowMs))));
     if ((row?.n ?? 0) >= limit.max) return null;
-    return issueToken(tx, secret, userId, kind, { now });
+    if (options.voids?.length) await retireTokens(tx, userId, options.voids, now);
+    return issueToken(tx, secret, userId, kind, { now, newEmail: options.newEmail });
   });
 }
 
 /**
  * Uses a token up: one conditional UPDATE, so of two requests with the same token exactly one wins.
- * Null when the token is unknown, of another kind, used or expired.
+ * Null when the token is unknown, of another kind, used or expired. In a transaction, the member's row is
+ * locked first: issuing and voiding lock it before the tokens too, so parallel steps on one account
+ * (a confirmation, a new request, a password change) queue instead of deadlocking.
  */
 export async function consumeToken(
   db: Tx,
@@ -71,12 +75,16 @@ export async function consumeToken(
   kind: AccountTokenKind,
   now = new Date(),
 ): Promise<{ userId: number; newEmail: string | null } | null> {
+  const tokenHash = hashToken(token, secret);
+  await db.execute(
+    sql`select ${users.id} from ${users} where ${users.id} = (select ${accountTokens.userId} from ${accountTokens} where ${accountTokens.tokenHash} = ${tokenHash}) for update`,
+  );
   const [row] = await db
     .update(accountTokens)
     .set({ usedAt: now })
     .where(
       and(
-        eq(accountTokens.tokenHash, hashToken(token, secret)),
+        eq(accountTokens.tokenHash, tokenHash),
         eq(accountTokens.kind, kind),
         isNull(accountTokens.usedAt),
         gt(accountTokens.expiresAt, now),
@@ -86,13 +94,29 @@ export async function consumeToken(
   return row ?? null;
 }
 
-/** Marks a member's unused tokens of one kind used, e.g. older reset links once the password is reset. */
-export async function retireTokens(db: Tx, userId: number, kind: AccountTokenKind, now = new Date()): Promise<void> {
+/** Whether a token would be accepted now (a read only: the conditional UPDATE of consumeToken still decides). */
+export async function tokenIsLive(db: Tx, secret: string, token: string, kind: AccountTokenKind, now = new Date()): Promise<boolean> {
+  const [row] = await db
+    .select({ id: accountTokens.id })
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, hashToken(token, secret)), eq(accountTokens.kind, kind), isNull(accountTokens.usedAt), gt(accountTokens.expiresAt, now)))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** Marks a member's unused tokens of some kinds used, e.g. older reset links once the password is reset. */
+export async function retireTokens(db: Tx, userId: number, kinds: readonly AccountTokenKind[], now = new Date()): Promise<void> {
   await db
     .update(accountTokens)
     .set({ usedAt: now })
-    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.kind, kind), isNull(accountTokens.usedAt)));
+    .where(and(eq(accountTokens.userId, userId), inArray(accountTokens.kind, [...kinds]), isNull(accountTokens.usedAt)));
 }
+
+/**
+ * The links that can take an account over (a new password, a new address): a password change or reset and
+ * a new e-mail change request void every pending one, so a link mailed earlier cannot undo the member's step.
+ */
+export const takeoverLinkKinds = ["password_reset", "email_change"] as const satisfies readonly AccountTokenKind[];
 
 /** Thrown inside a transaction to roll it back with a known outcome. */
 export class Outcome<T extends string> extends Error {

@@ -1,0 +1,81 @@
+import { createHmac } from "node:crypto";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
+import type { Db } from "../db/client";
+import { rateLimits } from "../db/schema";
+import { handle, tooManyRequests } from "./respond";
+
+/**
+ * Limits per client IP and per account on everything that hashes a password, sends a mail or
+ * checks a secret link (docs/security.md lists them). Counted in the database (one atomic upsert
+ * per attempt), so N api instances on one PostgreSQL share the counters; the embedded PGlite uses
+ * the same table. `points` attempts per `seconds`; over it: 429 with Retry-After.
+ */
+export const clientLimits = {
+  login: { perIp: { points: 20, seconds: 10 * 60 }, perAccount: { points: 10, seconds: 15 * 60 } },
+  signup: { perIp: { points: 10, seconds: 60 * 60 } },
+  password_reset: { perIp: { points: 10, seconds: 60 * 60 }, perAccount: { points: 5, seconds: 60 * 60 } },
+  password_reset_do: { perIp: { points: 10, seconds: 15 * 60 } },
+  activation: { perIp: { points: 20, seconds: 15 * 60 } },
+  activation_mail: { perIp: { points: 10, seconds: 60 * 60 }, perAccount: { points: 5, seconds: 60 * 60 } },
+  email_change: { perIp: { points: 10, seconds: 60 * 60 }, perAccount: { points: 5, seconds: 60 * 60 } },
+  email_change_do: { perIp: { points: 10, seconds: 15 * 60 } },
+  /** Password change, account deletion and reactivation: each re-checks a password or a link. */
+  password_check: { perIp: { points: 20, seconds: 15 * 60 }, perAccount: { points: 5, seconds: 15 * 60 } },
+} as const;
+
+export type LimitName = keyof typeof clientLimits;
+type Limit = { points: number; seconds: number };
+/** Which account an attempt is about: an e-mail address (login, reset) or the member (re-checks). */
+export type AccountOf = (req: Request, res: Response) => string | null;
+
+export type ClientLimiter = (name: LimitName, accountOf?: AccountOf) => RequestHandler;
+
+/**
+ * `scale` multiplies every limit: 1 in production; test servers that sign up and log in hundreds of
+ * times from one address raise it (CLIENT_LIMIT_SCALE). Keys are HMACs, so no address or e-mail is stored.
+ */
+export function createClientLimiter(db: Db, options: { secret: string; scale: number }): ClientLimiter {
+  const limiters = new Map<string, RateLimiterDrizzle>();
+  const limiter = (key: string, limit: Limit) => {
+    let found = limiters.get(key);
+    if (!found) {
+      const points = Math.max(1, Math.round(limit.points * options.scale));
+      // Keys already over the limit are refused from memory, so a flood does not become a flood of upserts.
+      found = new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix: key, points, duration: limit.seconds, inMemoryBlockOnConsumed: points });
+      limiters.set(key, found);
+    }
+    return found;
+  };
+  const hashed = (value: string) => createHmac("sha256", options.secret).update(value).digest("base64url").slice(0, 27);
+
+  return (name, accountOf) =>
+    handle(async (req: Request, res: Response, next: NextFunction) => {
+      const spec: { perIp: Limit; perAccount?: Limit } = clientLimits[name];
+      const checks: Promise<RateLimiterRes>[] = [limiter(`${name}:ip`, spec.perIp).consume(hashed(res.locals.clientIp))];
+      const account = spec.perAccount ? accountOf?.(req, res) : null;
+      if (spec.perAccount && account) checks.push(limiter(`${name}:account`, spec.perAccount).consume(hashed(`${res.locals.site.id}:${account}`)));
+      const outcomes = await Promise.allSettled(checks);
+      let waitMs = 0;
+      for (const outcome of outcomes) {
+        if (outcome.status === "fulfilled") continue;
+        // The library rejects with a RateLimiterRes when the key is over its limit, with an Error when the store failed.
+        if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
+        waitMs = Math.max(waitMs, outcome.reason.msBeforeNext);
+      }
+      if (waitMs > 0) {
+        req.log.warn({ limit: name }, "client limit reached");
+        return tooManyRequests(res, Math.max(1, Math.ceil(waitMs / 1000)));
+      }
+      next();
+    });
+}
+
+/** The e-mail address a login or reset request is about, as typed (lowercased); null when it is not a string. */
+export const emailInBody: AccountOf = (req) => {
+  const email = (req.body as { email?: unknown } | undefined)?.email;
+  return typeof email === "string" && email.length <= 254 ? email.trim().toLowerCase() : null;
+};
+
+/** The logged-in member. */
+export const sessionMember: AccountOf = (_req, res) => (res.locals.member ? `user:${res.locals.member.userId}` : null);

@@ -1,0 +1,98 @@
+import type { NextFunction, Request, Response } from "express";
+import { photoMaxBytes } from "#contract/photos";
+import { splitLocale } from "../app/paths";
+
+/**
+ * What every request that changes something must pass before a route sees it (docs/security.md):
+ * it comes from this site, its body is small (a photo only where photos are uploaded), and a page
+ * form is sent as a form. Every page, action and proxied api call inherits this from here.
+ */
+export const bodyLimits = {
+  formBytes: 64 * 1024,
+  uploadBytes: photoMaxBytes + 64 * 1024,
+};
+
+/** Pages whose form takes a photo (multipart, streamed to the api); every other body is a small form. */
+const uploadPaths = [/^\/profile\/photos\/?$/, /^\/signup\/2\/?$/];
+
+export function isUploadPath(pathname: string): boolean {
+  const { path } = splitLocale(pathname);
+  return uploadPaths.some((pattern) => pattern.test(path));
+}
+
+export type Refusal = { status: 400 | 403 | 411 | 413 | 415; reason: string };
+
+const formTypes = ["application/x-www-form-urlencoded", "multipart/form-data"];
+const safeMethods = new Set(["GET", "HEAD"]);
+
+/**
+ * A state-changing request counts as same-origin when its Origin names this host, or, when a browser
+ * sent no Origin, when Sec-Fetch-Site says same-origin. Neither (curl, a foreign page): refused.
+ */
+export function isSameOrigin(req: Request): boolean {
+  const origin = req.get("origin");
+  const host = req.get("x-forwarded-host") && req.app.get("trust proxy fn")(req.socket.remoteAddress ?? "", 0) ? req.get("x-forwarded-host") : req.get("host");
+  if (origin !== undefined) {
+    try {
+      return origin !== "null" && new URL(origin).host === host;
+    } catch {
+      return false;
+    }
+  }
+  return req.get("sec-fetch-site") === "same-origin";
+}
+
+/** Why a request is refused before any route reads it, or null when it may go on. */
+export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
+  if (safeMethods.has(req.method)) return null;
+  if (!isSameOrigin(req)) return { status: 403, reason: "cross_site" };
+  const upload = kind === "api" || isUploadPath(req.path);
+  const limit = upload ? bodyLimits.uploadBytes : bodyLimits.formBytes;
+  const length = req.get("content-length");
+  if (length !== undefined && !(Number(length) <= limit)) return { status: 413, reason: "too_large" };
+  // A body of unknown length (chunked) is counted by the api's parsers; a page form always has a length.
+  if (length === undefined && req.get("transfer-encoding") !== undefined && kind === "page") return { status: 411, reason: "length_required" };
+  if (kind === "page" && length !== undefined && Number(length) > 0) {
+    const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    if (!formTypes.includes(type)) return { status: 415, reason: "not_a_form" };
+  }
+  return null;
+}
+
+declare module "express-serve-static-core" {
+  interface Locals {
+    refusal?: Refusal;
+  }
+}
+
+/**
+ * A refused page request is answered by the error page in the visitor's language: it is turned into
+ * a GET of the refused route (app/routes/($lang).refused.tsx), which renders the status. The rest of
+ * the body is never read: the connection closes after the answer.
+ */
+export function pageRequestGuard(req: Request, res: Response, next: NextFunction): void {
+  const refusal = refusalOf(req, "page");
+  if (!refusal) return next();
+  req.log?.warn({ refusal: refusal.reason, status: refusal.status }, "request refused");
+  res.locals.refusal = refusal;
+  res.set("Connection", "close");
+  const { locale } = splitLocale(req.path);
+  req.method = "GET";
+  req.url = req.originalUrl = `${locale ? `/${locale}` : ""}/refused`;
+  next();
+}
+
+/** The same refusals for browser calls that web passes to the api, answered in the api's error shape. */
+export function apiRequestGuard(req: Request, res: Response, next: NextFunction): void {
+  const refusal = refusalOf(req, "api");
+  if (!refusal) return next();
+  req.log?.warn({ refusal: refusal.reason, status: refusal.status }, "request refused");
+  res.set("Connection", "close");
+  const body =
+    refusal.status === 403
+      ? { error: "cross_site_request", message: "This request did not come from this site." }
+      : refusal.status === 413
+        ? { error: "request_too_large", message: "This request is too large." }
+        : { error: "validation_failed", message: "Please check the highlighted fields." };
+  res.status(refusal.status).json(body);
+}
