@@ -14,8 +14,27 @@ export function splitLocale(pathname: string): { locale: Locale | null; path: st
   return { locale: null, path: pathname || "/" };
 }
 
-/** Only same-site relative paths are followed after login or a language switch. */
+const redirectBase = "http://rendezvous.invalid";
+
+/**
+ * The one gate for every path a request asks to be sent to (redirectTo after login, a language
+ * switch, a dismissal, a block...): only a path on this site, as the browser itself would read it.
+ * Control characters (a tab the browser would strip, CR, LF, NUL), backslashes (read as slashes),
+ * `//` (another host) and their percent-encoded forms give the fallback, never an error.
+ */
 export function safeRedirectPath(value: unknown, fallback: string): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return fallback;
-  return value;
+  if (typeof value !== "string" || value.length === 0 || value.length > 2048) return fallback;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value);
+  } catch {
+    return fallback;
+  }
+  for (const candidate of [value, decoded]) {
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f\\]/.test(candidate) || !candidate.startsWith("/") || candidate.startsWith("//")) return fallback;
+  }
+  const url = new URL(value, redirectBase);
+  if (url.origin !== redirectBase) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

@@ -1,0 +1,103 @@
+import type { APIRequestContext } from "@playwright/test";
+import { accounts, expect, expectPath, login, sameOrigin, test } from "./fixtures";
+
+/**
+ * What server/request-guard.ts and its neighbours give every route: same-origin posts only, small
+ * form bodies, forms sent as forms, safe redirects, member pages not cached, data answers that are
+ * never documents. Request-level checks run once (js project); the logout flow runs with and without JS.
+ */
+const foreign = { Origin: "https://evil.example" };
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+const formType = { "Content-Type": "application/x-www-form-urlencoded" };
+
+async function post(request: APIRequestContext, path: string, headers: Record<string, string>, body: string) {
+  return request.post(path, { headers, data: body, maxRedirects: 0 });
+}
+
+test.describe("requests refused before any route reads them", () => {
+  test.beforeEach(({}, testInfo) => {
+    test.skip(testInfo.project.name !== "js", "request-level checks: once is enough");
+  });
+
+  test("a post from another site gets 403 and the translated error page, and changes nothing", async ({ page }) => {
+    await login(page, accounts.free);
+    for (const path of ["/logout", "/dismiss", "/site-entry", "/activation-mail", "/members/1/like", "/lang-config", "/profile?_data=routes/($lang).profile", "/nl/logout"]) {
+      const res = await post(page.request, path, { ...foreign, ...formType }, form({ intent: "like", key: "hide-enrich-alert", redirectTo: "/" }));
+      expect(res.status(), path).toBe(403);
+      const html = await res.text();
+      expect(html, path).toContain(path.startsWith("/nl/") ? "Dit formulier is niet via deze site verstuurd" : "This form was not sent from this site");
+    }
+    // No Origin and no Sec-Fetch-Site (not a browser on this site): refused as well.
+    expect((await post(page.request, "/logout", formType, "")).status()).toBe(403);
+    // Still logged in: the refused logouts did nothing.
+    await page.goto("/members");
+    await expect(page.getByTestId("account-menu")).toBeVisible();
+  });
+
+  test("a post to the api proxy from another site gets 403 in the api's error shape", async ({ request }) => {
+    const res = await request.post("/api/signup.php", { headers: foreign, data: { email: "x@example.com" } });
+    expect(res.status()).toBe(403);
+    expect(await res.json()).toMatchObject({ error: "cross_site_request" });
+  });
+
+  test("a form body over 64 KB gets 413 and the connection closes", async ({ request }) => {
+    const res = await post(request, "/login", { ...sameOrigin, ...formType }, form({ email: "a@example.com", password: "p".repeat(70_000) }));
+    expect(res.status()).toBe(413);
+    expect(res.headers()["connection"]).toBe("close");
+    expect(await res.text()).toContain("This request is too large.");
+  });
+
+  test("a body that is not a form gets 415; a broken multipart form 400; never 500", async ({ request }) => {
+    const plain = await post(request, "/login", { ...sameOrigin, "Content-Type": "text/plain" }, "email=a@example.com");
+    expect(plain.status()).toBe(415);
+    const json = await post(request, "/login", { ...sameOrigin, "Content-Type": "application/json" }, JSON.stringify({ email: "a@example.com" }));
+    expect(json.status()).toBe(415);
+    expect(await json.text()).toContain("This form was sent in a format we cannot read.");
+    const broken = await post(request, "/login", { ...sameOrigin, "Content-Type": "multipart/form-data; boundary=xyz" }, "garbage without parts");
+    expect(broken.status()).toBe(400);
+  });
+
+  test("redirectTo never leaves the site, whatever it hides", async ({ request }) => {
+    for (const redirectTo of ["/\t/evil.example/", "//evil.example/", "/\\evil.example", "/members\r\nSet-Cookie: x=1", "https://evil.example/"]) {
+      const res = await post(request, "/site-entry", { ...sameOrigin, ...formType }, form({ redirectTo }));
+      expect(res.status(), JSON.stringify(redirectTo)).toBe(302);
+      expect(res.headers()["location"], JSON.stringify(redirectTo)).toBe("/");
+    }
+  });
+
+  test("member pages are private and not stored; api and upload answers are never documents", async ({ page }) => {
+    await login(page, accounts.free);
+    for (const path of ["/members", "/profile", "/likes/received"]) {
+      const res = await page.request.get(path);
+      expect(res.headers()["cache-control"], path).toBe("private, no-store");
+    }
+    const settings = await page.request.get("/api/settings.php?domain=localhost");
+    expect(settings.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(settings.headers()["content-security-policy"]).toContain("sandbox");
+    await page.goto("/members");
+    const photo = await page.locator("img[src^='/uploads/']").first().getAttribute("src");
+    const upload = await page.request.get(photo ?? "");
+    expect(upload.status()).toBe(200);
+    expect(upload.headers()["content-security-policy"]).toContain("sandbox");
+    expect(upload.headers()["x-content-type-options"]).toBe("nosniff");
+  });
+
+  test("a client's X-Request-Id is kept only when it is plain", async ({ request }) => {
+    expect((await request.get("/pages/terms", { headers: { "X-Request-Id": "good-id-123" } })).headers()["x-request-id"]).toBe("good-id-123");
+    expect((await request.get("/pages/terms", { headers: { "X-Request-Id": "../bad.id" } })).headers()["x-request-id"]).not.toContain("bad");
+  });
+});
+
+test.describe("logout", () => {
+  test("GET /logout asks first and only the form's POST logs out", async ({ page }) => {
+    await login(page, accounts.free);
+    await page.goto("/logout");
+    await expect(page.getByRole("heading", { name: "Do you want to log out?" })).toBeVisible();
+    await page.goto("/members");
+    await expect(page.getByTestId("account-menu")).toBeVisible();
+    await page.goto("/logout");
+    await page.getByRole("main").getByRole("button", { name: "Logout", exact: true }).click();
+    await expectPath(page, "/");
+    await expect(page.getByTestId("account-menu")).toHaveCount(0);
+  });
+});
