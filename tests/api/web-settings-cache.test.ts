@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pino from "pino";
+import type { AppLoadContext } from "@remix-run/node";
+import { getSettings, settingsCacheSize } from "~/session.server";
+import { startApi, type Harness } from "./harness";
+
+/** web's settings cache (app/session.server.ts) against a real api: bounded, whatever Host headers arrive. */
+let api: Harness;
+
+beforeAll(async () => {
+  api = await startApi();
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+function contextFor(apiUrl: string): AppLoadContext {
+  return {
+    requestId: "settings-cache-test",
+    cspNonce: "",
+    logger: pino({ level: "silent" }),
+    apiUrl,
+    clientIp: "127.0.0.1",
+    upstream: [],
+    forwardSetCookie: () => undefined,
+    memo: new Map(),
+    settingsCacheSeconds: 30,
+  };
+}
+
+describe("settings cache per Host header", () => {
+  it("stays bounded under a flood of made-up hosts, which all get the default site", async () => {
+    const contexts: AppLoadContext[] = [];
+    for (let i = 0; i < 700; i++) {
+      const context = contextFor(api.baseUrl);
+      contexts.push(context);
+      const settings = await getSettings(new Request(`http://made-up-${i}.example/`), context);
+      expect(settings.domain).toBe("localhost");
+    }
+    expect(settingsCacheSize()).toBeLessThanOrEqual(500);
+    // A known site still gets its own settings, and a repeat costs no api call.
+    expect((await getSettings(new Request("http://gay.localhost/"), contextFor(api.baseUrl))).domain).toBe("gay.localhost");
+    const repeat = contextFor(api.baseUrl);
+    expect((await getSettings(new Request("http://gay.localhost/members"), repeat)).domain).toBe("gay.localhost");
+    expect(repeat.upstream).toEqual([]);
+  });
+});
