@@ -99,6 +99,8 @@ export function apiFor(request: Request, context: AppLoadContext) {
     }
 
     for (const setCookie of response.headers.getSetCookie()) context.forwardSetCookie(setCookie);
+    const retryAfter = response.headers.get("Retry-After");
+    if (response.status === 429 && retryAfter && /^\d{1,6}$/.test(retryAfter)) context.forwardRetryAfter?.(retryAfter);
     const json: unknown = await response.json().catch(() => undefined);
     if (response.ok) {
       const parsed = schema.safeParse(json);

@@ -136,6 +136,9 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         forwardSetCookie: (cookie) => {
           if (!res.headersSent) res.append("Set-Cookie", cookie);
         },
+        forwardRetryAfter: (seconds) => {
+          if (!res.headersSent) res.set("Retry-After", seconds);
+        },
         memo: new Map(),
         settingsCacheSeconds: config.SETTINGS_CACHE_SECONDS,
         refusal: res.locals.refusal,

@@ -14,6 +14,8 @@ export type WebLoadContext = {
   upstream: UpstreamTiming[];
   /** Passes a Set-Cookie of the api on to the browser unchanged. */
   forwardSetCookie: (cookie: string) => void;
+  /** Passes the api's Retry-After of a 429 on to the browser (absent in tests that build a context by hand). */
+  forwardRetryAfter?: (seconds: string) => void;
   /** Memo of per-request reads (settings, current user) shared by the loaders of one request. */
   memo: Map<string, Promise<unknown>>;
   /** The logged-in member's user id, once known, for the request's log line. */
