@@ -16,8 +16,9 @@ import { Gender, Sexuality } from "./user";
  *   POST /api/password-reset.php    PasswordResetRequest -> OkResponse | email_not_found 404 | too_many_reset_mails 429
  *   POST /api/password-reset-do.php PasswordResetDo -> OkResponse | link_invalid 400
  *   PUT  /api/password.php          (member) PasswordChange -> OkResponse | old_password_wrong 400
- *   POST /api/mail-change.php       (member) EmailChangeRequest -> OkResponse (link to the new address) |
- *                                   email_taken 409 | password_wrong 400
+ *   POST /api/mail-change.php       (member) EmailChangeRequest -> OkResponse (link to the new address, a notice
+ *                                   to the old one; earlier change and reset links die) | email_taken 409 |
+ *                                   password_wrong 400 | too_many_requests 429 (over 3 a day)
  *   POST /api/mail-change-do.php    TokenRequest -> OkResponse | link_invalid 400 | email_taken 409
  *   POST /api/delete-account.php    (member) DeleteAccountRequest -> OkResponse, session cleared; mail with the
  *                                   reactivation link (14 days) | password_wrong 400

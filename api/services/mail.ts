@@ -8,7 +8,8 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import { locales, type Locale } from "#contract/locales";
 
-export type MailKind = "activation" | "password_reset" | "email_change" | "reactivation";
+/** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
+export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation";
 
 /** One account mail: who gets it, in which language, for which site, with which link. */
 export type AccountMail = {
@@ -18,6 +19,8 @@ export type AccountMail = {
   name: string;
   site: { name: string; mailName: string; domain: string };
   link: string;
+  /** email_change_notice: the address the account is moving to, masked (the notice never carries it whole). */
+  newAddress?: string;
   /** For the log line only: the member the mail is about (never the address). */
   userId: number;
 };
@@ -79,7 +82,7 @@ export function createMailer(options: { smtpUrl?: string; mailFrom?: string; dat
 /** Subject, plain text and HTML of an account mail in the member's language, from locales/<lng>/mail.json. */
 export function composeMail(mail: AccountMail, mailFrom?: string) {
   const t: TFunction = i18n.getFixedT(mail.language, "mail");
-  const values = { site: mail.site.name, name: mail.name, link: mail.link };
+  const values = { site: mail.site.name, name: mail.name, link: mail.link, newAddress: mail.newAddress ?? "" };
   const text = (key: string) => t(key, values);
   const subject = text(`${mail.kind}.subject`);
   const paragraphs = [text("greeting"), text(`${mail.kind}.intro`)];

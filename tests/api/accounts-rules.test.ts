@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { locales } from "#contract/locales";
 import { loadApiConfig } from "../../api/config";
+import { maskEmail } from "../../api/domain/accounts/email-change";
 import { mailLink, publicOrigin } from "../../api/domain/accounts/links";
 import { signupGate, signupInputRefusal } from "../../api/domain/accounts/signup";
 import { composeMail, withoutAddresses, type MailKind } from "../../api/services/mail";
 import { leakingLogLines, type Harness } from "./harness";
 
 // Pure rules of the accounts feature: links, origins, mail texts, signup checks, configuration.
-const kinds: MailKind[] = ["activation", "password_reset", "email_change", "reactivation"];
+const kinds: MailKind[] = ["activation", "password_reset", "email_change", "email_change_notice", "reactivation"];
 const site = { name: "Rendezvous MILF", mailName: "Rendezvous MILF Team", domain: "milf.localhost" };
 
 describe("links in mails", () => {
@@ -16,6 +17,15 @@ describe("links in mails", () => {
     expect(mailLink("https://example.com", "nl", "password_reset", "tok")).toBe("https://example.com/nl/reset-password/do?token=tok");
     expect(mailLink("https://example.com", "de", "email_change", "tok")).toBe("https://example.com/de/mail-change/do?token=tok");
     expect(mailLink("https://example.com", "sv", "reactivation", "tok")).toBe("https://example.com/sv/account-deleted?token=tok");
+    // The notice to the old address carries no token: it opens the reset form.
+    expect(mailLink("https://example.com", "pl", "email_change_notice")).toBe("https://example.com/pl/reset-password");
+    expect(mailLink("https://example.com", "en", "email_change_notice")).toBe("https://example.com/reset-password");
+  });
+
+  it("show the new address of an e-mail change masked: first letters and the top-level domain only", () => {
+    expect(maskEmail("jane.doe@example.com")).toBe("j***@e***.com");
+    expect(maskEmail("x@mail.example.co.uk")).toBe("x***@m***.uk");
+    expect(maskEmail("ümit@bücher.de")).toBe("ü***@b***.de");
   });
 
   it("take the origin from PUBLIC_URL, else the forwarded host of the site, never a foreign host", () => {
@@ -36,7 +46,8 @@ describe("mail texts", () => {
   it.each(locales)("are complete in %s: site name in subject and body, the link, the member's name", (language) => {
     for (const kind of kinds) {
       const link = mailLink("https://milf.example", language, kind, "T0KEN");
-      const mail = composeMail({ kind, to: "x@example.com", language, name: "Sam", site, link, userId: 1 });
+      const mail = composeMail({ kind, to: "x@example.com", language, name: "Sam", site, link, newAddress: "s***@e***.com", userId: 1 });
+      if (kind === "email_change_notice") expect(mail.text).toContain("s***@e***.com");
       expect(mail.subject).toContain(site.name);
       expect(mail.text).toContain(site.name);
       expect(mail.text).toContain("Sam");

@@ -221,7 +221,9 @@ describe("e-mail change", () => {
     const newEmail = `changed-${Date.now()}@example.com`;
     await expectApiError(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: newEmail, password: "wrong-password" } }), 400, "password_wrong");
     await expectOk(await call(api, "POST", "/api/mail-change.php", { token: session, body: { email: newEmail.toUpperCase(), password } }));
-    expect(await mailsTo(api, member.email)).toHaveLength(0);
+    // The old address gets the notice only, never the link.
+    expect(await mailsTo(api, member.email, "/mail-change/do")).toHaveLength(0);
+    expect(await mailsTo(api, member.email, "/reset-password")).toHaveLength(1);
     const [mail] = await mailsTo(api, newEmail, "/mail-change/do");
     expect(mail?.subject).toContain("Rendezvous");
     expect(linkOf(mail!, "/mail-change/do")?.pathname).toBe("/sv/mail-change/do");

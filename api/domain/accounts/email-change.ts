@@ -3,7 +3,10 @@ import type { Db } from "../../db/client";
 import { users } from "../../db/schema";
 import { confirmEmail } from "./activation";
 import { passwordMatches } from "./password";
-import { consumeToken, issueToken, isUniqueViolation, Outcome, retireTokens } from "./tokens";
+import { consumeToken, issueTokenLimited, isUniqueViolation, Outcome, retireTokens, takeoverLinkKinds } from "./tokens";
+
+/** Item 9 of the hardening issue: at most 3 e-mail-change mails per member a day, counted in the database. */
+export const emailChangeMailLimit = { max: 3, windowMs: 24 * 60 * 60 * 1000 };
 
 async function emailInUse(db: Db, siteId: number, email: string): Promise<boolean> {
   const [row] = await db
@@ -14,7 +17,11 @@ async function emailInUse(db: Db, siteId: number, email: string): Promise<boolea
   return Boolean(row);
 }
 
-/** POST /api/mail-change.php: a token for the new address, which the caller mails to that address. */
+/**
+ * POST /api/mail-change.php: a token for the new address, which the caller mails to that address. It voids
+ * the links of earlier changes and pending reset links: only the newest change stands, and a link lying in
+ * the old mailbox cannot take the account over once the member is moving away from that address.
+ */
 export async function requestEmailChange(
   db: Db,
   secret: string,
@@ -22,10 +29,20 @@ export async function requestEmailChange(
   email: string,
   password: string,
   now = new Date(),
-): Promise<{ token: string } | "password_wrong" | "email_taken"> {
+): Promise<{ token: string } | "password_wrong" | "email_taken" | "too_many_requests"> {
   if (!(await passwordMatches(db, member.userId, password))) return "password_wrong";
   if (await emailInUse(db, member.siteId, email)) return "email_taken";
-  return { token: await issueToken(db, secret, member.userId, "email_change", { newEmail: email, now }) };
+  const token = await issueTokenLimited(db, secret, member.userId, "email_change", emailChangeMailLimit, now, { newEmail: email, voids: takeoverLinkKinds });
+  return token ? { token } : "too_many_requests";
+}
+
+/** "jane.doe@example.com" -> "j***@e***.com": enough for the owner to recognise the address, not to learn it. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  const domain = email.slice(at + 1);
+  const dot = domain.lastIndexOf(".");
+  const first = (text: string) => [...text][0] ?? "";
+  return `${first(email.slice(0, at))}***@${first(domain)}***${dot > 0 ? domain.slice(dot) : ""}`;
 }
 
 /**
@@ -45,7 +62,7 @@ export async function confirmEmailChange(db: Db, secret: string, token: string, 
       if (!changed) throw new Outcome("link_invalid");
       await confirmEmail(tx, used.userId, now);
       // Activation links went to the old address: they must not confirm the new one.
-      await retireTokens(tx, used.userId, "activation", now);
+      await retireTokens(tx, used.userId, ["activation"], now);
       return "ok";
     });
   } catch (error) {

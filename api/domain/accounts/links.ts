@@ -7,13 +7,14 @@ export const linkPaths: Record<MailKind, string> = {
   activation: "/activate/done",
   password_reset: "/reset-password/do",
   email_change: "/mail-change/do",
+  email_change_notice: "/reset-password",
   reactivation: "/account-deleted",
 };
 
-/** A link into web, with the member's locale as path prefix except for English (spec 1). */
-export function mailLink(origin: string, language: Locale, kind: MailKind, token: string): string {
+/** A link into web, with the member's locale as path prefix except for English (spec 1); the token, if the mail has one. */
+export function mailLink(origin: string, language: Locale, kind: MailKind, token?: string): string {
   const prefix = language === "en" ? "" : `/${language}`;
-  return `${origin}${prefix}${linkPaths[kind]}?token=${encodeURIComponent(token)}`;
+  return `${origin}${prefix}${linkPaths[kind]}${token === undefined ? "" : `?token=${encodeURIComponent(token)}`}`;
 }
 
 /**
