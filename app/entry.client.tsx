@@ -1,24 +1,24 @@
 import { RemixBrowser } from "@remix-run/react";
-import i18next from "i18next";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider, initReactI18next } from "react-i18next";
-import { i18nConfig } from "./i18n";
-import { readInlineTranslations } from "./components/translations";
+import { BrowserI18n, I18nextProvider } from "./i18n-browser";
+import { loadTranslations } from "./components/translations";
 
 async function hydrate() {
-  // The server decided the language and inlined its strings; the browser never detects or fetches.
+  // The server decided the language and rendered every text; the browser never detects (ADR 003) and
+  // fetches the active locale's client namespaces, which the page preloads (ADR 005).
   const lng = document.documentElement.lang || "en";
-  await i18next.use(initReactI18next).init({
-    ...i18nConfig,
-    lng,
-    resources: { [lng]: readInlineTranslations() },
-    react: { useSuspense: false },
-  });
+  const resources = await loadTranslations();
+  // Without its texts the page stays as the server rendered it: links and forms work as without JavaScript.
+  if (!resources) {
+    console.error("translations unavailable: the page is not hydrated");
+    return;
+  }
+  const i18n = new BrowserI18n(lng, resources);
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18next}>
+      <I18nextProvider i18n={i18n}>
         <StrictMode>
           <RemixBrowser />
         </StrictMode>

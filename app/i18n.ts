@@ -10,7 +10,8 @@ export const i18nConfig = {
 } as const;
 
 /**
- * Namespaces the browser gets (inlined into every page, so client-side navigation never lacks a text):
+ * Namespaces the browser gets (one content-hashed file per locale that every page preloads, ADR 005, so
+ * client-side navigation never lacks a text):
  * `account` holds the account forms' validation messages, which the browser shows while typing; the
  * member-area namespaces (profile, photos, likes, member, discovery) hold texts of interactive parts.
  */

@@ -12,9 +12,8 @@ import { signupGate } from "./signup-gate.server";
 import { memberAlerts } from "./member-alerts.server";
 import { pageTitle } from "./page-title";
 import { splitLocale } from "./paths";
-import { clientNamespaces } from "./i18n";
 import { useNonce } from "./components/nonce";
-import { InlineTranslations } from "./components/translations";
+import { TranslationsPreload } from "./components/translations";
 import { LayoutFrame, type LayoutName } from "./components/layouts";
 import { GeneralErrorBoundary } from "./components/error-page";
 import { useLocale } from "./components/root-data";
@@ -93,7 +92,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
-        <InlineTranslations namespaces={clientNamespaces} />
+        <TranslationsPreload locale={locale} />
       </head>
       <body className="min-h-screen">
         {children}

@@ -4,7 +4,7 @@ import { Footer } from "./footer";
 import { EntryWarning } from "./entry-warning";
 import { SignupModal } from "./signup-modal";
 import { ActivationReminder } from "./activation-reminder";
-import { LikeModal } from "./like-modal";
+import { LikeModal } from "./like-modal-lazy";
 import { MemberAlerts } from "./member-alerts";
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";

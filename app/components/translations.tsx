@@ -1,22 +1,25 @@
-import { useTranslation } from "react-i18next";
-import { useNonce } from "./nonce";
+import { translationUrls } from "virtual:i18n-assets";
+import type { Locale } from "#contract/locales";
 
 const elementId = "i18n-resources";
 
 /**
- * The active locale's client namespaces as JSON in the document, so the first render in the browser
- * has its strings without another request. Only this locale reaches the browser.
+ * ADR 005: the active locale's client namespaces are one content-hashed JSON file (cached for good),
+ * not inline in every page. The server renders every text; the browser fetches this file while its
+ * scripts load and needs it only to hydrate and to navigate.
  */
-export function InlineTranslations({ namespaces }: { namespaces: readonly string[] }) {
-  const { i18n } = useTranslation();
-  const nonce = useNonce();
-  const data: Record<string, unknown> = {};
-  for (const ns of namespaces) data[ns] = i18n.getResourceBundle(i18n.language, ns) ?? {};
-  const json = JSON.stringify(data).replace(/</g, "\\u003c");
-  return <script id={elementId} type="application/json" nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: json }} />;
+export function TranslationsPreload({ locale }: { locale: Locale }) {
+  return <link id={elementId} rel="preload" as="fetch" crossOrigin="anonymous" href={translationUrls[locale]} />;
 }
 
-export function readInlineTranslations(): Record<string, Record<string, unknown>> {
-  const text = document.getElementById(elementId)?.textContent;
-  return text ? (JSON.parse(text) as Record<string, Record<string, unknown>>) : {};
+/** The client namespaces the page preloads, or null when they cannot be had. */
+export async function loadTranslations(): Promise<Record<string, Record<string, unknown>> | null> {
+  const href = document.getElementById(elementId)?.getAttribute("href");
+  if (!href) return null;
+  try {
+    const response = await fetch(href, { credentials: "same-origin" });
+    return response.ok ? ((await response.json()) as Record<string, Record<string, unknown>>) : null;
+  } catch {
+    return null;
+  }
 }
