@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { DiscoveryDecision, DiscoveryDecisionResponse, DiscoveryQuery, DiscoveryResponse, type DiscoveryGame } from "#contract/discovery";
+import { queryId } from "#contract/input";
 import type { MemberCard } from "#contract/members";
 import { apiFor } from "./api.server";
 import { apiErrorMessage } from "./api-errors";
@@ -21,7 +22,7 @@ import { discoveryPaths } from "./components/discovery-card";
 /** The form of the Like and Pass buttons. */
 const DecisionForm = z.object({
   decision: DiscoveryDecision,
-  id: z.coerce.number().int().min(1).max(2_147_483_647),
+  id: queryId,
 });
 
 export type DiscoveryActionData = { matched: MemberCard | null; error: string | null };

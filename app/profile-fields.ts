@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { z } from "zod";
 import { ageOn, isIsoDate } from "#contract/age";
+import { queryId } from "#contract/input";
 import type { ProfileUpdate } from "#contract/account";
 import { optionalProfileFields, profileChoiceFields, profileChoices, type OptionalProfileField, type ProfileChoiceField } from "#contract/profile";
 import type { Settings } from "#contract/settings";
@@ -51,7 +52,7 @@ export function profileFormSchema(t: TFunction, options: ProfileFormOptions) {
     region: z.string().max(100).optional(),
     city: z.string().trim().max(100, common("steps.cityTooLong")).optional(),
     about_me: z.string().trim().max(2000, common("steps.aboutTooLong")).optional(),
-    interests: z.array(z.coerce.number().int()).max(50, t("validation.unknownInterest")).optional(),
+    interests: z.array(queryId).max(50, t("validation.unknownInterest")).optional(),
     hair_color: choice("hair_color"),
     eye_color: choice("eye_color"),
     body_type: choice("body_type"),

@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { CurrentPassword, Email, id, LinkToken, Password, text } from "./input";
 import { profileChoice } from "./profile";
 import { Gender, Sexuality } from "./user";
+
+export { Email, Password };
 
 /*
  * Account endpoints (issue: accounts). All answer ApiError (contract/errors.ts) on failure.
@@ -35,11 +38,11 @@ import { Gender, Sexuality } from "./user";
 /** Spec 3 tracking query values, kept from the entry URL and stored with the account at signup. */
 export const trackingKeys = ["network", "ref", "sub1", "sub2", "sub3"] as const;
 export const Tracking = z.object({
-  network: z.string().trim().max(100).optional(),
-  ref: z.string().trim().max(100).optional(),
-  sub1: z.string().trim().max(200).optional(),
-  sub2: z.string().trim().max(200).optional(),
-  sub3: z.string().trim().max(200).optional(),
+  network: text(100, { trim: true }).optional(),
+  ref: text(100, { trim: true }).optional(),
+  sub1: text(200, { trim: true }).optional(),
+  sub2: text(200, { trim: true }).optional(),
+  sub3: text(200, { trim: true }).optional(),
 });
 export type Tracking = z.infer<typeof Tracking>;
 
@@ -48,8 +51,6 @@ export function hasTrafficSource(tracking: Tracking | null | undefined): boolean
   return Boolean(tracking?.network || tracking?.ref);
 }
 
-export const Email = z.string().trim().toLowerCase().email().max(254);
-export const Password = z.string().min(8).max(200);
 /** ISO date (YYYY-MM-DD) that is a real calendar day. */
 export const IsoDate = z
   .string()
@@ -59,14 +60,15 @@ export const IsoDate = z
 /** POST /api/signup.php. Name rules of spec 5 are checked by the api as well (name_is_email, name_starts_with_at). */
 export const SignupRequest = z.object({
   email: Email,
-  name: z.string().trim().min(2).max(40),
+  name: text(40, { trim: true, min: 2 }),
   date_of_birth: IsoDate,
   password: Password,
   gender: Gender.optional(),
-  signup_message: z.string().trim().max(1000).optional(),
-  language: z.string().length(2).optional(),
+  signup_message: text(1000, { trim: true, multiline: true }).optional(),
+  /** A locale code; one the site does not speak becomes English. */
+  language: z.string().regex(/^[A-Za-z]{2}$/).optional(),
   tracking: Tracking.optional(),
-  invitation: z.string().trim().max(64).optional(),
+  invitation: text(64, { trim: true }).optional(),
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;
 
@@ -78,16 +80,24 @@ export type SignupRequest = z.infer<typeof SignupRequest>;
  * There is no id: a member only ever changes their own profile.
  */
 export const ProfileUpdate = z.object({
-  name: z.string().trim().min(2).max(40).optional(),
+  name: text(40, { trim: true, min: 2 }).optional(),
   date_of_birth: IsoDate.optional(),
   gender: Gender.optional(),
   sexuality: Sexuality.optional(),
   country: z.string().regex(/^[A-Z]{2}$/).optional(),
   /** A code of GET /api/regions.php for the (new or current) country. Changing the country without a region clears it. */
-  region: z.string().max(100).nullable().optional(),
-  city: z.string().trim().max(100).nullable().optional(),
-  about_me: z.string().max(2000).optional(),
-  interests: z.array(z.number().int()).max(50).optional(),
+  region: text(100).nullable().optional(),
+  city: text(100, { trim: true }).nullable().optional(),
+  about_me: text(2000, { multiline: true }).optional(),
+  /**
+   * Ids of settings.interests. A repeated id counts once (item 9): the member meant that interest, and a
+   * form that sends a box twice should not cost them their whole update, so it is deduplicated, not refused.
+   */
+  interests: z
+    .array(id)
+    .max(50)
+    .transform((ids) => [...new Set(ids)])
+    .optional(),
   hair_color: profileChoice("hair_color").nullable().optional(),
   eye_color: profileChoice("eye_color").nullable().optional(),
   body_type: profileChoice("body_type").nullable().optional(),
@@ -99,12 +109,12 @@ export const ProfileUpdate = z.object({
 });
 export type ProfileUpdate = z.infer<typeof ProfileUpdate>;
 
-export const TokenRequest = z.object({ token: z.string().min(16).max(200) });
+export const TokenRequest = z.object({ token: LinkToken });
 export const PasswordResetRequest = z.object({ email: Email });
-export const PasswordResetDo = z.object({ token: z.string().min(16).max(200), password: Password });
-export const PasswordChange = z.object({ old_password: z.string().min(1).max(200), password: Password });
-export const EmailChangeRequest = z.object({ email: Email, password: z.string().min(1).max(200) });
-export const DeleteAccountRequest = z.object({ password: z.string().min(1).max(200), reason: z.string().max(500).optional() });
+export const PasswordResetDo = z.object({ token: LinkToken, password: Password });
+export const PasswordChange = z.object({ old_password: CurrentPassword, password: Password });
+export const EmailChangeRequest = z.object({ email: Email, password: CurrentPassword });
+export const DeleteAccountRequest = z.object({ password: CurrentPassword, reason: text(500, { multiline: true }).optional() });
 
 export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"] as const;
 export const DismissalKey = z.enum(dismissalKeys);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { id, queryId, wholeNumber } from "./input";
 import { MemberCard } from "./members";
 
 /*
@@ -9,15 +10,16 @@ import { MemberCard } from "./members";
  *   POST   /api/block.php     BlockRequest -> BlockResponse. Removes the pair's likes both ways (and their chats)
  *                             and blocks; blocking twice is harmless. 404 not_found for an unknown id, one's own
  *                             profile, a member of another site or one who is not active.
- *   DELETE /api/block.php?id= BlockRequest (query) -> BlockResponse. Unblocks (removed likes stay removed);
+ *   DELETE /api/block.php?id= BlockQuery -> BlockResponse. Unblocks (removed likes stay removed);
  *                             unblocking someone not blocked is harmless. 404 not_found as above (any status).
  *   GET    /api/blocks.php    BlocksQuery -> BlocksResponse: the members the viewer blocked, newest block first.
  */
 
-const ProfileId = z.coerce.number().int().min(1).max(2_147_483_647);
-
-export const BlockRequest = z.object({ id: ProfileId });
+/** POST /api/block.php */
+export const BlockRequest = z.object({ id });
 export type BlockRequest = z.infer<typeof BlockRequest>;
+/** DELETE /api/block.php?id=, and the id of web's /members/{id}/block. */
+export const BlockQuery = z.object({ id: queryId });
 
 /** Whether the viewer now blocks the member. */
 export const BlockResponse = z.object({ blocked: z.boolean() });
@@ -25,7 +27,7 @@ export type BlockResponse = z.infer<typeof BlockResponse>;
 
 export const blocksPageSize = 20;
 
-export const BlocksQuery = z.object({ page: z.coerce.number().int().min(1).max(10_000).default(1) });
+export const BlocksQuery = z.object({ page: wholeNumber(1, 10_000).default(1) });
 
 export const BlocksResponse = z.object({
   pageNumber: z.number().int(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { id, queryId } from "./input";
 import { MemberCard } from "./members";
 
 /*
@@ -16,12 +17,10 @@ export type DiscoveryDecision = z.infer<typeof DiscoveryDecision>;
 /** Spec 9: "Swipe game: 4 likes per day" (a UTC calendar day). */
 export const swipeLikesPerDay = 4;
 
-const profileId = z.number().int().min(1).max(2_147_483_647);
-
 /** GET /api/discovery.php?game=&match= ; `match` asks for the card of a member the viewer matched with (the match notice after a redirect). */
 export const DiscoveryQuery = z.object({
   game: DiscoveryGame,
-  match: z.coerce.number().pipe(profileId).optional(),
+  match: queryId.optional(),
 });
 
 /** The card of a candidate: the member card plus the start of their about-me text and a few interests (ids of settings.interests). */
@@ -47,7 +46,7 @@ export type DiscoveryResponse = z.infer<typeof DiscoveryResponse>;
 /** POST /api/discovery.php: like or pass one candidate. */
 export const DiscoveryDecisionRequest = z.object({
   game: DiscoveryGame,
-  id: profileId,
+  id,
   decision: DiscoveryDecision,
 });
 export type DiscoveryDecisionRequest = z.infer<typeof DiscoveryDecisionRequest>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MemberCard } from "./members";
+import { id, queryId } from "./input";
 import { MainImage } from "./user";
 
 /*
@@ -20,12 +21,10 @@ import { MainImage } from "./user";
  * Invisible members and pairs where either blocked the other never appear in the lists or the counts.
  */
 
-const ProfileId = z.coerce.number().int().min(1).max(2_147_483_647);
-
 /** POST /api/like.php */
-export const LikeRequest = z.object({ id: ProfileId });
-/** DELETE /api/like.php?id= */
-export const LikeQuery = z.object({ id: ProfileId });
+export const LikeRequest = z.object({ id });
+/** DELETE /api/like.php?id=, and the id of web's /members/{id}/like. */
+export const LikeQuery = z.object({ id: queryId });
 
 /** Spec 3: "In the match modal it [main_image] also has a match field". */
 export const MatchImage = MainImage.extend({ match: z.boolean() });

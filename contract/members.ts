@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { queryId, text, wholeNumber } from "./input";
 import { profileChoiceFields } from "./profile-choices";
 import { MainImage } from "./user";
 
@@ -34,15 +35,12 @@ const blankToUndefined = (value: unknown) => (typeof value === "string" && value
 export const searchMinAge = 18;
 export const searchMaxAge = 99;
 
-const searchAge = z.preprocess(
-  blankToUndefined,
-  z.coerce.number().int("age must be a whole number").min(searchMinAge, `age must be at least ${searchMinAge}`).max(searchMaxAge, `age must be at most ${searchMaxAge}`).optional(),
-);
+const searchAge = z.preprocess(blankToUndefined, wholeNumber(searchMinAge, searchMaxAge).optional());
 
 /** Spec 3 search state: gender, country, countryregion, min_age, max_age; all optional. */
 export const MembersQuery = z
   .object({
-    page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(10_000).default(1)),
+    page: z.preprocess(blankToUndefined, wholeNumber(1, 10_000).default(1)),
     gender: z.preprocess(blankToUndefined, z.enum(["male", "female"]).optional()),
     country: z.preprocess(
       blankToUndefined,
@@ -54,7 +52,7 @@ export const MembersQuery = z
         .optional(),
     ),
     /** A region of `country` (as profiles.region stores it); ignored without a country. */
-    region: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+    region: z.preprocess(blankToUndefined, text(100, { trim: true }).optional()),
     min_age: searchAge,
     max_age: searchAge,
   })
@@ -75,7 +73,7 @@ export const MembersResponse = z.object({
 });
 export type MembersResponse = z.infer<typeof MembersResponse>;
 
-export const MemberQuery = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const MemberQuery = z.object({ id: queryId });
 
 export const MemberPhoto = z.object({ filename: z.string(), thumb_filename: z.string() });
 

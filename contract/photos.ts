@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { id, queryId } from "./input";
 
 /** Spec 5 and 9: how many photos a member may have. */
 export const photoLimits = { free: 3, premium: 25 } as const;
@@ -40,10 +41,7 @@ export type PhotosResponse = z.infer<typeof PhotosResponse>;
 export const PhotoUploadResponse = PhotosResponse.extend({ photo: OwnPhoto });
 
 /** PUT /api/photo.php: make a photo the main one. */
-export const PhotoUpdate = z.object({
-  id: z.number().int().min(1).max(2_147_483_647),
-  main: z.literal(true),
-});
+export const PhotoUpdate = z.object({ id, main: z.literal(true) });
 
 /** DELETE /api/photo.php?id= */
-export const PhotoQuery = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const PhotoQuery = z.object({ id: queryId });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./input";
 
 export const niches = [1, 2, 3, 4, 5, 6, 7] as const;
 /** Spec section 1: slug prefix per niche (niche 1 has none). */
@@ -72,9 +73,9 @@ export const Settings = z.object({
 });
 export type Settings = z.infer<typeof Settings>;
 
-export const SettingsQuery = z.object({
-  domain: z.string().trim().toLowerCase().max(253).optional(),
-});
+/** The host name of a site (as web's Host header gives it, with or without a port). */
+export const SiteDomain = text(253, { trim: true }).toLowerCase();
+export const SettingsQuery = z.object({ domain: SiteDomain.optional() });
 
 export const Region = z.object({ code: z.string(), name: z.string() });
 export const RegionsResponse = z.object({ country: z.string(), regions: z.array(Region) });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CurrentPassword, Email } from "./input";
 import { locales } from "./locales";
 
 export const Locale = z.enum(locales);
@@ -62,10 +63,7 @@ export const UserResponse = z.object({ user: User.nullable(), counts: UserCounts
 export type UserResponse = z.infer<typeof UserResponse>;
 export type UserCounts = z.infer<typeof UserCounts>;
 
-export const LoginRequest = z.object({
-  email: z.string().trim().toLowerCase().email().max(254),
-  password: z.string().min(1).max(200),
-});
+export const LoginRequest = z.object({ email: Email, password: CurrentPassword });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
 export const LanguageRequest = z.object({ language: Locale });

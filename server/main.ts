@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pino from "pino";
 import type { ServerBuild } from "@remix-run/node";
+import { redactingLoggerOptions } from "#contract/log-redaction";
 import { loadWebConfig } from "./config";
 import { createWebApp } from "./app";
 
@@ -14,7 +15,8 @@ async function main() {
     console.error((error as Error).message);
     process.exit(1);
   }
-  const logger = pino({ level: config.LOG_LEVEL, base: { service: "web" }, redact: ["req.headers.cookie", 'res.headers["set-cookie"]'] });
+  // The same redaction as the api's: no password, token, cookie, e-mail address or push key in a line.
+  const logger = pino({ level: config.LOG_LEVEL, base: { service: "web" }, ...redactingLoggerOptions() });
   const dev = config.NODE_ENV === "development";
   let app;
   if (dev) {

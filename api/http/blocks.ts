@@ -1,6 +1,6 @@
 import { Router, type Response } from "express";
 import type { Db } from "../db/client";
-import { BlockRequest, BlocksQuery, blocksPageSize, type BlockResponse } from "#contract/blocks";
+import { BlockQuery, BlockRequest, BlocksQuery, blocksPageSize, type BlockResponse } from "#contract/blocks";
 import { blockedMembers, blockProfile, unblockProfile } from "../domain/blocks";
 import { requireMember, type Member } from "./context";
 import { handle, parseInput, sendError } from "./respond";
@@ -32,7 +32,7 @@ export function blockRoutes(db: Db): Router {
     "/api/block.php",
     requireMember,
     handle(async (req, res) => {
-      const query = parseInput(res, BlockRequest, req.query);
+      const query = parseInput(res, BlockQuery, req.query);
       if (!query) return;
       const outcome = await unblockProfile(db, res.locals.site.id, member(res).profileId, query.id);
       if (outcome === "not_found") return sendError(res, "not_found");

@@ -3,7 +3,7 @@ import { parse as parseCookie } from "cookie";
 import type { Db } from "../db/client";
 import { siteForDomain, type Site } from "../domain/sites";
 import { sessionCookieName, sessionMember, type SessionMember } from "../domain/sessions";
-import type { CompanyInfo, Interest } from "#contract/settings";
+import { SiteDomain, type CompanyInfo, type Interest } from "#contract/settings";
 import { handle, sendError } from "./respond";
 
 export type Member = SessionMember & { token: string };
@@ -20,8 +20,9 @@ declare module "express-serve-static-core" {
 /** The site comes from ?domain= (settings.php) or the forwarded host; the member from the session cookie. */
 export function requestContext(db: Db, secret: string) {
   return handle(async (req: Request, res: Response, next: NextFunction) => {
-    const queryDomain = typeof req.query.domain === "string" ? req.query.domain : undefined;
-    const bundle = await siteForDomain(db, queryDomain || req.hostname || "");
+    // A ?domain= or host that is no host name (NUL, a list) never reaches the site lookup; settings.php refuses it with 400.
+    const domain = SiteDomain.safeParse(req.query.domain).data || SiteDomain.safeParse(req.hostname).data || "";
+    const bundle = await siteForDomain(db, domain);
     res.locals.site = bundle.site;
     res.locals.company = bundle.company;
     res.locals.interests = bundle.interests;

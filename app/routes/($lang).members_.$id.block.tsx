@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BlockRequest, BlockResponse } from "#contract/blocks";
+import { BlockQuery, BlockResponse } from "#contract/blocks";
 import { MemberResponse } from "#contract/members";
 import { apiFor } from "~/api.server";
 import { fixedT } from "~/i18n.server";
@@ -19,7 +19,7 @@ import { pageTitle } from "~/page-title";
  */
 
 function memberId(params: { id?: string }): number {
-  const parsed = BlockRequest.safeParse({ id: params.id });
+  const parsed = BlockQuery.safeParse({ id: params.id });
   if (!parsed.success) throw data(null, { status: 404 });
   return parsed.data.id;
 }

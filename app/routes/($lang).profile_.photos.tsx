@@ -3,6 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { queryId } from "#contract/input";
 import { PhotosResponse, photoLimits, type OwnPhoto } from "#contract/photos";
 import { apiFor, serviceUnavailable } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
@@ -21,7 +22,7 @@ const doneKinds = ["uploaded", "main", "deleted"] as const;
 type Done = (typeof doneKinds)[number];
 
 /** The small forms beside the upload: make a photo the main one, or delete it (after the confirm step). */
-const PhotoAction = z.object({ intent: z.enum(["main", "delete"]), id: z.coerce.number().int().min(1).max(2_147_483_647) });
+const PhotoAction = z.object({ intent: z.enum(["main", "delete"]), id: queryId });
 
 /** Which form failed (its message shows by that form) and why, in the page's language. */
 type ActionData = { form: "upload" | "photo"; error: string };

@@ -6,6 +6,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
+import { queryId } from "#contract/input";
 import { RegionsResponse } from "#contract/settings";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
@@ -39,7 +40,7 @@ function stepSchema(step: number, t: TFunction, countries: string[]) {
   }
   return z.object({
     about_me: z.string().trim().max(2000, t("steps.aboutTooLong")).optional(),
-    interests: z.array(z.coerce.number().int()).max(50).optional(),
+    interests: z.array(queryId).max(50).optional(),
   });
 }
 
