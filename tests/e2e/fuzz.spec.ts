@@ -1,0 +1,251 @@
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
+import { expect, projectRoot, test } from "./fixtures";
+import { mailLink, newAccountDetails, signUp } from "./accounts-support";
+import { photoMaxBytes } from "#contract/photos";
+
+/**
+ * Hardening item 10, web side: every page route with an action (read from the route manifest of the
+ * production build the test server runs, so a route added later is covered without editing this
+ * file) gets a battery of hostile form posts, and every page path hostile query values. Every answer
+ * must be below 500. The stricter answers of the same-origin and body-size guard (403, 413) are a
+ * test of their own below. Runs once (project "js"); it needs no browser page.
+ */
+
+type ManifestRoute = { id: string; path?: string; index?: boolean; parentId?: string; module: { action?: unknown; loader?: unknown } };
+type PageRoute = { id: string; pattern: string; index: boolean; hasAction: boolean };
+
+async function pageRoutes(): Promise<PageRoute[]> {
+  const build = (await import(pathToFileURL(path.join(projectRoot, "build/server/index.js")).href)) as { routes: Record<string, ManifestRoute> };
+  const routes = build.routes;
+  const fullPath = (route: ManifestRoute): string => {
+    const parts: string[] = [];
+    for (let r: ManifestRoute | undefined = route; r; r = r.parentId ? routes[r.parentId] : undefined) if (r.path) parts.unshift(r.path);
+    return `/${parts.join("/")}`.replace(/\/+/g, "/");
+  };
+  return Object.values(routes)
+    .filter((r) => r.id !== "root")
+    .map((r) => ({ id: r.id, pattern: fullPath(r), index: Boolean(r.index), hasAction: typeof r.module.action === "function" }));
+}
+
+/** Sample values for route params; an unknown param gets "1". The optional :lang? is tried empty and as "nl". */
+function concretePaths(pattern: string, samples: Record<string, string>): string[] {
+  const withLang = [pattern.replace(/^\/:lang\?/, "") || "/", pattern.replace(/^\/:lang\?/, "/nl")];
+  return [...new Set(withLang.map((p) => p.replace(/:(\w+)\??/g, (_, name: string) => samples[name] ?? "1").replace(/\*/g, "no-such-page")))];
+}
+
+const formFields = ["email", "password", "old_password", "name", "id", "token", "intent", "_action", "redirectTo", "page", "country", "region", "city", "interests", "key", "decision", "game", "language", "reason", "date_of_birth", "gender", "about_me", "photo"];
+
+const hostile: [string, string][] = [
+  ["NUL", "\u0000"],
+  ["NUL inside", "fuzz\u0000value@example.com"],
+  ["control characters", "a\u0001\u0008\u001b[2J\r\n\t\u007fz"],
+  ["5000 characters", "x".repeat(5000)],
+  ["2^31", "2147483648"],
+  ["-1", "-1"],
+  ["1e400", "1e400"],
+  ["NaN", "NaN"],
+  ["lone surrogate", "a\ud800b"],
+  ["RTL and zero width", "abc\u202edef\u200b\ufeff"],
+  ["emoji ZWJ", "👩‍❤️‍💋‍👨"],
+  ["full width", "ｆｕｚｚ＠ｅｘａｍｐｌｅ．ｃｏｍ"],
+  ["SQL", "' OR 1=1; --"],
+  ["empty", ""],
+  ["foreign redirect", "https://evil.example/x"],
+];
+const visitorHostile = new Set(["NUL inside", "5000 characters", "2^31", "lone surrogate", "foreign redirect"]);
+
+const hostileQuery: [string, string][] = [
+  ["%00", "%00"],
+  ["control characters", "%01%08%1B%7F%0D%0A"],
+  ["5000 characters", "x".repeat(5000)],
+  ["2^31", "2147483648"],
+  ["-1", "-1"],
+  ["1e400", "1e400"],
+  ["invalid UTF-8", "%FF%FE"],
+  ["broken escape", "%E0%A4%A"],
+];
+const queryKeys = ["page", "id", "redirectTo", "token", "email", "country", "region", "gender", "min_age", "max_age", "t", "network", "ref", "sub1", "lang", "type", "game", "match", "reset", "step", "index", "_data"];
+const hostileParams = ["%00", "2147483648", "-1", "1e400", "x".repeat(2000), "%FF", "..%2F..%2Fetc%2Fpasswd"];
+
+/** encodeURIComponent, except that a lone surrogate goes out as the bytes of one (%ED%A0%80: not UTF-8 a decoder accepts). */
+const encodeValue = (value: string) =>
+  value
+    .split(/([\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff])/)
+    .map((part, i) => (i % 2 ? "%ED%A0%80" : encodeURIComponent(part)))
+    .join("");
+const encode = (fields: [string, string][]) => fields.map(([k, v]) => `${encodeValue(k)}=${encodeValue(v)}`).join("&");
+
+type Sent = { who: string; method: string; url: string; label: string; status: number; requestId: string };
+
+/** A member of the test's own (never a demo account: those must not get wrong passwords or changes). */
+async function newMember(baseURL: string): Promise<APIRequestContext> {
+  const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL, "Sec-Fetch-Site": "same-origin" } });
+  const account = await signUp(context, newAccountDetails());
+  expect((await context.get(await mailLink(account.email, "activation"), { maxRedirects: 0 })).status()).toBeLessThan(500);
+  return context;
+}
+
+test.describe("web fuzz", () => {
+  // Not serial: a failure in one test must not hide the others' findings (each worker gets its own member).
+  let visitor: APIRequestContext;
+  let member: APIRequestContext;
+  /** The member's cookies, without the Origin and Sec-Fetch-Site headers the other contexts send. */
+  let bare: APIRequestContext;
+  let routes: PageRoute[] = [];
+  let samples: Record<string, string> = {};
+  let origin = "";
+
+  test.beforeAll(async ({ baseURL }, testInfo) => {
+    if (testInfo.project.name !== "js") return;
+    test.setTimeout(60_000);
+    origin = baseURL ?? "http://localhost:4100";
+    routes = await pageRoutes();
+    visitor = await playwrightRequest.newContext({ baseURL: origin, extraHTTPHeaders: { Origin: origin, "Sec-Fetch-Site": "same-origin" } });
+    member = await newMember(origin);
+    const members = (await (await member.get("/api/members.php")).json()) as { results?: { id: number }[] };
+    bare = await playwrightRequest.newContext({ baseURL: origin, storageState: await member.storageState() });
+    samples = { id: String(members.results?.[0]?.id ?? 1), type: "received", step: "3", page: "terms" };
+  });
+
+  test.afterAll(async () => {
+    // Cleanup only: a shared checkout's other runs may have removed test-results/ (and these contexts' trace files) meanwhile.
+    for (const context of [visitor, member, bare]) await context?.dispose().catch(() => undefined);
+  });
+
+  async function send(sent: Sent[], who: string, context: APIRequestContext, method: string, url: string, label: string, options: { headers?: Record<string, string>; data?: string | Buffer; multipart?: Record<string, string | { name: string; mimeType: string; buffer: Buffer }> } = {}): Promise<void> {
+    let response: APIResponse;
+    try {
+      response = await context.fetch(url, { method, headers: options.headers, data: options.data, multipart: options.multipart, maxRedirects: 0, timeout: 30_000, failOnStatusCode: false });
+    } catch (error) {
+      sent.push({ who, method, url, label, status: 0, requestId: `no answer: ${(error as Error).message.split("\n")[0]}` });
+      return;
+    }
+    sent.push({ who, method, url, label, status: response.status(), requestId: response.headers()["x-request-id"] ?? "" });
+    await response.dispose();
+  }
+
+  function failuresOf(sent: Sent[], wrong: (s: Sent) => boolean): string[] {
+    return sent.filter(wrong).map((s) => `${s.method} ${s.url.slice(0, 160)} [${s.who}] ${s.label} -> ${s.status || "no answer"} (request id ${s.requestId})`);
+  }
+
+  test("every action route answers hostile form posts below 500", async ({}, testInfo) => {
+    test.skip(testInfo.project.name !== "js", "runs once; it needs no browser");
+    test.setTimeout(300_000);
+    const started = Date.now();
+    const sent: Sent[] = [];
+    const actionRoutes = routes.filter((r) => r.hasAction);
+    expect(actionRoutes.length, "no action routes found in build/server/index.js").toBeGreaterThan(10);
+
+    for (const route of actionRoutes) {
+      const [pathname = "/", localized] = concretePaths(route.pattern, samples);
+      if (localized) await send(sent, "member", member, "POST", route.index ? `${localized}?index` : localized, "localized path, every field NUL", { headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: encode(formFields.map((f) => [f, "\u0000"])) });
+      {
+        const url = route.index ? `${pathname}?index` : pathname;
+        // Field names of the page's own form(s) as a member and as a visitor sees it, beside the common ones.
+        const harvested: string[] = [];
+        for (const context of [member, visitor]) {
+          const page = await context.get(pathname, { maxRedirects: 0 });
+          harvested.push(...[...(await page.text()).matchAll(/<(?:input|select|textarea|button)\b[^>]*\bname="([^"]{1,60})"/g)].map((m) => m[1]!));
+          await page.dispose();
+        }
+        const fields = [...new Set([...harvested, ...formFields])];
+        const form = { "Content-Type": "application/x-www-form-urlencoded" };
+
+        for (const [label, value] of hostile) {
+          const body = encode(fields.map((f) => [f, value]));
+          await send(sent, "member", member, "POST", url, `form: every field = ${label}`, { headers: form, data: body });
+          if (visitorHostile.has(label)) await send(sent, "visitor", visitor, "POST", url, `form: every field = ${label}`, { headers: form, data: body });
+        }
+        // The page's own fields one at a time, the others empty.
+        for (const name of new Set(harvested)) {
+          for (const [label, value] of hostile.filter(([l]) => ["NUL inside", "5000 characters", "2^31", "lone surrogate"].includes(l))) {
+            await send(sent, "member", member, "POST", url, `form: ${name} = ${label}`, { headers: form, data: encode([[name, value]]) });
+          }
+        }
+        const arrays = fields.map((f) => `${encodeURIComponent(f)}=1&${encodeURIComponent(f)}=x&${encodeURIComponent(f)}[]=y&${encodeURIComponent(f)}[a]=z`).join("&");
+        await send(sent, "member", member, "POST", url, "form: repeated and bracketed keys", { headers: form, data: arrays });
+        await send(sent, "member", member, "POST", url, "form: broken escapes", { headers: form, data: "email=%E0%A4%A&password=%&%%%=1&=&&" });
+        await send(sent, "member", member, "POST", url, "empty form", { headers: form, data: "" });
+        // Wrong content types.
+        await send(sent, "member", member, "POST", url, "text/plain", { headers: { "Content-Type": "text/plain" }, data: encode(fields.map((f) => [f, "x"])) });
+        await send(sent, "member", member, "POST", url, "application/json", { headers: { "Content-Type": "application/json" }, data: JSON.stringify(Object.fromEntries(fields.map((f) => [f, ["x", { a: 1 }]]))) });
+        await send(sent, "visitor", visitor, "POST", url, "application/json", { headers: { "Content-Type": "application/json" }, data: "{" });
+        await send(sent, "member", member, "POST", url, "multipart garbage", { headers: { "Content-Type": "multipart/form-data; boundary=zzz" }, data: '--zzz\r\nContent-Disposition: form-data; name="photo"; filename="../x.jpg"\r\n\r\n\u0000garbage' });
+        await send(sent, "member", member, "POST", url, "multipart without boundary", { headers: { "Content-Type": "multipart/form-data" }, data: "garbage" });
+        await send(sent, "member", member, "POST", url, "multipart with hostile fields and a garbage photo", {
+          multipart: { ...Object.fromEntries(fields.filter((f) => f !== "photo").map((f) => [f, "\u0000"])), photo: { name: "../../\u0000.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not a jpeg") } },
+        });
+        await send(sent, "member", member, "POST", url, "no content type", { data: "email=x" });
+        // Origin variants (stricter expectations in the test below).
+        await send(sent, "member", member, "POST", url, "foreign Origin", { headers: { ...form, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, data: "email=x" });
+        await send(sent, "visitor", visitor, "POST", url, "Origin null", { headers: { ...form, Origin: "null", "Sec-Fetch-Site": "cross-site" }, data: "email=x" });
+        await send(sent, "member", bare, "POST", url, "missing Origin", { headers: form, data: "email=x" });
+        // Remix's data requests: legacy ?_data= and single fetch's .data.
+        const sep = url.includes("?") ? "&" : "?";
+        await send(sent, "member", member, "POST", `${url}${sep}_data=${encodeURIComponent(route.id)}`, "?_data=", { headers: form, data: "email=%00" });
+        await send(sent, "member", member, "POST", `${url}${sep}_data=%00`, "?_data=%00", { headers: form, data: "email=%00" });
+        await send(sent, "member", member, "POST", `${pathname === "/" ? "/_root" : pathname}.data${route.index ? "?index" : ""}`, ".data", { headers: form, data: "email=%00" });
+        await send(sent, "member", member, "POST", `${pathname}${pathname.includes("?") ? "&" : "?"}index`, "?index on a non-index route", { headers: form, data: "email=%00" });
+        await send(sent, "member", member, "POST", url, "form over 64 KB", { headers: form, data: `name=${"x".repeat(70 * 1024)}` });
+      }
+    }
+    console.log(`web fuzz (actions): ${sent.length} requests to ${actionRoutes.length} action routes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const failures = failuresOf(sent, (s) => s.status === 0 || s.status >= 500);
+    expect(failures.length, `5xx answers (method, path, input):\n${failures.join("\n")}`).toBe(0);
+  });
+
+  test("every page answers hostile query values and path params below 500", async ({}, testInfo) => {
+    test.skip(testInfo.project.name !== "js", "runs once; it needs no browser");
+    test.setTimeout(300_000);
+    const started = Date.now();
+    const sent: Sent[] = [];
+    for (const route of routes) {
+      for (const pathname of concretePaths(route.pattern, samples)) {
+        for (const [label, value] of hostileQuery) {
+          const url = `${pathname}?${queryKeys.map((k) => `${k}=${value}`).join("&")}`;
+          await send(sent, "member", member, "GET", url, `query: every key = ${label}`);
+          await send(sent, "visitor", visitor, "GET", url, `query: every key = ${label}`);
+        }
+        await send(sent, "member", member, "GET", `${pathname}?${queryKeys.map((k) => `${k}[]=1&${k}[a]=2&${k}=3`).join("&")}`, "query: arrays and objects");
+      }
+      // Hostile values in each path param.
+      for (const name of [...route.pattern.matchAll(/:(\w+)(?!\?)/g)].map((m) => m[1]!).filter((n) => n !== "lang")) {
+        for (const value of hostileParams) {
+          const pathname = concretePaths(route.pattern, { ...samples, [name]: value })[0]!;
+          await send(sent, "member", member, "GET", pathname, `path param ${name} = ${value.slice(0, 20)}`);
+          await send(sent, "visitor", visitor, "GET", pathname, `path param ${name} = ${value.slice(0, 20)}`);
+        }
+      }
+      const langPath = concretePaths(route.pattern, samples)[1];
+      if (langPath?.startsWith("/nl")) {
+        for (const lang of ["%00", "xx", "x".repeat(300), "..", "%FF"]) await send(sent, "visitor", visitor, "GET", langPath.replace(/^\/nl/, `/${lang}`), `lang = ${lang.slice(0, 20)}`);
+      }
+    }
+    console.log(`web fuzz (pages): ${sent.length} requests to ${routes.length} routes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const failures = failuresOf(sent, (s) => s.status === 0 || s.status >= 500);
+    expect(failures.length, `5xx answers (method, path, input):\n${failures.join("\n")}`).toBe(0);
+  });
+
+  test("same-origin and body-size guard: foreign Origin is refused with 403 and a form over 64 KB with 413 on every action route", async ({}, testInfo) => {
+    test.skip(testInfo.project.name !== "js", "runs once; it needs no browser");
+    test.setTimeout(120_000);
+    const sent: Sent[] = [];
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+    for (const route of routes.filter((r) => r.hasAction)) {
+      for (const pathname of concretePaths(route.pattern, samples)) {
+        const url = route.index ? `${pathname}?index` : pathname;
+        await send(sent, "member", member, "POST", url, "foreign Origin", { headers: { ...form, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, data: "email=x" });
+        await send(sent, "visitor", visitor, "POST", url, "foreign Origin", { headers: { ...form, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, data: "email=x" });
+        // A page whose form uploads a photo takes a photo plus 64 KB; over that is refused too.
+        const page = await member.get(pathname, { maxRedirects: 0 });
+        const upload = (await page.text()).includes("multipart/form-data");
+        await page.dispose();
+        await send(sent, "member", member, "POST", url, "form over 64 KB", { headers: form, data: `name=${"x".repeat(upload ? photoMaxBytes + 70 * 1024 : 70 * 1024)}` });
+      }
+    }
+    const wrong = failuresOf(sent, (s) => (s.label === "foreign Origin" ? s.status !== 403 : s.status !== 413));
+    expect(wrong.length, `answers other than 403 (foreign Origin) or 413 (over 64 KB):\n${wrong.join("\n")}`).toBe(0);
+  });
+});
