@@ -44,8 +44,11 @@ export function isSameOrigin(req: Request): boolean {
 
 /** Why a request is refused before any route reads it, or null when it may go on. */
 export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
-  if (safeMethods.has(req.method)) return null;
+  // Remix's pre-single-fetch data requests: no page of this app makes them, and Remix answers some with a 500.
+  const legacy: Refusal | null = kind === "page" && new URLSearchParams(req.originalUrl.split("?")[1] ?? "").has("_data") ? { status: 400, reason: "legacy_data_request" } : null;
+  if (safeMethods.has(req.method)) return legacy;
   if (!isSameOrigin(req)) return { status: 403, reason: "cross_site" };
+  if (legacy) return legacy;
   const upload = kind === "api" || isUploadPath(req.path);
   const limit = upload ? bodyLimits.uploadBytes : bodyLimits.formBytes;
   const length = req.get("content-length");

@@ -57,6 +57,14 @@ test.describe("requests refused before any route reads them", () => {
     expect(broken.status()).toBe(400);
   });
 
+  test("Remix's old ?_data requests get 400, not the 500 Remix gives some of them", async ({ request }) => {
+    const get = await request.get("/login?_data=routes/($lang).login");
+    expect(get.status()).toBe(400);
+    const posted = await post(request, "/login?_data=routes/($lang).login", { ...sameOrigin, ...formType }, form({ email: "a@example.com", password: "x" }));
+    expect(posted.status()).toBe(400);
+    expect(await posted.text()).toContain("This request could not be read.");
+  });
+
   test("redirectTo never leaves the site, whatever it hides", async ({ request }) => {
     for (const redirectTo of ["/\t/evil.example/", "//evil.example/", "/\\evil.example", "/members\r\nSet-Cookie: x=1", "https://evil.example/"]) {
       const res = await post(request, "/site-entry", { ...sameOrigin, ...formType }, form({ redirectTo }));
