@@ -51,24 +51,66 @@ function translationAssets(): Plugin {
   };
 }
 
-/** ADR 005: the browser's components get the small translator of app/i18n-browser.ts for react-i18next. */
-function browserTranslator(): Plugin {
-  const target = path.resolve("app/i18n-browser.ts");
+/**
+ * ADR 005: in the browser, react-i18next is the small translator of app/i18n-browser.ts and jotai the
+ * primitive atoms of app/jotai-browser.ts; the server build keeps the real packages.
+ */
+function browserStandIns(): Plugin {
+  const standIns: Record<string, string> = {
+    "react-i18next": path.resolve("app/i18n-browser.ts"),
+    jotai: path.resolve("app/jotai-browser.ts"),
+    "jotai/react": path.resolve("app/jotai-browser.ts"),
+    "jotai/vanilla": path.resolve("app/jotai-browser.ts"),
+  };
   return {
-    name: "rendezvous-browser-translator",
+    name: "rendezvous-browser-stand-ins",
     enforce: "pre",
     resolveId(source, _importer, options) {
-      return source === "react-i18next" && !options.ssr ? target : null;
+      return !options.ssr ? (standIns[source] ?? null) : null;
     },
   };
 }
 
-export default defineConfig({
+type ModuleInfoOf = (id: string) => { importedIds: readonly string[] } | null;
+let rootGraph: Set<string> | null = null;
+
+/**
+ * Client build: the modules app/root.tsx and app/entry.client.tsx import statically, directly or not,
+ * load on every page. Two chunks for them, packages ("vendor", changing with an upgrade) and the app's
+ * own ("shell", changing with a deploy), compress better than a dozen small ones.
+ */
+function rootChunk(id: string, getModuleInfo: ModuleInfoOf): string | undefined {
+  if (!rootGraph) {
+    const seen = new Set<string>();
+    const visit = (module: string) => {
+      if (seen.has(module)) return;
+      seen.add(module);
+      for (const next of getModuleInfo(module)?.importedIds ?? []) visit(next);
+    };
+    visit(path.resolve("app/root.tsx"));
+    visit(path.resolve("app/entry.client.tsx"));
+    rootGraph = seen;
+  }
+  if (!rootGraph.has(id) || id.includes("?") || id.startsWith(path.resolve("app/routes") + path.sep)) return undefined;
+  const own = id.startsWith(path.resolve("app") + path.sep) || id.startsWith(path.resolve("contract") + path.sep);
+  return own ? "shell" : "vendor";
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   server: { hmr: false },
+  build: {
+    rollupOptions: {
+      output: {
+        manualChunks(id, { getModuleInfo }) {
+          return isSsrBuild ? undefined : rootChunk(id, getModuleInfo);
+        },
+      },
+    },
+  },
   plugins: [
     tailwindcss(),
     translationAssets(),
-    browserTranslator(),
+    browserStandIns(),
     remix({
       future: {
         v3_fetcherPersist: true,
@@ -81,4 +123,4 @@ export default defineConfig({
     }),
     tsconfigPaths(),
   ],
-});
+}));

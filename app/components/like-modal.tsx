@@ -23,7 +23,7 @@ export function likeModalDelay(value: string | null): number | null {
  * Spec 4 like modal, a JavaScript-only enhancement mounted once in the default layout. In the members area, for
  * a logged-in member whose URL has ?t=<seconds>: after t seconds it asks GET /api/auto-like.php and, when a
  * profile comes back, shows "{name} likes you!"; 500 ms later the page data reloads, so the likes badge counts it.
- * ?lb turns on page-bounce logging: a beacon to /api/page-hidden.php whenever the page becomes hidden.
+ * (?lb, page-bounce logging, is in like-modal-lazy.tsx, which loads this module only on ?t= URLs.)
  */
 export function LikeModal() {
   const { t } = useTranslation("likes");
@@ -37,7 +37,6 @@ export function LikeModal() {
 
   const params = new URLSearchParams(location.search);
   const delay = likeModalDelay(params.get("t"));
-  const bounceLogging = params.has("lb");
   const eligible = Boolean(root?.user) && membersArea.test(splitLocale(location.pathname).path);
   const cdn = root?.cdn ?? "";
 
@@ -71,19 +70,6 @@ export function LikeModal() {
     // Once per profile shown; the revalidator object changes with every navigation state.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [profile]);
-
-  useEffect(() => {
-    if (!bounceLogging) return;
-    const onVisibility = () => {
-      if (document.visibilityState !== "hidden") return;
-      const body = new Blob(["{}"], { type: "application/json" });
-      if (!navigator.sendBeacon?.("/api/page-hidden.php", body)) {
-        void fetch("/api/page-hidden.php", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, keepalive: true }).catch(() => undefined);
-      }
-    };
-    document.addEventListener("visibilitychange", onVisibility);
-    return () => document.removeEventListener("visibilitychange", onVisibility);
-  }, [bounceLogging]);
 
   useEffect(() => {
     if (!profile) return;
