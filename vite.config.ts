@@ -33,7 +33,6 @@ function translationAssets(): Plugin {
     load(moduleId) {
       if (moduleId !== `\0${id}`) return null;
       const all = files();
-      for (const file of all) this.addWatchFile(path.resolve("locales", file.lng));
       return `export const translationUrls = ${JSON.stringify(Object.fromEntries(all.map((f) => [f.lng, `/${f.fileName}`])))};`;
     },
     generateBundle() {
