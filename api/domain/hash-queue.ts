@@ -41,6 +41,15 @@ export class FairHashQueue {
     });
   }
 
+  /** Whether a client's next derivation would be refused: checked before any other work for it is done. */
+  get retryAfterSeconds(): number {
+    return this.options.retryAfterSeconds;
+  }
+
+  isFull(client: string): boolean {
+    return (this.waiting.get(client)?.length ?? 0) >= this.options.maxWaitingPerClient;
+  }
+
   /** Derivations running and waiting, for tests and the operator's health view. */
   stats(): { running: number; waiting: number } {
     let waiting = 0;

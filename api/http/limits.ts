@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
 import type { Db } from "../db/client";
 import { rateLimits } from "../db/schema";
+import { hashQueue } from "../domain/hash-queue";
 import { handle, tooManyRequests } from "./respond";
 
 /**
@@ -52,23 +53,32 @@ export function createClientLimiter(db: Db, options: { secret: string; scale: nu
   return (name, accountOf) =>
     handle(async (req: Request, res: Response, next: NextFunction) => {
       const spec: { perIp: Limit; perAccount?: Limit } = clientLimits[name];
-      const checks: Promise<RateLimiterRes>[] = [limiter(`${name}:ip`, spec.perIp).consume(hashed(res.locals.clientIp))];
-      const account = spec.perAccount ? accountOf?.(req, res) : null;
-      if (spec.perAccount && account) checks.push(limiter(`${name}:account`, spec.perAccount).consume(hashed(`${res.locals.site.id}:${account}`)));
-      const outcomes = await Promise.allSettled(checks);
-      let waitMs = 0;
-      for (const outcome of outcomes) {
-        if (outcome.status === "fulfilled") continue;
-        // The library rejects with a RateLimiterRes when the key is over its limit, with an Error when the store failed.
-        if (!(outcome.reason instanceof RateLimiterRes)) throw outcome.reason;
-        waitMs = Math.max(waitMs, outcome.reason.msBeforeNext);
-      }
-      if (waitMs > 0) {
+      const refuse = (waitMs: number) => {
         req.log.warn({ limit: name }, "client limit reached");
-        return tooManyRequests(res, Math.max(1, Math.ceil(waitMs / 1000)));
-      }
+        tooManyRequests(res, Math.max(1, Math.ceil(waitMs / 1000)));
+      };
+      // A client with a full hash queue is refused before it costs a database write.
+      if (hashQueue.isFull(res.locals.clientIp)) return refuse(hashQueue.retryAfterSeconds * 1000);
+      // One after the other: an address over its limit costs no further write (a flood is refused from memory).
+      const overIp = await overLimit(limiter(`${name}:ip`, spec.perIp), hashed(res.locals.clientIp));
+      if (overIp) return refuse(overIp);
+      const account = spec.perAccount ? accountOf?.(req, res) : null;
+      const overAccount = spec.perAccount && account ? await overLimit(limiter(`${name}:account`, spec.perAccount), hashed(`${res.locals.site.id}:${account}`)) : 0;
+      if (overAccount) return refuse(overAccount);
       next();
     });
+}
+
+/** Milliseconds until the key may try again, or 0 when this attempt is within the limit. */
+async function overLimit(limiter: RateLimiterDrizzle, key: string): Promise<number> {
+  try {
+    await limiter.consume(key);
+    return 0;
+  } catch (error) {
+    // The library rejects with a RateLimiterRes when the key is over its limit, with an Error when the store failed.
+    if (!(error instanceof RateLimiterRes)) throw error;
+    return Math.max(1, error.msBeforeNext);
+  }
 }
 
 /** The e-mail address a login or reset request is about, as typed (lowercased); null when it is not a string. */
