@@ -1,5 +1,6 @@
 import type { TFunction } from "i18next";
 import { z } from "zod";
+import { LinkToken } from "#contract/input";
 
 /**
  * The account forms (password reset, password and e-mail change, deletion), each one schema for the
@@ -46,7 +47,7 @@ export function deleteAccountSchema(t: TFunction) {
   return z.object({ password: currentPassword(t), reason: z.string().trim().max(500, t("validation.reasonTooLong")).optional() });
 }
 
-/** Tokens of mailed links have this length (contract TokenRequest); anything else is not worth asking the api. */
+/** A token as mailed links carry it (contract TokenRequest); anything else is an invalid link, not worth asking the api. */
 export function plausibleToken(value: string | null | undefined): value is string {
-  return typeof value === "string" && value.length >= 16 && value.length <= 200;
+  return LinkToken.safeParse(value).success;
 }
