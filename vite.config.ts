@@ -51,15 +51,12 @@ function translationAssets(): Plugin {
 }
 
 /**
- * ADR 005: in the browser, react-i18next is the small translator of app/i18n-browser.ts and jotai the
- * primitive atoms of app/jotai-browser.ts; the server build keeps the real packages.
+ * ADR 005: in the browser, react-i18next is the small translator of app/i18n-browser.ts (tested against
+ * i18next for every client key); the server build keeps the real package.
  */
 function browserStandIns(): Plugin {
   const standIns: Record<string, string> = {
     "react-i18next": path.resolve("app/i18n-browser.ts"),
-    jotai: path.resolve("app/jotai-browser.ts"),
-    "jotai/react": path.resolve("app/jotai-browser.ts"),
-    "jotai/vanilla": path.resolve("app/jotai-browser.ts"),
   };
   return {
     name: "rendezvous-browser-stand-ins",
