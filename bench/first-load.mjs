@@ -1,0 +1,19 @@
+// Quick first-load JS (gzip) of the main routes from the production build's Remix manifest: entry, root and the route with their imports.
+// `node bench/first-load.mjs` after `npx remix vite:build`; the bench (`npm run bench`) measures the same from served pages.
+import fs from "node:fs";
+import zlib from "node:zlib";
+
+const dir = "build/client/assets/";
+const manifestFile = fs.readdirSync(dir).find((f) => f.startsWith("manifest-"));
+const manifest = JSON.parse(fs.readFileSync(dir + manifestFile, "utf8").replace(/^window.__remixManifest=/, "").replace(/;\s*$/, ""));
+const gzip = (file) => zlib.gzipSync(fs.readFileSync("build/client" + file)).length;
+for (const id of ["routes/($lang)._index", "routes/($lang).login", "routes/($lang).members._index", "routes/($lang).members.$id"]) {
+  const files = new Set([manifest.entry.module, ...manifest.entry.imports, `/assets/${manifestFile}`]);
+  for (const route of ["root", id]) {
+    files.add(manifest.routes[route].module);
+    for (const file of manifest.routes[route].imports ?? []) files.add(file);
+  }
+  const sizes = [...files].map((file) => [file.replace("/assets/", ""), gzip(file)]);
+  const total = sizes.reduce((sum, [, bytes]) => sum + bytes, 0);
+  console.log(`${id}: ${(total / 1024).toFixed(1)} KiB gzip  ${sizes.map(([f, b]) => `${f} ${(b / 1024).toFixed(1)}`).join(", ")}`);
+}
