@@ -79,7 +79,7 @@ describe("POST /api/signup.php", () => {
       tracking: { network: "adnet", ref: "r-17", sub1: "a", sub2: "b", sub3: "c" },
     });
     // A German visitor (geoip) on a site that serves DE gets DE as country.
-    const res = await signup(body, { "X-Forwarded-For": "217.0.0.1" });
+    const res = await signup(body, { "X-Client-IP": "217.0.0.1" });
     expect(res.status).toBe(201);
     const { user } = UserResponse.parse(await res.json());
     expect(user?.status).toBe("not_confirmed");
@@ -268,7 +268,7 @@ describe("GET /api/signup-matches.php and PUT /api/profile.php", () => {
   let userId: number;
 
   beforeAll(async () => {
-    const res = await signup(signupBody({ gender: "male" }), { "X-Forwarded-For": "217.0.0.1" });
+    const res = await signup(signupBody({ gender: "male" }), { "X-Client-IP": "217.0.0.1" });
     expect(res.status).toBe(201);
     token = sessionCookieOf(res)!.value;
     secrets.add(token);
