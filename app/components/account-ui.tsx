@@ -15,14 +15,8 @@ export function AccessCard({ title, children, wide = false }: { title: string; c
   );
 }
 
-/** A confirmation after a completed step ("check your e-mail", "password changed"). */
-export function Notice({ children, testId = "notice" }: { children: ReactNode; testId?: string }) {
-  return (
-    <div role="status" className="rounded-md bg-green-50 px-3 py-2 text-sm text-green-800" data-testid={testId}>
-      {children}
-    </div>
-  );
-}
+// In a module of its own so that pages without conform forms (login) can show it without loading conform.
+export { Notice } from "./notice";
 
 /**
  * After a refused submit the password fields are empty again: `hideFields` does it for a full page

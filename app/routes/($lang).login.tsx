@@ -1,31 +1,25 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { useEffect, useRef } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { getFormProps, getInputProps } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
+import { loginSchema } from "~/login-form";
 import { localizePath, safeRedirectPath } from "~/paths";
 import { getSettings, getUser } from "~/session.server";
-import { Notice } from "~/components/account-ui";
+import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
-import { useValidatedForm } from "~/components/validated-form";
+import type { LoginFieldName, LoginFormView } from "~/components/login-validation";
 import { pageTitle } from "~/page-title";
 
-export function loginSchema(t: TFunction) {
-  return z.object({
-    email: z.email({ error: (issue) => (issue.input === undefined ? t("login.emailRequired") : t("login.emailInvalid")) }).max(254),
-    password: z.string({ error: t("login.passwordRequired") }).max(200),
-    redirectTo: z.string().optional(),
-  });
-}
+// conform and zod (~40 KB gzip) load on the form's first focus; until then the page shows the action's reply.
+const LoginValidation = lazy(() => import("~/components/login-validation").then((module) => ({ default: module.LoginValidation })));
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -52,14 +46,52 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
+/**
+ * The form as conform renders it from the action's reply alone (ids, `required` from the schema, aria attributes,
+ * the kept e-mail): what the server sends and what the browser shows until conform has loaded.
+ */
+function replyView(lastResult: SubmissionResult<string[]> | undefined): LoginFormView {
+  const error = lastResult?.error ?? {};
+  const formErrors = error[""] ?? undefined;
+  const field = (name: LoginFieldName) => {
+    const errors = error[name] ?? undefined;
+    const initial = lastResult?.initialValue?.[name];
+    const props = {
+      required: true,
+      id: `login-${name}`,
+      name,
+      form: "login",
+      "aria-invalid": errors ? true : undefined,
+      "aria-describedby": errors ? `login-${name}-error` : undefined,
+      type: name,
+      defaultValue: typeof initial === "string" ? initial : undefined,
+    };
+    return { props, errors };
+  };
+  return {
+    form: { id: "login", noValidate: true, "aria-describedby": formErrors ? "login-error" : undefined },
+    formErrors,
+    fields: { email: field("email"), password: field("password") },
+  };
+}
+
+const sameView = (a: LoginFormView | null, b: LoginFormView) => a !== null && JSON.stringify(a) === JSON.stringify(b);
+
 export default function Login() {
   const { t } = useTranslation();
   const href = useHref();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const [searchParams] = useSearchParams();
-  const schema = loginSchema(t);
-  const [form, fields] = useValidatedForm("login", schema, lastResult);
+  const [validation, setValidation] = useState<"idle" | "wanted">("idle");
+  const [conformView, setConformView] = useState<LoginFormView | null>(null);
+  const conformSubmit = useRef<((event: FormEvent<HTMLFormElement>) => void) | null>(null);
+  const blurred = useRef<LoginFieldName[]>([]);
+  const onView = useCallback((view: LoginFormView, onSubmit: (event: FormEvent<HTMLFormElement>) => void) => {
+    conformSubmit.current = onSubmit;
+    setConformView((current) => (sameView(current, view) ? current : view));
+  }, []);
+  const { form, formErrors, fields } = conformView ?? replyView(lastResult);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   // hideFields empties the password on a full page load; after a client-side submit, empty it here
   // (in the DOM only: a conform update would revalidate and drop the server's error).
@@ -71,41 +103,52 @@ export default function Login() {
     <section className="container flex justify-center py-12">
       <div className="w-full max-w-sm rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100">
         <h1 className="text-2xl font-bold text-gray-900">{t("login.title")}</h1>
-        <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
+        <Form
+          method="post"
+          className="mt-6 space-y-4"
+          {...form}
+          // Before conform has loaded, a submit goes to the action, which answers with the same texts.
+          onSubmit={(event) => conformSubmit.current?.(event)}
+          onFocus={() => setValidation("wanted")}
+          onBlur={(event) => {
+            const name = event.target.getAttribute("name");
+            if (!conformView && (name === "email" || name === "password") && !blurred.current.includes(name)) blurred.current.push(name);
+          }}
+        >
           <input type="hidden" name="redirectTo" value={searchParams.get("redirectTo") ?? ""} />
-          {searchParams.get("reset") === "done" && !form.errors ? <Notice testId="password-reset-done">{t("account:login.passwordChanged")}</Notice> : null}
-          {form.errors ? (
-            <div id={form.errorId} role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="form-error">
-              {form.errors.join(" ")}
+          {searchParams.get("reset") === "done" && !formErrors ? <Notice testId="password-reset-done">{t("account:login.passwordChanged")}</Notice> : null}
+          {formErrors ? (
+            <div id="login-error" role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="form-error">
+              {formErrors.join(" ")}
             </div>
           ) : null}
           <div>
-            <label htmlFor={fields.email.id} className="block text-sm font-medium text-gray-700">
+            <label htmlFor={fields.email.props.id} className="block text-sm font-medium text-gray-700">
               {t("login.email")}
             </label>
             <input
-              {...getInputProps(fields.email, { type: "email" })}
+              {...fields.email.props}
               autoComplete="email"
               className="mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger"
             />
             {fields.email.errors ? (
-              <p id={fields.email.errorId} className="mt-1 text-sm text-danger">
+              <p id="login-email-error" className="mt-1 text-sm text-danger">
                 {fields.email.errors.join(" ")}
               </p>
             ) : null}
           </div>
           <div>
-            <label htmlFor={fields.password.id} className="block text-sm font-medium text-gray-700">
+            <label htmlFor={fields.password.props.id} className="block text-sm font-medium text-gray-700">
               {t("login.password")}
             </label>
             <input
-              {...getInputProps(fields.password, { type: "password" })}
+              {...fields.password.props}
               ref={passwordRef}
               autoComplete="current-password"
               className="mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger"
             />
             {fields.password.errors ? (
-              <p id={fields.password.errorId} className="mt-1 text-sm text-danger">
+              <p id="login-password-error" className="mt-1 text-sm text-danger">
                 {fields.password.errors.join(" ")}
               </p>
             ) : null}
@@ -117,6 +160,11 @@ export default function Login() {
             {busy ? t("login.submitting") : t("login.submit")}
           </button>
         </Form>
+        {validation === "wanted" ? (
+          <Suspense fallback={null}>
+            <LoginValidation lastResult={lastResult} blurred={blurred} onView={onView} />
+          </Suspense>
+        ) : null}
       </div>
     </section>
   );
