@@ -29,7 +29,8 @@ export async function answersOk(url: string): Promise<boolean> {
 export async function logIn(webUrl: string, email: string, password: string): Promise<string> {
   const response = await fetch(new URL("/login", webUrl), {
     method: "POST",
-    headers: { ...browserHeaders, "content-type": "application/x-www-form-urlencoded" },
+    // A browser's form post carries its Origin; web refuses state-changing requests without one (server/request-guard.ts).
+    headers: { ...browserHeaders, "content-type": "application/x-www-form-urlencoded", origin: new URL(webUrl).origin },
     body: new URLSearchParams({ email, password }).toString(),
     redirect: "manual",
     signal: AbortSignal.timeout(10_000),

@@ -15,8 +15,9 @@ import type { WebLoadContext } from "./context";
 import { acceptedRequestId, clientIpHeader, hasSessionCookie } from "#contract/http";
 import { apiRequestGuard, pageRequestGuard } from "./request-guard";
 import { guardActions } from "./guard-actions";
+import { coalesceWrites } from "./coalesce-writes";
 
-type Options = { config: WebConfig; logger: Logger; vite?: ViteDevServer; build?: () => Promise<ServerBuild> };
+type Options = { config: WebConfig; logger: Logger; vite?: ViteDevServer; build?: ServerBuild };
 
 export function createWebApp({ config, logger, vite, build }: Options) {
   const app = express();
@@ -121,9 +122,9 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     next();
   });
 
-  const loadBuild = vite ? () => vite.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild> : build!;
+  // Production hands Remix the build itself: given a function, Remix rebuilds its route tables and static handler on every request.
   const remixHandler = createRequestHandler({
-    build: async () => guardActions(await loadBuild()),
+    build: vite ? async () => guardActions((await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild) : guardActions(build!),
     mode: vite ? "development" : "production",
     getLoadContext: (req, res): WebLoadContext => {
       const context: WebLoadContext = {
@@ -147,7 +148,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       return context;
     },
   });
-  app.all("*", remixHandler as RequestHandler);
+  app.all("*", coalesceWrites, remixHandler as RequestHandler);
   return app;
 }
 

@@ -6,6 +6,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { redactingLoggerOptions } from "#contract/log-redaction";
 import { loadWebConfig } from "./config";
 import { createWebApp } from "./app";
+import { cacheRouteMatching } from "./route-match-cache";
 
 async function main() {
   let config;
@@ -28,8 +29,9 @@ async function main() {
       console.error("No production build in build/: run `npm run build` first (npm start does it for you).");
       process.exit(1);
     }
+    cacheRouteMatching();
     const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
-    app = createWebApp({ config, logger, build: async () => build });
+    app = createWebApp({ config, logger, build });
   }
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, api: config.API_URL, mode: dev ? "development" : "production" }, "web listening");
