@@ -11,7 +11,12 @@ import { splitLocale, localizePath } from "./paths";
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
 
-type CallOptions = { query?: Record<string, string | number | undefined>; body?: unknown };
+type CallOptions = {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** authentication_required comes back as a result instead of logging the member out (the caller decides, as for user.php). */
+  sessionOptional?: boolean;
+};
 
 /**
  * Spec 7: up to 5 retries with exponential delay, within a bounded total time. One attempt may use
@@ -113,7 +118,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
       context.logger.error({ upstream: url.pathname, status: response.status }, "api error outside the contract");
       throw serviceUnavailable();
     }
-    if (error.data.error === "authentication_required" && hasSession && path !== "/api/user.php") {
+    if (error.data.error === "authentication_required" && hasSession && path !== "/api/user.php" && !options.sessionOptional) {
       // The session died on the api side: log the member out here too and send them to log in.
       const locale = splitLocale(incoming.pathname).locale ?? "en";
       throw redirect(localizePath(locale, "/login"), {
@@ -124,7 +129,8 @@ export function apiFor(request: Request, context: AppLoadContext) {
   }
 
   return {
-    get: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"]) => call("GET", path, schema, { query }),
+    get: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], options?: Pick<CallOptions, "sessionOptional">) =>
+      call("GET", path, schema, { query, ...options }),
     post: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("POST", path, schema, { body }),
     put: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("PUT", path, schema, { body }),
     delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"]) => call("DELETE", path, schema, { query }),

@@ -2,7 +2,9 @@ import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Settings } from "#contract/settings";
 import { UserResponse, type User, type UserCounts } from "#contract/user";
-import { apiFor, expiredSessionCookie, serviceUnavailable } from "./api.server";
+import type { z } from "zod";
+import { withUserParam } from "#contract/members";
+import { apiFor, expiredSessionCookie, serviceUnavailable, type ApiResult } from "./api.server";
 import { countryOfIp } from "./geo.server";
 import { localizePath } from "./paths";
 import type { Locale } from "#contract/locales";
@@ -89,12 +91,51 @@ function currentMember(request: Request, context: AppLoadContext): Promise<UserR
     const api = apiFor(request, context);
     if (!api.hasSession) return { user: null };
     const result = await api.get("/api/user.php", UserResponse);
-    const member: UserResponse = result.ok ? result.data : { user: null };
-    if (member.user) context.memberId = member.user.id;
-    // A session the api no longer knows (expired, logged out elsewhere): drop the dead cookie too.
-    else context.forwardSetCookie(expiredSessionCookie);
-    return member;
+    return knownMember(context, result.ok ? result.data : { user: null });
   });
+}
+
+function knownMember(context: AppLoadContext, member: UserResponse): UserResponse {
+  if (member.user) context.memberId = member.user.id;
+  // A session the api no longer knows (expired, logged out elsewhere): drop the dead cookie too.
+  else context.forwardSetCookie(expiredSessionCookie);
+  return member;
+}
+
+/**
+ * A page's own api call that answers the member too (members.php and member.php with `with_user=1`,
+ * contract/members.ts): getUser and getUserCounts take the member from it instead of asking
+ * /api/user.php, so the page costs one api call. The loader calls this before its first await: Remix
+ * starts every loader of a request in the same tick, and the root loader asks for the member only
+ * after awaiting the settings. Null without a session cookie (no member to ask for) or when the member
+ * is already being asked for: the loader then makes its call as usual, after its own checks. When the
+ * call fails (a refused search, a missing member) the member is asked for as before.
+ */
+export function callWithMember<T extends { me?: UserResponse }>(
+  request: Request,
+  context: AppLoadContext,
+  path: string,
+  schema: z.ZodType<T>,
+  query: Record<string, string | number | undefined>,
+): Promise<ApiResult<T>> | null {
+  const api = apiFor(request, context);
+  if (!api.hasSession || context.memo.has("user")) return null;
+  const call = api.get(path, schema, { ...query, [withUserParam]: 1 }, { sessionOptional: true });
+  context.memo.set(
+    "user",
+    call.then(
+      (result) => {
+        if (result.ok && result.data.me) return knownMember(context, result.data.me);
+        context.memo.delete("user");
+        return currentMember(request, context);
+      },
+      () => {
+        context.memo.delete("user");
+        return currentMember(request, context);
+      },
+    ),
+  );
+  return call;
 }
 
 export async function requireUser(request: Request, context: AppLoadContext, locale: Locale): Promise<User> {

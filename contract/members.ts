@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { queryId, text, wholeNumber } from "./input";
 import { profileChoiceFields } from "./profile-choices";
-import { MainImage } from "./user";
+import { MainImage, UserResponse } from "./user";
 
 export const MemberCard = z.object({
   id: z.number().int(),
@@ -63,6 +63,13 @@ export const MembersQuery = z
   });
 export type MembersQuery = z.infer<typeof MembersQuery>;
 
+/**
+ * GET /api/members.php and /api/member.php with `with_user=1` also answer `me`: what GET /api/user.php
+ * would (the member and the badge counts), so a page costs web one api call instead of two.
+ */
+export const withUserParam = "with_user";
+const Me = UserResponse.optional();
+
 export const MembersResponse = z.object({
   pageNumber: z.number().int(),
   pageSize: z.number().int(),
@@ -70,6 +77,7 @@ export const MembersResponse = z.object({
   results: z.array(MemberCard),
   /** Spec 3: when page 1 of a filtered search has fewer than a page of results, other members of the searched gender. */
   similar: z.array(MemberCard),
+  me: Me,
 });
 export type MembersResponse = z.infer<typeof MembersResponse>;
 
@@ -107,4 +115,4 @@ export type MemberRelation = z.infer<typeof MemberRelation>;
  * 403 blocked_by_member {name} when the member blocked the viewer. Opening the page clears the like_new flag
  * of the member's like of the viewer.
  */
-export const MemberResponse = z.object({ profile: MemberProfile, relation: MemberRelation.nullable() });
+export const MemberResponse = z.object({ profile: MemberProfile, relation: MemberRelation.nullable(), me: Me });

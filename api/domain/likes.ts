@@ -77,18 +77,20 @@ export async function removeLikesBetween(db: Pick<Db, "delete">, a: number, b: n
 /** The relation of the viewer to a member shown on the member page. */
 export type Relation = { liked: boolean; liked_me: boolean; match: boolean; blocked_by_me: boolean };
 
-export async function relationTo(db: Db, viewerProfileId: number, otherProfileId: number): Promise<Relation> {
+/** The relation, and whether the other member blocked the viewer (spec 6: then the page is refused), in one query. */
+export async function relationTo(db: Db, viewerProfileId: number, otherProfileId: number): Promise<Relation & { blockedMe: boolean }> {
   const [row] = await db
     .select({
       liked: sql<boolean>`exists(select 1 from ${likes} where ${likes.likerProfileId} = ${viewerProfileId} and ${likes.likedProfileId} = ${otherProfileId})`,
       likedMe: sql<boolean>`exists(select 1 from ${likes} where ${likes.likerProfileId} = ${otherProfileId} and ${likes.likedProfileId} = ${viewerProfileId})`,
       blockedByMe: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${viewerProfileId} and ${blocks.blockedProfileId} = ${otherProfileId})`,
+      blockedMe: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${otherProfileId} and ${blocks.blockedProfileId} = ${viewerProfileId})`,
     })
     .from(profiles)
     .where(eq(profiles.id, otherProfileId));
   const liked = Boolean(row?.liked);
   const likedMe = Boolean(row?.likedMe);
-  return { liked, liked_me: likedMe, match: liked && likedMe, blocked_by_me: Boolean(row?.blockedByMe) };
+  return { liked, liked_me: likedMe, match: liked && likedMe, blocked_by_me: Boolean(row?.blockedByMe), blockedMe: Boolean(row?.blockedMe) };
 }
 
 /** Conditions on `profiles` for the other side of a like shown to `viewer`: same site, active, listable (not invisible, no block). */
@@ -150,12 +152,17 @@ function iso(value: Date | string | undefined): string {
 
 /** Spec 3 "total new likes": likes of the viewer not yet seen, from members the viewer may see. */
 export async function newLikesCount(db: Db, siteId: number, viewerProfileId: number): Promise<number> {
-  const [row] = await db
+  const [row] = await newLikesQuery(db, siteId, viewerProfileId);
+  return row?.n ?? 0;
+}
+
+/** newLikesCount's query, also usable as a subquery (loadMe): one row with n. */
+export function newLikesQuery(db: Db, siteId: number, viewerProfileId: number) {
+  return db
     .select({ n: sql<number>`count(*)::int` })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
     .where(and(eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true), shownTo(siteId, viewerProfileId)));
-  return row?.n ?? 0;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { photos, profiles, users } from "../db/schema";
+import { photos, profiles } from "../db/schema";
 import type { MemberProfile } from "#contract/members";
 import { visiblePhotoCount } from "#contract/photos";
 import { profileChoiceFields, type ProfileChoiceField } from "#contract/profile";
@@ -15,10 +15,11 @@ export async function memberProfile(
   db: Db,
   site: { id: number; visibleProfileFields: string[] },
   profileId: number,
-  viewerUserId: number | null,
+  viewer: { userId: number; paidUser: boolean } | null,
   today = new Date(),
 ): Promise<MemberProfile | null> {
   const siteId = site.id;
+  const viewerUserId = viewer?.userId ?? null;
   const [row] = await db
     .select()
     .from(profiles)
@@ -30,7 +31,8 @@ export async function memberProfile(
     .from(photos)
     .where(and(eq(photos.profileId, row.id), eq(photos.status, "active")))
     .orderBy(asc(photos.position), asc(photos.id));
-  const shown = await visiblePhotosFor(db, viewerUserId);
+  // Visitors and free members see a few photos, premium members all (null).
+  const shown = viewer === null ? visiblePhotoCount.visitor : viewer.paidUser ? visiblePhotoCount.premium : visiblePhotoCount.free;
   return {
     id: row.id,
     name: row.name,
@@ -66,11 +68,4 @@ function visibleDetails(row: typeof profiles.$inferSelect, visible: string[]): M
     if (visible.includes(field) && value) details[field] = value;
   }
   return details;
-}
-
-/** How many photos of another member the viewer sees: visitors and free members a few, premium members all (null). */
-async function visiblePhotosFor(db: Db, viewerUserId: number | null): Promise<number | null> {
-  if (viewerUserId === null) return visiblePhotoCount.visitor;
-  const [viewer] = await db.select({ paidUser: users.paidUser }).from(users).where(eq(users.id, viewerUserId)).limit(1);
-  return viewer?.paidUser ? visiblePhotoCount.premium : visiblePhotoCount.free;
 }

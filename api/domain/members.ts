@@ -28,6 +28,20 @@ async function mainImages(db: Db, profileIds: number[]): Promise<Map<number, Mai
   return byProfile;
 }
 
+/**
+ * The main image of the `profiles` row in the query, as a column (the first active photo by position):
+ * loadUser and the search read it with their rows instead of in a second query.
+ */
+export const mainImageColumn = sql<MainImage | string | null>`(select json_build_object('filename', ${photos.filename}, 'thumb_filename', ${photos.thumbFilename}, 'status', ${photos.status})
+  from ${photos} where ${photos.profileId} = ${profiles.id} and ${photos.status} = 'active' order by ${photos.position}, ${photos.id} limit 1)`;
+
+/** node-postgres and PGlite both parse json; a driver that leaves it as text gets it parsed here. */
+function mainImageValue(value: MainImage | string | null): MainImage | null {
+  if (value === null) return null;
+  const image = typeof value === "string" ? (JSON.parse(value) as MainImage) : value;
+  return { filename: image.filename, thumb_filename: image.thumb_filename, status: image.status };
+}
+
 function toProfile(row: ProfileRow, image: MainImage | null): Profile {
   return {
     id: row.id,
@@ -52,16 +66,32 @@ function toProfile(row: ProfileRow, image: MainImage | null): Profile {
   };
 }
 
-/** The member as the api shows them to themselves, or null if the account is gone or of another site. */
-export async function loadUser(db: Db, userId: number, siteId: number): Promise<User | null> {
-  const [row] = await db
-    .select()
+/** loadUser's query runs for every page a member opens: built once per database (and planned once per PostgreSQL connection). */
+function loadUserQuery(db: Db) {
+  return db
+    .select({ users, profiles, mainImage: mainImageColumn })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(users.id, userId), eq(users.siteId, siteId), inArray(users.status, ["not_confirmed", "active"])))
-    .limit(1);
-  if (!row || (row.users.status !== "not_confirmed" && row.users.status !== "active")) return null;
-  const images = await mainImages(db, [row.profiles.id]);
+    .where(and(eq(users.id, sql.placeholder("userId")), eq(users.siteId, sql.placeholder("siteId")), inArray(users.status, ["not_confirmed", "active"])))
+    .limit(1)
+    .prepare("load_user");
+}
+const preparedLoadUser = new WeakMap<Db, ReturnType<typeof loadUserQuery>>();
+
+/** The member as the api shows them to themselves, or null if the account is gone or of another site. */
+export async function loadUser(db: Db, userId: number, siteId: number): Promise<User | null> {
+  let query = preparedLoadUser.get(db);
+  if (!query) {
+    query = loadUserQuery(db);
+    preparedLoadUser.set(db, query);
+  }
+  const [row] = await query.execute({ userId, siteId });
+  return row ? userOfRow(row) : null;
+}
+
+/** The user of a row of users, profiles and the profile's main image (mainImageColumn), or null for a closed account. */
+export function userOfRow(row: { users: typeof users.$inferSelect; profiles: ProfileRow; mainImage: MainImage | string | null }): User | null {
+  if (row.users.status !== "not_confirmed" && row.users.status !== "active") return null;
   const u = row.users;
   return {
     id: u.id,
@@ -72,7 +102,7 @@ export async function loadUser(db: Db, userId: number, siteId: number): Promise<
     signup_date: u.signupDate.toISOString(),
     language: isLocale(u.language) ? u.language : "en",
     notifications_disabled: u.notificationsDisabled,
-    profile: toProfile(row.profiles, images.get(row.profiles.id) ?? null),
+    profile: toProfile(row.profiles, mainImageValue(row.mainImage)),
   };
 }
 
@@ -125,7 +155,7 @@ export async function newestMembers(
   const where = memberSearchWhere(siteId, viewerProfileId, search, today);
   const [countRow] = await db.select({ n: sql<number>`count(*)::int` }).from(profiles).where(where);
   const rows = await db
-    .select()
+    .select({ profile: profiles, mainImage: mainImageColumn })
     .from(profiles)
     .where(where)
     .orderBy(desc(profiles.createdAt), desc(profiles.id))
@@ -134,30 +164,26 @@ export async function newestMembers(
   const numResults = countRow?.n ?? 0;
   // Only a filter beyond gender can leave out members of the searched gender.
   const narrowed = search.country !== undefined || search.min_age !== undefined || search.max_age !== undefined;
-  let similarRows: ProfileRow[] = [];
+  let similarRows: typeof rows = [];
   if (page === 1 && numResults < pageSize && narrowed) {
-    const shown = rows.map((r) => r.id);
+    const shown = rows.map((r) => r.profile.id);
     similarRows = await db
-      .select()
+      .select({ profile: profiles, mainImage: mainImageColumn })
       .from(profiles)
       .where(and(memberSearchWhere(siteId, viewerProfileId, { gender: search.gender }, today), shown.length ? notInArray(profiles.id, shown) : undefined))
       .orderBy(desc(profiles.createdAt), desc(profiles.id))
       .limit(pageSize);
   }
-  const cards = await memberCards(db, [...rows, ...similarRows], today);
-  return { pageNumber: page, pageSize, numResults, results: cards.slice(0, rows.length), similar: cards.slice(rows.length) };
+  const card = (row: (typeof rows)[number]) => toCard(row.profile, mainImageValue(row.mainImage), today);
+  return { pageNumber: page, pageSize, numResults, results: rows.map(card), similar: similarRows.map(card) };
+}
+
+function toCard(r: ProfileRow, image: MainImage | null, today: Date): MemberCard {
+  return { id: r.id, name: r.name, age: ageOn(r.dateOfBirth, today), city: r.city, country: r.country, main_image: image, fictional: r.fictional };
 }
 
 /** Cards (name, age, main image) for profile rows, in their order. */
 export async function memberCards(db: Db, rows: ProfileRow[], today = new Date()): Promise<MemberCard[]> {
   const images = await mainImages(db, rows.map((r) => r.id));
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    age: ageOn(r.dateOfBirth, today),
-    city: r.city,
-    country: r.country,
-    main_image: images.get(r.id) ?? null,
-    fictional: r.fictional,
-  }));
+  return rows.map((r) => toCard(r, images.get(r.id) ?? null, today));
 }

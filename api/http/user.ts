@@ -3,11 +3,11 @@ import { serialize } from "cookie";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
-import { LanguageRequest, LoginRequest } from "#contract/user";
-import { MemberQuery, MembersQuery, membersPageSize, trafficSourceHeader, visitorMaySearch } from "#contract/members";
+import { LanguageRequest, LoginRequest, type UserResponse } from "#contract/user";
+import { MemberQuery, MembersQuery, membersPageSize, trafficSourceHeader, visitorMaySearch, withUserParam } from "#contract/members";
 import { memberProfile } from "../domain/member-profile";
-import { markLikeSeen, newLikesCount, relationTo } from "../domain/likes";
-import { hasBlocked } from "../domain/visibility";
+import { markLikeSeen, relationTo } from "../domain/likes";
+import { loadMe } from "../domain/me";
 import { attemptLogin } from "../domain/login";
 import { loadUser, newestMembers } from "../domain/members";
 import { createSession, deleteSession, memberOfUser, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
@@ -38,14 +38,18 @@ export type PendingDeletionMailer = (req: Request, res: Response, userId: number
 export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendingDeletion?: PendingDeletionMailer): Router {
   const router = Router();
 
+  /** What GET /api/user.php answers: the member (null without a live session) and the badge counts. */
+  function me(res: Response): Promise<UserResponse> {
+    const member = res.locals.member;
+    return member ? loadMe(db, member, res.locals.site.id) : Promise.resolve({ user: null });
+  }
+  /** `with_user=1` (contract/members.ts withUserParam): the page's answer carries `me` as well. */
+  const wantsMe = (req: Request) => req.query[withUserParam] === "1";
+
   router.get(
     "/api/user.php",
     handle(async (_req, res) => {
-      const member = res.locals.member;
-      const user = member ? await loadUser(db, member.userId, res.locals.site.id) : null;
-      // Spec 3 chat state totals for the badges; unread messages stay 0 until chats exist.
-      const counts = member && user ? { unread_messages: 0, new_likes: await newLikesCount(db, res.locals.site.id, member.profileId) } : undefined;
-      res.set("Cache-Control", "private, no-store").json({ user, counts });
+      res.set("Cache-Control", "private, no-store").json(await me(res));
     }),
   );
 
@@ -102,7 +106,8 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
       if (!member && !visitorMaySearchHere(req, res)) return sendError(res, "authentication_required");
       const query = parseInput(res, MembersQuery, req.query);
       if (!query) return;
-      res.set("Cache-Control", "private, no-store").json(await newestMembers(db, site.id, member?.profileId ?? null, query.page, membersPageSize, query));
+      const members = await newestMembers(db, site.id, member?.profileId ?? null, query.page, membersPageSize, query);
+      res.set("Cache-Control", "private, no-store").json(wantsMe(req) ? { ...members, me: await me(res) } : members);
     }),
   );
 
@@ -115,13 +120,16 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
       if (!member && !visitorMaySearchHere(req, res)) return sendError(res, "authentication_required");
       const query = parseInput(res, MemberQuery, req.query);
       if (!query) return;
-      const profile = await memberProfile(db, site, query.id, member?.userId ?? null);
+      const profile = await memberProfile(db, site, query.id, member && { userId: member.userId, paidUser: member.paidUser });
       if (!profile) return sendError(res, "not_found");
-      if (!member) return void res.set("Cache-Control", "private, no-store").json({ profile, relation: null });
+      const withMe = async <T extends object>(body: T) => (wantsMe(req) ? { ...body, me: await me(res) } : body);
+      if (!member) return void res.set("Cache-Control", "private, no-store").json(await withMe({ profile, relation: null }));
+      // The relation as it is before this visit: opening the page below only clears the like's new flag.
+      const { blockedMe, ...relation } = await relationTo(db, member.profileId, profile.id);
       // Spec 6: a blocked member cannot view the blocker's profile.
-      if (await hasBlocked(db, profile.id, member.profileId)) return sendError(res, "blocked_by_member", { params: { name: profile.name } });
+      if (blockedMe) return sendError(res, "blocked_by_member", { params: { name: profile.name } });
       await markLikeSeen(db, member.profileId, profile.id);
-      res.set("Cache-Control", "private, no-store").json({ profile, relation: await relationTo(db, member.profileId, profile.id) });
+      res.set("Cache-Control", "private, no-store").json(await withMe({ profile, relation }));
     }),
   );
 

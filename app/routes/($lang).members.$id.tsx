@@ -4,10 +4,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MemberQuery, MemberResponse, visitorMaySearch, type MemberProfile } from "#contract/members";
 import { profileChoiceFields } from "#contract/profile-choices";
-import { RegionsResponse } from "#contract/settings";
 import { apiFor, requestHasTrafficSource } from "~/api.server";
 import { urlLocale } from "~/locale.server";
-import { getSettings, getUser, requireUser } from "~/session.server";
+import { callWithMember, getSettings, getUser, requireUser } from "~/session.server";
+import { getRegions } from "~/regions.server";
 import { MemberPhotos } from "~/components/member-photos";
 import { useHref } from "~/components/root-data";
 import { LikeButton } from "~/components/like-button";
@@ -18,21 +18,25 @@ import { pageTitle } from "~/page-title";
 /** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
+  const query = MemberQuery.safeParse({ id: params.id });
+  // A member's visit starts now and brings the member along (one api call for the page); see callWithMember.
+  const early = query.success ? callWithMember(request, context, "/api/member.php", MemberResponse, { id: query.data.id }) : null;
+  early?.catch(() => undefined);
   const settings = await getSettings(request, context);
   if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context, locale);
   else await getUser(request, context);
-  const query = MemberQuery.safeParse({ id: params.id });
   if (!query.success) throw data(null, { status: 404 });
-  const api = apiFor(request, context);
-  const result = await api.get("/api/member.php", MemberResponse, { id: query.data.id });
+  const result = (await early) ?? (await apiFor(request, context).get("/api/member.php", MemberResponse, { id: query.data.id }));
+  // Refused to a session the api no longer knows: to the login page, as any members-only page.
+  if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context, locale);
   if (!result.ok) {
     // Spec 6: the blocked member gets the spec's message (MemberErrorBoundary), not the general error page.
     const blocked: BlockedByMemberData | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
     throw data(blocked, { status: result.status === 400 ? 404 : result.status });
   }
   const { profile } = result.data;
-  const regions = profile.region ? await api.get("/api/regions.php", RegionsResponse, { country: profile.country }) : null;
-  const regionName = regions?.ok ? (regions.data.regions.find((r) => r.code === profile.region)?.name ?? null) : null;
+  const regions = profile.region ? await getRegions(request, context, profile.country) : null;
+  const regionName = regions?.find((r) => r.code === profile.region)?.name ?? null;
   const place = [profile.city, regionName, new Intl.DisplayNames([locale], { type: "region" }).of(profile.country)].filter(Boolean).join(", ");
   const interests = new Map(settings.interests.map((i) => [i.id, i.key]));
   return {

@@ -3,11 +3,11 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MembersQuery, MembersResponse, visitorMaySearch } from "#contract/members";
-import { RegionsResponse } from "#contract/settings";
 import { apiFor, requestHasTrafficSource } from "~/api.server";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
-import { getSettings, getUser, requireUser } from "~/session.server";
+import { callWithMember, getSettings, getUser, requireUser } from "~/session.server";
+import { getRegions } from "~/regions.server";
 import { useHref, useRootData } from "~/components/root-data";
 import { MemberCard } from "~/components/member-card";
 import { pageTitle } from "~/page-title";
@@ -18,17 +18,20 @@ type Filters = Partial<Record<(typeof filterKeys)[number], string>>;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
-  const settings = await getSettings(request, context);
-  if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context, locale);
-  else await getUser(request, context);
   const url = new URL(request.url);
   const filters: Filters = {};
   for (const key of filterKeys) {
     const value = url.searchParams.get(key)?.trim();
     if (value) filters[key] = value;
   }
+  const query = MembersQuery.safeParse({ ...filters, page: url.searchParams.get("page") ?? undefined });
+  // A member's search starts now and brings the member along (one api call for the page); see callWithMember.
+  const early = query.success ? callWithMember(request, context, "/api/members.php", MembersResponse, { ...filters, page: query.data.page }) : null;
+  early?.catch(() => undefined);
+  const settings = await getSettings(request, context);
+  if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context, locale);
+  else await getUser(request, context);
   const t = fixedT(locale);
-  const api = apiFor(request, context);
   const countryName = new Intl.DisplayNames([locale], { type: "region" });
   const base = {
     title: t("members.metaTitle", { site: settings.name }),
@@ -38,21 +41,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     regions: [] as { value: string; label: string }[],
   };
   if (filters.country) {
-    const regions = await api.get("/api/regions.php", RegionsResponse, { country: filters.country });
-    if (regions.ok) base.regions = regions.data.regions.map((r) => ({ value: r.code, label: r.name }));
+    const regions = await getRegions(request, context, filters.country);
+    if (regions) base.regions = regions.map((r) => ({ value: r.code, label: r.name }));
   }
-  const query = MembersQuery.safeParse({ ...filters, page: url.searchParams.get("page") ?? undefined });
-  const result = query.success ? await api.get("/api/members.php", MembersResponse, { ...filters, page: query.data.page }) : null;
+  const result = query.success ? ((await early) ?? (await apiFor(request, context).get("/api/members.php", MembersResponse, { ...filters, page: query.data.page }))) : null;
+  if (result && !result.ok && result.error.error === "authentication_required") {
+    // Refused to a session the api no longer knows: to the login page, as any members-only page.
+    await requireUser(request, context, locale);
+  }
   if (!result?.ok) {
     if (result && result.status !== 400) throw data(null, { status: result.status });
     // A search the member typed wrong (e.g. minimum age above maximum): the form stays, with a message.
     return { ...base, invalid: true, results: [], similar: [], numResults: 0, pageNumber: 1, pageCount: 1 };
   }
+  const { me: _me, ...members } = result.data;
   return {
     ...base,
     invalid: false,
-    ...result.data,
-    pageCount: Math.max(1, Math.ceil(result.data.numResults / result.data.pageSize)),
+    ...members,
+    pageCount: Math.max(1, Math.ceil(members.numResults / members.pageSize)),
   };
 }
 

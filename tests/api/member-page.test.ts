@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, ne } from "drizzle-orm";
 import { ApiError } from "#contract/errors";
-import { MemberResponse } from "#contract/members";
+import { MemberResponse, MembersResponse } from "#contract/members";
+import { UserResponse } from "#contract/user";
 import { profiles, sites, users } from "../../api/db/schema";
 import { call, demoAccounts, login, startApi, type Harness } from "./harness";
 
@@ -74,5 +75,28 @@ describe("GET /api/member.php", () => {
     const res = await call(api, "GET", `/api/member.php?id=${otherProfileId}`);
     expect(res.status).toBe(403);
     expect(await res.text()).toContain("authentication_required");
+  });
+});
+
+describe("with_user=1: the page's call answers the member too", () => {
+  it("member.php and members.php carry `me`, as GET /api/user.php answers it; without the flag they do not", async () => {
+    const user = UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token })).json());
+    expect(user.user?.email).toBe(demoAccounts.free.email);
+    const member = MemberResponse.parse(await (await call(api, "GET", `/api/member.php?id=${otherProfileId}&with_user=1`, { token })).json());
+    expect(member.profile.id).toBe(otherProfileId);
+    // Opening the page may clear a new like first: the counts are the ones after it.
+    expect(member.me?.user).toEqual(user.user);
+    expect(member.me?.counts).toEqual({ unread_messages: 0, new_likes: expect.any(Number) });
+    const members = MembersResponse.parse(await (await call(api, "GET", "/api/members.php?with_user=1", { token })).json());
+    expect(members.results.length).toBeGreaterThan(0);
+    expect(members.me).toEqual(user);
+    expect(MembersResponse.parse(await (await call(api, "GET", "/api/members.php", { token })).json()).me).toBeUndefined();
+    expect(MemberResponse.parse(await (await call(api, "GET", `/api/member.php?id=${otherProfileId}`, { token })).json()).me).toBeUndefined();
+  });
+
+  it("answers `me` with no user for a visitor, where visitors may search", async () => {
+    const res = await call(api, "GET", "/api/members.php?with_user=1");
+    if (res.status === 200) expect(MembersResponse.parse(await res.json()).me).toEqual({ user: null });
+    else expect(ApiError.parse(await res.json()).error).toBe("authentication_required");
   });
 });
