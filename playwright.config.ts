@@ -56,7 +56,8 @@ export default defineConfig({
   webServer: {
     // Dropped from the inherited environment: DATABASE_URL (the api must use the fresh PGlite
     // directory, never a shared PostgreSQL), API_URL (start.ts would not start an api of its own), HOST.
-    command: "env -u DATABASE_URL -u API_URL -u HOST npx tsx scripts/start.ts",
+    // Warnings and errors of both services are also kept in the run's data directory: the fuzz test checks none carries a secret.
+    command: `env -u DATABASE_URL -u API_URL -u HOST npx tsx scripts/start.ts 2>&1 | tee -a ${JSON.stringify(path.join(dataDir, "server.log"))}`,
     url: `${baseURL}/healthz`,
     env: {
       PORT: String(webPort),

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
@@ -80,11 +81,29 @@ const encode = (fields: [string, string][]) => fields.map(([k, v]) => `${encodeV
 type Sent = { who: string; method: string; url: string; label: string; status: number; requestId: string };
 
 /** A member of the test's own (never a demo account: those must not get wrong passwords or changes). */
+/** Secrets the fuzz member has (password, e-mail, session cookie): none may appear in the servers' log. */
+const memberSecrets: string[] = [];
+
 async function newMember(baseURL: string): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL, "Sec-Fetch-Site": "same-origin" } });
   const account = await signUp(context, newAccountDetails());
   expect((await context.get(await mailLink(account.email, "activation"), { maxRedirects: 0 })).status()).toBeLessThan(500);
+  const cookies = (await context.storageState()).cookies.filter((c) => c.name === "rdv_session").map((c) => c.value);
+  memberSecrets.push(account.password, account.email, ...cookies);
   return context;
+}
+
+/**
+ * The test server's log (web and api, warn and up: every refusal and error the fuzz caused), which
+ * playwright.config.ts tees into the run's data directory. Lines with a secret of the fuzz member,
+ * any e-mail address or a password hash.
+ */
+function leakingServerLogLines(): string[] {
+  const file = path.join(process.env.E2E_DATA_DIR ?? "", "server.log");
+  if (!existsSync(file)) throw new Error(`no server log at ${file}`);
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => memberSecrets.some((secret) => line.includes(secret)) || /scrypt\$|[\w.+-]+@[\w-]+(\.[\w-]+)+/.test(line));
 }
 
 test.describe("web fuzz", () => {
@@ -194,6 +213,8 @@ test.describe("web fuzz", () => {
     console.log(`web fuzz (actions): ${sent.length} requests to ${actionRoutes.length} action routes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const failures = failuresOf(sent, (s) => s.status === 0 || s.status >= 500);
     expect(failures.length, `5xx answers (method, path, input):\n${failures.join("\n")}`).toBe(0);
+    const leaks = leakingServerLogLines();
+    expect(leaks, `log lines with a secret:\n${leaks.slice(0, 5).join("\n")}`).toEqual([]);
   });
 
   test("every page answers hostile query values and path params below 500", async ({}, testInfo) => {
