@@ -15,38 +15,21 @@ import { activate, reissueActivation } from "../domain/accounts/activation";
 import { deleteAccount, reactivate, reissueReactivation } from "../domain/accounts/deletion";
 import { dismiss, listDismissals } from "../domain/accounts/dismissals";
 import { confirmEmailChange, requestEmailChange } from "../domain/accounts/email-change";
-import { mailLink, publicOrigin } from "../domain/accounts/links";
 import { changePassword, requestPasswordReset, resetPassword } from "../domain/accounts/password";
 import { profileUpdateErrors, signupMatches, updateProfile } from "../domain/accounts/profile";
-import { recipientOf, type Recipient } from "../domain/accounts/recipient";
+import { recipientOf } from "../domain/accounts/recipient";
 import { createAccount, existingAccountRefusal, signupGate, signupInputRefusal, type SignupRefusal } from "../domain/accounts/signup";
 import { loadUser } from "../domain/members";
 import { createSession, memberOfUser, sessionMaxAgeSeconds } from "../domain/sessions";
 import { countryOfIp } from "../services/geo";
-import type { MailKind, Mailer } from "../services/mail";
+import type { Mailer } from "../services/mail";
 import { requireMember, type Member } from "./context";
-import { mailEmailChangeNotice } from "./email-change-notice";
+import { mailAccountLink, mailEmailChangeNotice } from "./account-mail";
 import { emailInBody, sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { sessionCookie } from "./user";
 
 export type AccountDeps = { db: Db; secret: string; mailer: Mailer; publicUrl?: string; limit: ClientLimiter };
-
-/** Mails a link for `kind` to the member (or to `to`, for a new address); a failed send is logged and does not undo anything. */
-export async function mailAccountLink(deps: AccountDeps, req: Request, res: Response, kind: MailKind, recipient: Recipient, token: string, to = recipient.email): Promise<void> {
-  const site = res.locals.site;
-  const origin = publicOrigin({
-    publicUrl: deps.publicUrl,
-    protocol: req.protocol,
-    forwardedHost: req.get("x-forwarded-host"),
-    host: req.get("host"),
-    siteDomain: site.domain,
-  });
-  await deps.mailer.send(
-    { kind, to, language: recipient.language, name: recipient.name, site: { name: site.name, mailName: site.mailName, domain: site.domain }, link: mailLink(origin, recipient.language, kind, token), userId: recipient.userId },
-    req.log,
-  );
-}
 
 /** Login to a pending deletion: a fresh reactivation mail, at most once an hour (the login route answers 409). */
 export function pendingDeletionMailer(deps: AccountDeps) {
