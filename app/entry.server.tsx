@@ -8,16 +8,19 @@ import { I18nextProvider } from "react-i18next";
 import { instanceFor } from "./i18n.server";
 import { urlLocale } from "./locale.server";
 import { NonceProvider } from "./components/nonce";
+import { shownComponentsReady } from "./components/when-shown";
 
 export const streamTimeout = 5000;
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // Loaded once at start (the browser loads them when shown): after that this costs nothing.
+  await shownComponentsReady();
   const i18n = instanceFor(loadContext.locale ?? urlLocale(request));
   const nonce = loadContext.cspNonce;
   // Bots and no-JS clients get the whole document at once; browsers get the shell as soon as it is ready.

@@ -15,8 +15,11 @@ import { splitLocale } from "./paths";
 import { useNonce } from "./components/nonce";
 import { TranslationsPreload } from "./components/translations";
 import { LayoutFrame, type LayoutName } from "./components/layouts";
-import { GeneralErrorBoundary } from "./components/error-page";
+import { whenShown } from "./components/when-shown";
 import { useLocale } from "./components/root-data";
+
+// Error pages are rare: their code loads when one is shown.
+const GeneralErrorBoundary = whenShown(() => import("./components/error-page").then((m) => m.GeneralErrorBoundary));
 
 export const handle = { i18n: "common" };
 

@@ -1,19 +1,8 @@
-import { useFetcher, useLocation, useMatches } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useEntryWarningVisible } from "./entry-warning-visible";
 import type { LayoutName } from "./layouts";
 import { useHref, useRootData } from "./root-data";
-
-/** Spec 2: chat and lander layouts warn only visitors from NL and DE. */
-const strictCountries = ["NL", "DE"];
-
-function useEntryWarningVisible(layout: LayoutName): boolean {
-  const root = useRootData();
-  const matches = useMatches();
-  if (!root?.entryWarning.eligible || layout === "empty") return false;
-  if (layout === "chat" || layout === "lander") return strictCountries.includes(root.entryWarning.country ?? "");
-  // complete-signup, reset-password and reset-password/do opt out with handle.hideEntryWarning.
-  return !matches.some((m) => (m.handle as { hideEntryWarning?: boolean } | undefined)?.hideEntryWarning);
-}
 
 /**
  * The site-entry warning: no footer, no close button, only the way in (which stores the skipped

@@ -1,26 +1,33 @@
 import type { ReactNode } from "react";
 import { TopNav, BrandBar } from "./top-nav";
 import { Footer } from "./footer";
-import { EntryWarning } from "./entry-warning";
+import { useEntryWarningVisible } from "./entry-warning-visible";
 import { SignupModal } from "./signup-modal";
-import { ActivationReminder } from "./activation-reminder";
 import { LikeModal } from "./like-modal-lazy";
-import { MemberAlerts } from "./member-alerts";
+import { useRootData } from "./root-data";
+import { whenShown } from "./when-shown";
+
+// Shown in rare states only (an unconfirmed account, a member's alerts, a visitor's first page): their code loads when shown.
+const ActivationReminder = whenShown(() => import("./activation-reminder").then((m) => m.ActivationReminder));
+const MemberAlerts = whenShown(() => import("./member-alerts").then((m) => m.MemberAlerts));
+const EntryWarning = whenShown(() => import("./entry-warning").then((m) => m.EntryWarning));
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
 /** Spec 2 layouts: default (navigation, footer, disclaimer), chat (full screen), lander (brand bar and footer), empty. */
 export function LayoutFrame({ layout, children }: { layout: LayoutName; children: ReactNode }) {
+  const entryWarning = useEntryWarningVisible(layout);
   return (
     <>
       <LayoutBody layout={layout}>{children}</LayoutBody>
       {layout === "default" || layout === "empty" ? <SignupModal /> : null}
-      <EntryWarning layout={layout} />
+      {entryWarning ? <EntryWarning layout={layout} /> : null}
     </>
   );
 }
 
 function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactNode }) {
+  const root = useRootData();
   switch (layout) {
     case "chat":
       return <div className="flex h-dvh flex-col">{children}</div>;
@@ -40,8 +47,8 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
       return (
         <div className="flex min-h-screen flex-col">
           <TopNav />
-          <ActivationReminder />
-          <MemberAlerts />
+          {root?.activationReminder.show ? <ActivationReminder /> : null}
+          {root?.alerts.length ? <MemberAlerts /> : null}
           <main id="main" className="flex-1">
             {children}
           </main>

@@ -1,9 +1,15 @@
 import type { MouseEvent } from "react";
-import { Form, Link, isRouteErrorResponse, useLocation, useNavigation, useRouteError, useSubmit } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberRelation } from "#contract/members";
-import { GeneralErrorBoundary } from "./error-page";
 import { useHref } from "./root-data";
+import { whenShown } from "./when-shown";
+
+// The member page's error boundary (the blocked message, else the general error page) loads when shown.
+export const MemberErrorBoundary = whenShown(() => import("./member-error").then((m) => m.MemberErrorBoundary));
+// Shown on fictional profiles and to a member who blocked this one only.
+export const FictionalLabel = whenShown(() => import("./fictional-label").then((m) => m.FictionalLabel));
+const BlockedNotice = whenShown(() => import("./member-blocked").then((m) => m.BlockedNotice));
 
 /*
  * Spec 2 "Member profile actions": message, gift, block, unblock (like and unlike are the LikeButton's).
@@ -33,19 +39,7 @@ export function MemberActions({ member, relation }: { member: Member; relation: 
       </div>
     );
   }
-  if (relation.blocked_by_me) {
-    return (
-      <div role="status" className="mt-4 rounded-xl bg-amber-50 p-4 ring-1 ring-amber-200" data-testid="member-blocked">
-        <p className="text-sm text-amber-900">{t("actions.blockedNotice", { name: member.name })}</p>
-        <div className="mt-3 flex flex-wrap items-center gap-3">
-          <UnblockButton member={member} />
-          <Link to={href("/profile/blocked")} className="text-sm">
-            {t("actions.manageBlocked")}
-          </Link>
-        </div>
-      </div>
-    );
-  }
+  if (relation.blocked_by_me) return <BlockedNotice member={member} />;
   return (
     <nav aria-label={t("actions.label")} className="mt-4 flex flex-wrap gap-2" data-testid="member-actions">
       <Link to={href(`/members/${member.id}/chat`)} className={primaryButton}>
@@ -97,45 +91,5 @@ export function UnblockButton({ member, redirectTo, label }: { member: Member; r
   );
 }
 
-/** Spec 3 settings: a fictional profile shows the site's fictional_icon and fictional_warning (a default text when the site has none). */
-export function FictionalLabel({ icon, warning }: { icon: string; warning: string }) {
-  const { t } = useTranslation("member");
-  // The icon is an image address or a short text (an emoji); the site decides.
-  const isImage = /^(https?:\/\/|\/)/.test(icon);
-  return (
-    <p className="mt-3 flex items-center gap-2 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-900" data-testid="fictional-label">
-      {icon ? isImage ? <img src={icon} alt="" width={20} height={20} className="h-5 w-5" /> : <span aria-hidden="true">{icon}</span> : null}
-      <span>{warning || t("fictional.warning")}</span>
-    </p>
-  );
-}
-
-/** What a loader throws when the member blocked the viewer (api 403 blocked_by_member); the boundary below shows it. */
+/** What a loader throws when the member blocked the viewer (api 403 blocked_by_member); MemberErrorBoundary shows it. */
 export type BlockedByMemberData = { blocked_by_member: { name: string } };
-
-/** Checked by hand rather than with zod: the member page should not load zod into the browser for this. */
-function blockedByMemberName(data: unknown): string | null {
-  const inner = (data as Partial<BlockedByMemberData> | null)?.blocked_by_member;
-  return typeof inner?.name === "string" ? inner.name : null;
-}
-
-/** The member page's error boundary: the spec's blocked message with a way back, else the general error page. */
-export function MemberErrorBoundary() {
-  const error = useRouteError();
-  const name = isRouteErrorResponse(error) && error.status === 403 ? blockedByMemberName(error.data) : null;
-  if (name !== null) return <BlockedByMember name={name} />;
-  return <GeneralErrorBoundary />;
-}
-
-function BlockedByMember({ name }: { name: string }) {
-  const { t } = useTranslation(["member", "common"]);
-  const href = useHref();
-  return (
-    <section className="container max-w-xl py-16 text-center" data-testid="blocked-by-member">
-      <h1 className="text-xl font-semibold text-gray-900">{t("common:errors.blocked_by_member", { name })}</h1>
-      <Link to={href("/members")} className="mt-8 inline-block rounded-full bg-primary px-6 py-2 font-semibold text-white hover:bg-primary-dark hover:text-white">
-        {t("blockedBy.back")}
-      </Link>
-    </section>
-  );
-}

@@ -1,0 +1,32 @@
+import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { GeneralErrorBoundary } from "./error-page";
+import type { BlockedByMemberData } from "./member-actions";
+import { useHref } from "./root-data";
+
+/** Checked by hand rather than with zod: the member page should not load zod into the browser for this. */
+function blockedByMemberName(data: unknown): string | null {
+  const inner = (data as Partial<BlockedByMemberData> | null)?.blocked_by_member;
+  return typeof inner?.name === "string" ? inner.name : null;
+}
+
+/** The member page's error boundary: the spec's blocked message with a way back, else the general error page. */
+export function MemberErrorBoundary() {
+  const error = useRouteError();
+  const name = isRouteErrorResponse(error) && error.status === 403 ? blockedByMemberName(error.data) : null;
+  if (name !== null) return <BlockedByMember name={name} />;
+  return <GeneralErrorBoundary />;
+}
+
+function BlockedByMember({ name }: { name: string }) {
+  const { t } = useTranslation(["member", "common"]);
+  const href = useHref();
+  return (
+    <section className="container max-w-xl py-16 text-center" data-testid="blocked-by-member">
+      <h1 className="text-xl font-semibold text-gray-900">{t("common:errors.blocked_by_member", { name })}</h1>
+      <Link to={href("/members")} className="mt-8 inline-block rounded-full bg-primary px-6 py-2 font-semibold text-white hover:bg-primary-dark hover:text-white">
+        {t("blockedBy.back")}
+      </Link>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { lazy, Suspense, type ComponentType } from "react";
+
+const serverLoads: Promise<unknown>[] = [];
+
+/** entry.server.tsx waits for these before rendering, so the server never suspends on a `whenShown` component. */
+export function shownComponentsReady(): Promise<unknown> {
+  return Promise.all(serverLoads);
+}
+
+/**
+ * A component that only some pages show (an error, a reminder, a first visit's warning), for components the
+ * app shell would otherwise load on every page. The server renders it as it is (its module is loaded at start);
+ * the browser loads its code when a page shows it. While that code loads, React keeps the server's HTML of a
+ * hydrating page (the Suspense boundary): nothing flickers or mismatches. A client-side render shows nothing
+ * until it arrives.
+ */
+export function whenShown<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+  let Component: ComponentType<P>;
+  if (import.meta.env.SSR) {
+    let loaded: ComponentType<P> | null = null;
+    const pending = load().then((component) => {
+      loaded = component;
+    });
+    serverLoads.push(pending);
+    Component = function Loaded(props: P) {
+      if (!loaded) throw pending;
+      const Loaded = loaded;
+      return <Loaded {...props} />;
+    };
+  } else {
+    // A lazy component takes the props of the one it loads; React's types cannot say so for a generic P.
+    Component = lazy(() => load().then((component) => ({ default: component }))) as unknown as ComponentType<P>;
+  }
+  return function Shown(props: P) {
+    return (
+      <Suspense fallback={null}>
+        <Component {...props} />
+      </Suspense>
+    );
+  };
+}
