@@ -1,4 +1,4 @@
-import { expect, expectPath, fillLogin, test } from "./fixtures";
+import { expect, expectPath, fillLogin, test, logout } from "./fixtures";
 import { mailLink, signUp } from "./accounts-support";
 
 const pendingDeletion = "Your account with this e-mail address was deleted. Use the link in the e-mail we sent you to reactivate it within 14 days.";
@@ -59,7 +59,7 @@ test.describe("account deletion", () => {
     await expect(page.getByTestId("account-menu")).toContainText(account.name);
 
     // The link works once.
-    await page.goto("/logout");
+    await logout(page);
     await page.goto(link);
     await page.getByRole("button", { name: "Reactivate my account" }).click();
     await expect(page.getByRole("alert")).toHaveText("Link expired or invalid, request a new email");

@@ -1,4 +1,4 @@
-import { expect, expectPath, fillLogin, test, unknownEmail, sameOrigin } from "./fixtures";
+import { expect, expectPath, fillLogin, test, unknownEmail, sameOrigin, logout } from "./fixtures";
 import { mailCount, mailLink, signUp } from "./accounts-support";
 
 const differ = "The entered passwords are not the same.";
@@ -33,7 +33,7 @@ test.describe("password reset", () => {
     await expect(page.getByTestId("account-menu")).toBeVisible();
 
     // The link is used up: a second try says so and offers a new mail.
-    await page.goto("/logout");
+    await logout(page);
     await page.goto(link);
     await page.getByLabel("New password", { exact: true }).fill("another-password-1");
     await page.getByLabel("Repeat the new password").fill("another-password-1");

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { accounts, expect, expectPath, fillLogin, test } from "./fixtures";
+import { accounts, expect, expectPath, fillLogin, test, logout } from "./fixtures";
 import { mailLink, signUp } from "./accounts-support";
 
 test.describe("account settings", () => {
@@ -37,7 +37,7 @@ test.describe("account settings", () => {
     // The current session stays.
     await expect(page.getByTestId("account-menu")).toBeVisible();
 
-    await page.goto("/logout");
+    await logout(page);
     await page.goto("/login");
     await fillLogin(page, account.email, "brand-new-password");
     await expectPath(page, "/members");
@@ -66,7 +66,7 @@ test.describe("account settings", () => {
     await page.goto(link);
     await expect(page.getByRole("alert")).toHaveText("Link expired or invalid, request a new email");
 
-    await page.goto("/logout");
+    await logout(page);
     await page.goto("/login");
     await fillLogin(page, newEmail, account.password);
     await expectPath(page, "/members");

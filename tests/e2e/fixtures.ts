@@ -94,6 +94,13 @@ export async function login(page: Page, account: Account): Promise<void> {
   await expect(page.getByTestId("account-menu")).toBeVisible();
 }
 
+/** Logs out as a member would without the menu: GET /logout asks, its button posts (logout is POST only). */
+export async function logout(page: Page): Promise<void> {
+  await page.goto("/logout");
+  await page.getByRole("main").getByRole("button", { name: "Logout", exact: true }).click();
+  await expectPath(page, "/");
+}
+
 export async function fillLogin(page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel("E-mail address").fill(email);
   await page.getByLabel("Password").fill(password);
