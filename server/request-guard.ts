@@ -9,14 +9,16 @@ import { splitLocale } from "../app/paths";
  */
 export const bodyLimits = {
   formBytes: 64 * 1024,
-  uploadBytes: photoMaxBytes + 64 * 1024,
+  // Twice the photo limit: the upload page itself stops reading at the limit and says so in the member's words.
+  uploadBytes: 2 * photoMaxBytes + 64 * 1024,
 };
 
 /** Pages whose form takes a photo (multipart, streamed to the api); every other body is a small form. */
 const uploadPaths = [/^\/profile\/photos\/?$/, /^\/signup\/2\/?$/];
 
 export function isUploadPath(pathname: string): boolean {
-  const { path } = splitLocale(pathname);
+  // With JavaScript the form posts to the route's single-fetch URL, /profile/photos.data.
+  const { path } = splitLocale(pathname.replace(/\.data$/, ""));
   return uploadPaths.some((pattern) => pattern.test(path));
 }
 
@@ -42,9 +44,20 @@ export function isSameOrigin(req: Request): boolean {
   return req.get("sec-fetch-site") === "same-origin";
 }
 
+/** A path with broken percent-encoding (/%FF/...) would make the router throw. */
+function decodablePath(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Why a request is refused before any route reads it, or null when it may go on. */
 export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
   // Remix's pre-single-fetch data requests: no page of this app makes them, and Remix answers some with a 500.
+  if (!decodablePath(req.path)) return { status: 400, reason: "undecodable_path" };
   const legacy: Refusal | null = kind === "page" && new URLSearchParams(req.originalUrl.split("?")[1] ?? "").has("_data") ? { status: 400, reason: "legacy_data_request" } : null;
   if (safeMethods.has(req.method)) return legacy;
   if (!isSameOrigin(req)) return { status: 403, reason: "cross_site" };

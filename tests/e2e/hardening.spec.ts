@@ -60,6 +60,7 @@ test.describe("requests refused before any route reads them", () => {
   test("Remix's old ?_data requests get 400, not the 500 Remix gives some of them", async ({ request }) => {
     const get = await request.get("/login?_data=routes/($lang).login");
     expect(get.status()).toBe(400);
+    expect((await request.get("/%FF/signup-matches")).status()).toBe(400);
     const posted = await post(request, "/login?_data=routes/($lang).login", { ...sameOrigin, ...formType }, form({ email: "a@example.com", password: "x" }));
     expect(posted.status()).toBe(400);
     expect(await posted.text()).toContain("This request could not be read.");

@@ -66,7 +66,8 @@ test("request logs are joined by request id, carry member, status, duration and 
   expect(webLine?.memberId).toEqual(expect.any(Number));
   expect(webLine?.responseTime).toEqual(expect.any(Number));
   const upstreamPaths = (webLine?.upstream ?? []).map((u) => u.path);
-  expect(upstreamPaths).toEqual(expect.arrayContaining(["/api/user.php", "/api/members.php"]));
+  // One api call for the page: members.php answers the member and the badge counts along with the results (ADR 006).
+  expect(upstreamPaths).toEqual(expect.arrayContaining(["/api/members.php"]));
   for (const call of webLine?.upstream ?? []) {
     expect(call.status).toBe(200);
     expect(call.ms).toBeGreaterThanOrEqual(0);
@@ -75,7 +76,7 @@ test("request logs are joined by request id, carry member, status, duration and 
   // The api's lines for the same page carry the same request id and member.
   const requestId = webLine?.req?.id ?? "";
   const apiLines = lines(api).filter((l) => l.req?.id === requestId);
-  expect(apiLines.map((l) => l.req?.url?.split("?")[0])).toEqual(expect.arrayContaining(["/api/user.php", "/api/members.php"]));
+  expect(apiLines.map((l) => l.req?.url?.split("?")[0])).toEqual(expect.arrayContaining(["/api/members.php"]));
   for (const line of apiLines) {
     expect(line.memberId).toBe(webLine?.memberId);
     expect(line.res?.statusCode).toBe(200);

@@ -6,7 +6,7 @@ import { request as playwrightRequest, type APIRequestContext, type Page } from 
 import { MemberResponse } from "#contract/members";
 import { PhotoUploadResponse } from "#contract/photos";
 import { UserResponse } from "#contract/user";
-import { accounts, expect, expectPath, test } from "./fixtures";
+import { accounts, expect, expectPath, test, sameOrigin } from "./fixtures";
 import { signUp } from "./accounts-support";
 
 /** Issue 4 item 2: own photos on /profile/photos (upload, limit, main, delete) and the premium teaser on a member page. */
@@ -150,7 +150,7 @@ test.describe("member page photos", () => {
   const uploadedIds: number[] = [];
 
   test.beforeEach(async ({ baseURL }) => {
-    premium = await playwrightRequest.newContext({ baseURL });
+    premium = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: sameOrigin });
     const login = await premium.post("/api/user.php", { data: { email: accounts.premium.email, password: accounts.premium.password } });
     expect(login.status()).toBe(200);
   });
