@@ -31,7 +31,6 @@ export function safeRedirectPath(value: unknown, fallback: string): string {
     return fallback;
   }
   for (const candidate of [value, decoded]) {
-    // eslint-disable-next-line no-control-regex
     if (/[\u0000-\u001f\u007f\\]/.test(candidate) || !candidate.startsWith("/") || candidate.startsWith("//")) return fallback;
   }
   const url = new URL(value, redirectBase);
