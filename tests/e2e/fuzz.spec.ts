@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { request as playwrightRequest, type APIRequestContext, type APIResponse } from "@playwright/test";
 import { expect, projectRoot, test } from "./fixtures";
 import { mailLink, newAccountDetails, signUp } from "./accounts-support";
-import { photoMaxBytes } from "#contract/photos";
+import { bodyLimits } from "../../server/request-guard";
 
 /**
  * Hardening item 10, web side: every page route with an action (read from the route manifest of the
@@ -259,11 +259,12 @@ test.describe("web fuzz", () => {
         const url = route.index ? `${pathname}?index` : pathname;
         await send(sent, "member", member, "POST", url, "foreign Origin", { headers: { ...form, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, data: "email=x" });
         await send(sent, "visitor", visitor, "POST", url, "foreign Origin", { headers: { ...form, Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" }, data: "email=x" });
-        // A page whose form uploads a photo takes a photo plus 64 KB; over that is refused too.
+        // A page whose form uploads a photo takes a larger body (server/request-guard.ts bodyLimits); over that is refused too.
         const page = await member.get(pathname, { maxRedirects: 0 });
         const upload = (await page.text()).includes("multipart/form-data");
         await page.dispose();
-        await send(sent, "member", member, "POST", url, "form over 64 KB", { headers: form, data: `name=${"x".repeat(upload ? photoMaxBytes + 70 * 1024 : 70 * 1024)}` });
+        const over = (upload ? bodyLimits.uploadBytes : bodyLimits.formBytes) + 1024;
+        await send(sent, "member", member, "POST", url, "form over 64 KB", { headers: form, data: `name=${"x".repeat(over)}` });
       }
     }
     const wrong = failuresOf(sent, (s) => (s.label === "foreign Origin" ? s.status !== 403 : s.status !== 413));
