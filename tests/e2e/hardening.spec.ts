@@ -61,6 +61,8 @@ test.describe("requests refused before any route reads them", () => {
     const get = await request.get("/login?_data=routes/($lang).login");
     expect(get.status()).toBe(400);
     expect((await request.get("/%FF/signup-matches")).status()).toBe(400);
+    // The refusal page exists only for refused requests: opened directly it is an unknown page.
+    expect((await request.get("/refused")).status()).toBe(404);
     const posted = await post(request, "/login?_data=routes/($lang).login", { ...sameOrigin, ...formType }, form({ email: "a@example.com", password: "x" }));
     expect(posted.status()).toBe(400);
     expect(await posted.text()).toContain("This request could not be read.");
