@@ -354,3 +354,82 @@ export const rateLimits = pgTable(
   },
   (t) => [index("rate_limits_expire_idx").on(t.expire)],
 );
+
+/** Spec 3 chat: what a message is. Text now; icebreakers, GIFs, gifts and images follow (chat extras). */
+export const messageKinds = ["text", "icebreaker", "gif", "gift", "image"] as const;
+
+/**
+ * A conversation: one per pair of profiles (a site's profiles only ever talk within it), the pair kept
+ * in id order so the pair is unique whoever writes first. `startedBy` is the profile that sent the
+ * first message (spec 6: free members may start up to 2); `lastMessageId` is null until then (no
+ * conversation shows anywhere before its first message).
+ */
+export const conversations = pgTable(
+  "conversations",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    lowProfileId: integer("low_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    highProfileId: integer("high_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    startedBy: integer("started_by").references(() => profiles.id, { onDelete: "set null" }),
+    lastMessageId: integer("last_message_id"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("conversations_pair_idx").on(t.lowProfileId, t.highProfileId), index("conversations_started_by_idx").on(t.startedBy)],
+);
+
+/**
+ * One member's side of a conversation: unread count, the last message they read, and what they
+ * removed (spec 4 Removing a chat): `hiddenThroughId` hides every message up to it, `deletedAt` hides
+ * the conversation until the other member writes again. `lastMessageId` mirrors the conversation's,
+ * so "a member's conversations by latest message" is one index range.
+ */
+export const conversationMembers = pgTable(
+  "conversation_members",
+  {
+    conversationId: integer("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    otherProfileId: integer("other_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    unreadCount: integer("unread_count").notNull().default(0),
+    lastReadMessageId: integer("last_read_message_id").notNull().default(0),
+    hiddenThroughId: integer("hidden_through_id").notNull().default(0),
+    lastMessageId: integer("last_message_id").notNull().default(0),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.profileId] }), index("conversation_members_latest_idx").on(t.profileId, t.lastMessageId)],
+);
+
+/**
+ * A message, ordered by id within its conversation. `credits` is what its sender was charged (the
+ * ledger entry's reference is `message:{id}`); `idempotencyKey` makes a resent form store one message.
+ */
+export const messages = pgTable(
+  "messages",
+  {
+    id: serial("id").primaryKey(),
+    conversationId: integer("conversation_id")
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    senderProfileId: integer("sender_profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: messageKinds }).notNull().default("text"),
+    body: text("body").notNull(),
+    credits: integer("credits").notNull().default(0),
+    idempotencyKey: text("idempotency_key"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("messages_conversation_idx").on(t.conversationId, t.id), uniqueIndex("messages_idempotency_idx").on(t.senderProfileId, t.idempotencyKey)],
+);
