@@ -21,6 +21,7 @@ import { photoRoutes } from "./http/photos";
 import { likeRoutes } from "./http/likes";
 import { blockRoutes } from "./http/blocks";
 import { discoveryRoutes } from "./http/discovery";
+import { chatRoutes } from "./http/chat";
 import { createMailer, type Mailer } from "./services/mail";
 
 export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger; mailer?: Mailer }) {
@@ -84,6 +85,7 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   app.use(likeRoutes(db));
   app.use(blockRoutes(db));
   app.use(discoveryRoutes(db));
+  app.use(chatRoutes(db, limit));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

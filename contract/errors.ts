@@ -28,6 +28,8 @@ export const errorCodes = [
   "file_too_large",
   "blocked_by_member",
   "swipe_limit_reached",
+  "not_enough_credits",
+  "recipient_unconfirmed",
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

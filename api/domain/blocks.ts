@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { blocks, profiles } from "../db/schema";
 import type { BlocksResponse } from "#contract/blocks";
 import { removeLikesBetween } from "./likes";
+import { removeConversationsBetween } from "./chat";
 import { memberCards } from "./members";
 
 /*
@@ -23,14 +24,14 @@ async function blockableProfile(db: Db, siteId: number, viewerProfileId: number,
 
 /**
  * `blockerProfileId` blocks `blockedProfileId` (an active member of the same site, not oneself). In one
- * transaction the pair's likes go both ways (they do not come back on unblocking) and the block is stored.
+ * transaction the pair's likes and conversations go both ways (they do not come back on unblocking) and the block is stored.
  * Blocking twice is harmless: the first block stays as it was.
  */
 export async function blockProfile(db: Db, siteId: number, blockerProfileId: number, blockedProfileId: number): Promise<"blocked" | "not_found"> {
   if (!(await blockableProfile(db, siteId, blockerProfileId, blockedProfileId, true))) return "not_found";
   await db.transaction(async (tx) => {
     await removeLikesBetween(tx, blockerProfileId, blockedProfileId);
-    // Hook for the chats issue: remove the pair's conversations (both sides) here, in this transaction.
+    await removeConversationsBetween(tx, blockerProfileId, blockedProfileId);
     await tx.insert(blocks).values({ blockerProfileId, blockedProfileId }).onConflictDoNothing();
   });
   return "blocked";

@@ -22,6 +22,8 @@ export const clientLimits = {
   email_change: { perIp: { points: 10, seconds: 60 * 60 }, perAccount: { points: 5, seconds: 60 * 60 } },
   email_change_do: { perIp: { points: 10, seconds: 15 * 60 } },
   /** Password change, account deletion and reactivation: each re-checks a password or a link. */
+  /** Chat sends: well above anyone typing, low enough that a script cannot flood a member or the database. */
+  message: { perIp: { points: 300, seconds: 60 }, perAccount: { points: 60, seconds: 60 } },
   password_check: { perIp: { points: 20, seconds: 15 * 60 }, perAccount: { points: 5, seconds: 15 * 60 } },
 } as const;
 

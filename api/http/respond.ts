@@ -29,6 +29,8 @@ const englishMessages: Record<ErrorCode, string> = {
   file_too_large: "This file is too large. Please upload a photo of at most {megabytes} MB.",
   blocked_by_member: "You're blocked by {name}. You do not have access to this page.",
   swipe_limit_reached: "You have used your {limit} likes for today. Come back tomorrow to like more members.",
+  not_enough_credits: "You do not have enough credits to send this message",
+  recipient_unconfirmed: "{name} has not confirmed their e-mail address yet. You can reply once they have.",
 };
 
 const statusOf: Record<ErrorCode, number> = {
@@ -58,6 +60,8 @@ const statusOf: Record<ErrorCode, number> = {
   file_too_large: 413,
   blocked_by_member: 403,
   swipe_limit_reached: 429,
+  not_enough_credits: 402,
+  recipient_unconfirmed: 409,
 };
 
 export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, "params" | "fields"> = {}): void {

@@ -1,0 +1,388 @@
+import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "../db/client";
+import { blocks, conversationMembers, conversations, creditLedger, messages, photos, profiles, users } from "../db/schema";
+import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, type ChatProfile, type ChatResponse, type ChatsResponse, type Conversation } from "#contract/chat";
+import { listableTo } from "./visibility";
+import type { Site } from "./sites";
+
+/*
+ * Chat (spec 3 Chat state, spec 4 Unread and Removing a chat, spec 6 free members): conversations between
+ * two profiles, each member's side of one, and messages that cost their sender credits.
+ *
+ * Credits move only inside the send's transaction, which starts with the conditional update of the
+ * sender's balance (`credits >= cost`): that update also locks the sender's row, so one member's sends
+ * are serialised and the idempotency check and the free-member count that follow it are exact.
+ */
+
+type MessageRow = typeof messages.$inferSelect;
+type Pair = { low: number; high: number };
+
+export const pairOf = (a: number, b: number): Pair => (a < b ? { low: a, high: b } : { low: b, high: a });
+
+/** Spec 6: a free member (never bought credits) may start this many conversations. */
+export const freeConversationStarts = 2;
+
+/**
+ * The thumbnail of the `profiles` row in the query: its first active photo's. Written with qualified names:
+ * drizzle leaves out table names when a query has one table, which would bind the inner `id` to photos.
+ */
+const thumbnailColumn = sql<string | null>`(select th.thumb_filename from ${photos} th where th.profile_id = "profiles"."id" and th.status = 'active' order by th.position, th.id limit 1)`;
+
+function iso(value: Date | string): string {
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}
+
+function toMessage(row: MessageRow, viewerProfileId: number): ChatMessage {
+  return {
+    id: row.id,
+    conversation_id: row.conversationId,
+    sender: row.senderProfileId,
+    kind: row.kind,
+    body: row.body,
+    credits: row.senderProfileId === viewerProfileId ? row.credits : 0,
+    created_at: iso(row.createdAt),
+  };
+}
+
+/** Sends of a member that change nothing, and why; a sent message otherwise. */
+export type SendOutcome =
+  | { kind: "sent"; message: ChatMessage; credits: number; repeated: boolean }
+  | { kind: "not_found" }
+  | { kind: "blocked_by_member"; name: string }
+  | { kind: "recipient_unconfirmed"; name: string }
+  | { kind: "too_long"; max: number }
+  | { kind: "not_enough_credits"; credits: number }
+  | { kind: "premium_required" };
+
+/** What makes a transaction roll back with an answer (the charge undone). */
+class Undo extends Error {
+  constructor(readonly outcome: SendOutcome) {
+    super(outcome.kind);
+  }
+}
+
+type Recipient = { profileId: number; name: string; profileStatus: "active" | "disabled"; userStatus: string };
+
+/** The member at `profileId` on the site, as a recipient of `senderProfileId`; null when there is none to write to. */
+async function recipientOf(db: Db, siteId: number, senderProfileId: number, profileId: number): Promise<Recipient | null> {
+  if (profileId === senderProfileId) return null;
+  const [row] = await db
+    .select({ profileId: profiles.id, name: profiles.name, profileStatus: profiles.status, userStatus: users.status })
+    .from(profiles)
+    .innerJoin(users, eq(users.id, profiles.userId))
+    .where(and(eq(profiles.id, profileId), eq(profiles.siteId, siteId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Why a member cannot write to `recipient` now, or null when they can. */
+function composerBlock(recipient: Recipient): "recipient_unconfirmed" | "unavailable" | null {
+  // Spec 4 Signup: an unconfirmed member (whose profile is disabled until then) cannot be replied to yet.
+  if (recipient.userStatus === "not_confirmed") return "recipient_unconfirmed";
+  if (recipient.userStatus !== "active" || recipient.profileStatus !== "active") return "unavailable";
+  return null;
+}
+
+/** Who blocked whom between the two: the viewer's own block counts as the other being gone. */
+async function blockBetween(db: Db, viewer: number, other: number): Promise<"none" | "by_viewer" | "by_other"> {
+  const rows = await db
+    .select({ blocker: blocks.blockerProfileId })
+    .from(blocks)
+    .where(sql`(${blocks.blockerProfileId} = ${viewer} and ${blocks.blockedProfileId} = ${other}) or (${blocks.blockerProfileId} = ${other} and ${blocks.blockedProfileId} = ${viewer})`);
+  if (rows.some((r) => r.blocker === viewer)) return "by_viewer";
+  return rows.length > 0 ? "by_other" : "none";
+}
+
+/**
+ * `sender` sends `body` to the member at `to`, paying the site's message_credits: the message, both sides
+ * of the conversation and the ledger entry are written in one transaction with the conditional charge.
+ * A `key` sent before answers that first message again (repeated) and charges nothing.
+ */
+export async function sendMessage(
+  db: Db,
+  site: Pick<Site, "id" | "messageCredits" | "messageLength">,
+  sender: { userId: number; profileId: number },
+  input: { to: number; body: string; key: string; kind?: MessageRow["kind"] },
+): Promise<SendOutcome> {
+  const recipient = await recipientOf(db, site.id, sender.profileId, input.to);
+  if (!recipient) return { kind: "not_found" };
+  const block = await blockBetween(db, sender.profileId, recipient.profileId);
+  if (block === "by_viewer") return { kind: "not_found" };
+  if (block === "by_other") return { kind: "blocked_by_member", name: recipient.name };
+  const closed = composerBlock(recipient);
+  if (closed === "recipient_unconfirmed") return { kind: "recipient_unconfirmed", name: recipient.name };
+  if (closed) return { kind: "not_found" };
+  if (input.body.length > site.messageLength) return { kind: "too_long", max: site.messageLength };
+
+  const cost = Math.max(0, site.messageCredits);
+  const pair = pairOf(sender.profileId, recipient.profileId);
+  try {
+    return await db.transaction(async (tx) => {
+      const [charged] = await tx
+        .update(users)
+        .set({ credits: sql`${users.credits} - ${cost}` })
+        .where(and(eq(users.id, sender.userId), sql`${users.credits} >= ${cost}`))
+        .returning({ credits: users.credits, paidUser: users.paidUser });
+      const earlier = await messageByKey(tx, sender.profileId, input.key);
+      if (earlier) throw new Undo({ kind: "sent", message: toMessage(earlier, sender.profileId), credits: -1, repeated: true });
+      if (!charged) {
+        const [row] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, sender.userId));
+        throw new Undo({ kind: "not_enough_credits", credits: row?.credits ?? 0 });
+      }
+
+      await tx.insert(conversations).values({ siteId: site.id, lowProfileId: pair.low, highProfileId: pair.high }).onConflictDoNothing();
+      const [conversation] = await tx
+        .select({ id: conversations.id, startedBy: conversations.startedBy })
+        .from(conversations)
+        .where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high)))
+        .for("update");
+      if (!conversation) throw new Error("conversation row missing after insert");
+      if (conversation.startedBy === null) {
+        // Spec 6: starting a conversation (its first message) counts for free members; replying never does.
+        if (!charged.paidUser) {
+          const [started] = await tx.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, sender.profileId));
+          if ((started?.n ?? 0) >= freeConversationStarts) throw new Undo({ kind: "premium_required" });
+        }
+        await tx.update(conversations).set({ startedBy: sender.profileId }).where(eq(conversations.id, conversation.id));
+      }
+
+      const [message] = await tx
+        .insert(messages)
+        .values({ conversationId: conversation.id, senderProfileId: sender.profileId, kind: input.kind ?? "text", body: input.body, credits: cost, idempotencyKey: input.key })
+        .returning();
+      if (!message) throw new Error("message insert returned nothing");
+      await tx.update(conversations).set({ lastMessageId: message.id }).where(eq(conversations.id, conversation.id));
+      // The sender has read their own message; a side the sender deleted comes back with only what follows.
+      await tx
+        .insert(conversationMembers)
+        .values({ conversationId: conversation.id, profileId: sender.profileId, otherProfileId: recipient.profileId, lastMessageId: message.id, lastReadMessageId: message.id })
+        .onConflictDoUpdate({
+          target: [conversationMembers.conversationId, conversationMembers.profileId],
+          set: { lastMessageId: message.id, lastReadMessageId: message.id, deletedAt: null },
+        });
+      await tx
+        .insert(conversationMembers)
+        .values({ conversationId: conversation.id, profileId: recipient.profileId, otherProfileId: sender.profileId, lastMessageId: message.id, unreadCount: 1 })
+        .onConflictDoUpdate({
+          target: [conversationMembers.conversationId, conversationMembers.profileId],
+          set: { lastMessageId: message.id, unreadCount: sql`${conversationMembers.unreadCount} + 1`, deletedAt: null },
+        });
+      if (cost > 0) {
+        await tx.insert(creditLedger).values({ userId: sender.userId, delta: -cost, balanceAfter: charged.credits, reason: "message", reference: `message:${message.id}` });
+      }
+      return { kind: "sent", message: toMessage(message, sender.profileId), credits: charged.credits, repeated: false } satisfies SendOutcome;
+    });
+  } catch (error) {
+    if (error instanceof Undo) return error.outcome.kind === "sent" ? { ...error.outcome, credits: await balanceOf(db, sender.userId) } : error.outcome;
+    // Two sends with one key that both passed the check (the unique index is the last word): the first one stands.
+    const earlier = isUniqueViolation(error) ? await messageByKey(db, sender.profileId, input.key) : null;
+    if (earlier) return { kind: "sent", message: toMessage(earlier, sender.profileId), credits: await balanceOf(db, sender.userId), repeated: true };
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+async function messageByKey(db: Pick<Db, "select">, senderProfileId: number, key: string): Promise<MessageRow | null> {
+  const [row] = await db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.senderProfileId, senderProfileId), eq(messages.idempotencyKey, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+async function balanceOf(db: Db, userId: number): Promise<number> {
+  const [row] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, userId));
+  return row?.credits ?? 0;
+}
+
+const other = alias(conversationMembers, "other_side");
+
+/** Conditions on the member's side `conversationMembers` (and the other profile `profiles`) for a conversation shown to them. */
+function shownSide(siteId: number, profileId: number) {
+  return and(
+    eq(conversationMembers.profileId, profileId),
+    sql`${conversationMembers.deletedAt} is null`,
+    gt(conversationMembers.lastMessageId, conversationMembers.hiddenThroughId),
+    eq(profiles.siteId, siteId),
+    // Spec 4: invisible members are hidden from messages as from search and likes; blocked pairs have no conversations.
+    listableTo(profileId),
+  );
+}
+
+/** Spec 3 total unread messages, as a subquery for the member's counts (loadMe). */
+export function unreadTotalQuery(db: Db, siteId: number, profileId: number) {
+  return db
+    .select({ n: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
+    .from(conversationMembers)
+    .innerJoin(profiles, eq(profiles.id, conversationMembers.otherProfileId))
+    .where(shownSide(siteId, profileId));
+}
+
+export async function unreadTotal(db: Db, siteId: number, profileId: number): Promise<number> {
+  const [row] = await unreadTotalQuery(db, siteId, profileId);
+  return Number(row?.n ?? 0);
+}
+
+function chatProfile(row: { id: number; name: string; fictional: boolean; thumbnail: string | null }): ChatProfile {
+  return { id: row.id, name: row.name, fictional: row.fictional, thumbnail: row.thumbnail };
+}
+
+/** GET /api/chats.php: the member's conversations by latest message, `chatsPageSize` a page. */
+export async function chatList(db: Db, siteId: number, profileId: number, page: number): Promise<Omit<ChatsResponse, "open" | "me">> {
+  const rows = await db
+    .select({
+      side: conversationMembers,
+      otherReadThrough: other.lastReadMessageId,
+      profile: { id: profiles.id, name: profiles.name, fictional: profiles.fictional, thumbnail: thumbnailColumn },
+      message: messages,
+    })
+    .from(conversationMembers)
+    .innerJoin(profiles, eq(profiles.id, conversationMembers.otherProfileId))
+    .innerJoin(messages, eq(messages.id, conversationMembers.lastMessageId))
+    .leftJoin(other, and(eq(other.conversationId, conversationMembers.conversationId), eq(other.profileId, conversationMembers.otherProfileId)))
+    .where(shownSide(siteId, profileId))
+    .orderBy(desc(conversationMembers.lastMessageId))
+    .limit(chatsPageSize + 1)
+    .offset((page - 1) * chatsPageSize);
+  const chats: ChatListEntry[] = rows.slice(0, chatsPageSize).map((r) => ({
+    conversation: {
+      id: r.side.conversationId,
+      messages: [toMessage(r.message, profileId)],
+      unread_count: r.side.unreadCount,
+      other_read_through: r.otherReadThrough ?? 0,
+      last_message_at: iso(r.message.createdAt),
+    },
+    profile: chatProfile(r.profile),
+    num_unread_messages: r.side.unreadCount,
+  }));
+  return { chats, num_unread_messages: await unreadTotal(db, siteId, profileId), page, has_more: rows.length > chatsPageSize };
+}
+
+export type OpenChatOutcome = { kind: "found"; chat: Omit<ChatResponse, "me"> } | { kind: "not_found" } | { kind: "blocked_by_member"; name: string };
+
+/**
+ * One conversation for GET /api/chat.php: by its id (the member's own, not deleted by them), or by the
+ * other member (null conversation until the first message). Messages after what the member removed,
+ * `messagesPageSize` at a time, before `before` when given.
+ */
+export async function openChat(
+  db: Db,
+  site: Pick<Site, "id" | "messageCredits" | "messageLength">,
+  me: { userId: number; profileId: number },
+  target: { conversation: number } | { member: number },
+  before?: number,
+): Promise<OpenChatOutcome> {
+  let otherProfileId: number;
+  let side: typeof conversationMembers.$inferSelect | null = null;
+  if ("conversation" in target) {
+    const [row] = await db
+      .select()
+      .from(conversationMembers)
+      .where(and(eq(conversationMembers.conversationId, target.conversation), eq(conversationMembers.profileId, me.profileId), sql`${conversationMembers.deletedAt} is null`))
+      .limit(1);
+    if (!row) return { kind: "not_found" };
+    side = row;
+    otherProfileId = row.otherProfileId;
+  } else {
+    otherProfileId = target.member;
+  }
+
+  const recipient = await recipientOf(db, site.id, me.profileId, otherProfileId);
+  if (!recipient) return { kind: "not_found" };
+  const block = await blockBetween(db, me.profileId, otherProfileId);
+  if (block === "by_viewer") return { kind: "not_found" };
+  if (block === "by_other") return { kind: "blocked_by_member", name: recipient.name };
+  const [profile] = await db
+    .select({ id: profiles.id, name: profiles.name, fictional: profiles.fictional, thumbnail: thumbnailColumn, invisible: profiles.invisible })
+    .from(profiles)
+    .where(eq(profiles.id, otherProfileId));
+  if (!profile) return { kind: "not_found" };
+
+  if (!side && "member" in target) {
+    const pair = pairOf(me.profileId, otherProfileId);
+    const [row] = await db
+      .select({ side: conversationMembers })
+      .from(conversations)
+      .innerJoin(conversationMembers, and(eq(conversationMembers.conversationId, conversations.id), eq(conversationMembers.profileId, me.profileId)))
+      .where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high), sql`${conversationMembers.deletedAt} is null`))
+      .limit(1);
+    side = row?.side ?? null;
+  }
+  // An invisible member's conversations stay out of others' lists; opened by id they are still readable.
+  if (profile.invisible && "member" in target && !side) return { kind: "not_found" };
+
+  const [balance] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, me.userId));
+  const closed = composerBlock(recipient);
+  const base = {
+    profile: chatProfile(profile),
+    composer: closed ?? ("open" as const),
+    message_credits: site.messageCredits,
+    credits: balance?.credits ?? 0,
+    message_length: site.messageLength,
+  };
+  if (!side) return { kind: "found", chat: { ...base, conversation: null, has_earlier: false } };
+
+  const conditions = [eq(messages.conversationId, side.conversationId), gt(messages.id, side.hiddenThroughId)];
+  if (before !== undefined) conditions.push(lt(messages.id, before));
+  const rows = await db
+    .select()
+    .from(messages)
+    .where(and(...conditions))
+    .orderBy(desc(messages.id))
+    .limit(messagesPageSize + 1);
+  const [otherSide] = await db
+    .select({ readThrough: conversationMembers.lastReadMessageId })
+    .from(conversationMembers)
+    .where(and(eq(conversationMembers.conversationId, side.conversationId), eq(conversationMembers.profileId, otherProfileId)));
+  const page = rows.slice(0, messagesPageSize).reverse();
+  const conversation: Conversation = {
+    id: side.conversationId,
+    messages: page.map((m) => toMessage(m, me.profileId)),
+    unread_count: side.unreadCount,
+    other_read_through: otherSide?.readThrough ?? 0,
+    last_message_at: rows[0] ? iso(rows[0].createdAt) : null,
+  };
+  return { kind: "found", chat: { ...base, conversation, has_earlier: rows.length > messagesPageSize } };
+}
+
+/** Spec 4 Unread: the member read the conversation; false when it is not theirs (or deleted by them). */
+export async function markRead(db: Db, profileId: number, conversationId: number): Promise<boolean> {
+  const updated = await db
+    .update(conversationMembers)
+    .set({ unreadCount: 0, lastReadMessageId: sql`greatest(${conversationMembers.lastReadMessageId}, ${conversationMembers.lastMessageId})` })
+    .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.profileId, profileId), sql`${conversationMembers.deletedAt} is null`))
+    .returning({ id: conversationMembers.conversationId });
+  return updated.length > 0;
+}
+
+/**
+ * Spec 4 Removing a chat: hidden for this member only, with everything in it so far; a later message from
+ * the other member brings the conversation back showing only what came after. False when not theirs.
+ */
+export async function deleteChat(db: Db, profileId: number, conversationId: number): Promise<boolean> {
+  const updated = await db
+    .update(conversationMembers)
+    .set({
+      deletedAt: new Date(),
+      hiddenThroughId: conversationMembers.lastMessageId,
+      unreadCount: 0,
+      lastReadMessageId: sql`greatest(${conversationMembers.lastReadMessageId}, ${conversationMembers.lastMessageId})`,
+    })
+    .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.profileId, profileId), sql`${conversationMembers.deletedAt} is null`))
+    .returning({ id: conversationMembers.conversationId });
+  return updated.length > 0;
+}
+
+/** Spec 4 "A blocked user loses chats and likes": the pair's conversation goes, for both, with its messages. */
+export async function removeConversationsBetween(db: Pick<Db, "delete">, a: number, b: number): Promise<void> {
+  const pair = pairOf(a, b);
+  await db.delete(conversations).where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high)));
+}

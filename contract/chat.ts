@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { id, queryId, text, wholeNumber } from "./input";
+import { UserResponse } from "./user";
+
+/*
+ * Chat (spec 3 Chat state; spec 4 Unread, Removing a chat; spec 6 free members; spec 7 chats.php, chat.php).
+ * Every call is for members only (403 authentication_required otherwise) and answers ApiError on failure.
+ *
+ *   GET    /api/chats.php              ChatsQuery -> ChatsResponse: the member's conversations, newest first, paged
+ *                                      (chatsPageSize); with `conversation` or `member` also `open`: that conversation's
+ *                                      latest messages (as GET /api/chat.php answers), so a chat page costs one call.
+ *   GET    /api/chat.php               ChatQuery -> ChatResponse: one conversation, by id or by member, 50 messages a page
+ *                                      (`before` pages back by message id). By member with no conversation yet: conversation
+ *                                      null and no messages (nothing is created before the first message).
+ *   POST   /api/message.php            SendMessageRequest -> SendMessageResponse: sends to a member, charging message_credits.
+ *                                      The same `key` twice stores one message and charges once (the second answers the
+ *                                      first message, `repeated: true`).
+ *   POST   /api/chat-read.php          MarkReadRequest -> MarkReadResponse: the member read the conversation (its unread
+ *                                      count becomes 0). An explicit call: opening a page that was only prefetched reads nothing.
+ *   DELETE /api/chat.php               DeleteChatRequest (body) -> { ok: true }: hides the conversation for this member only;
+ *                                      a later message from the other member brings it back with only what came after.
+ *
+ * 404 not_found: an unknown conversation, another member's, one this member deleted (until a new message), an unknown,
+ *   disabled, deleted or other site's member, oneself, a member this member blocked.
+ * 403 blocked_by_member {name}: the other member blocked this one (spec 8 'You're blocked by {name}...').
+ * 402 not_enough_credits: fewer credits than message_credits; nothing stored, nothing charged.
+ * 403 premium_required: a free member (never bought credits) starting a third conversation (spec 6).
+ * 409 recipient_unconfirmed {name}: the other member has not confirmed their e-mail address, so cannot be replied to yet.
+ * 400 validation_failed: an empty message, one over the site's message_length, control characters, wrong types.
+ */
+
+export const chatsPageSize = 20;
+export const messagesPageSize = 50;
+
+/** The longest message any site may allow; each site's own limit is settings.message_length. */
+export const messageBodyCap = 5000;
+
+export const ChatProfile = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** The thumbnail's filename (prefix it with settings.cdn_prefix), null without an active photo. */
+  thumbnail: z.string().nullable(),
+  /** A site-run (fictional) profile. */
+  fictional: z.boolean(),
+});
+export type ChatProfile = z.infer<typeof ChatProfile>;
+
+export const MessageKind = z.enum(["text", "icebreaker", "gif", "gift", "image"]);
+
+export const ChatMessage = z.object({
+  id: z.number().int(),
+  conversation_id: z.number().int(),
+  /** The sender's profile id. */
+  sender: z.number().int(),
+  kind: MessageKind,
+  body: z.string(),
+  /** Credits the sender paid (shown to the sender only; 0 for the other member). */
+  credits: z.number().int(),
+  created_at: z.string(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const Conversation = z.object({
+  id: z.number().int(),
+  /** Latest messages, oldest first (in the list: the latest one). */
+  messages: z.array(ChatMessage),
+  /** Unread messages of this member in this conversation. */
+  unread_count: z.number().int(),
+  /** The last message of this member's the other member has read (0: none), for "read" marks. */
+  other_read_through: z.number().int(),
+  last_message_at: z.string().nullable(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+export const ChatListEntry = z.object({ conversation: Conversation, profile: ChatProfile, num_unread_messages: z.number().int() });
+export type ChatListEntry = z.infer<typeof ChatListEntry>;
+
+/**
+ * Whether this member may write in the conversation now, and if not why: the other member blocked them,
+ * or has not confirmed their e-mail address (spec 4 Signup), or is gone.
+ */
+export const ComposerState = z.enum(["open", "blocked_by_member", "recipient_unconfirmed", "unavailable"]);
+
+export const ChatResponse = z.object({
+  conversation: Conversation.nullable(),
+  profile: ChatProfile,
+  composer: ComposerState,
+  /** More messages before the first one in `conversation.messages`. */
+  has_earlier: z.boolean(),
+  /** What one message costs this member, and their balance. */
+  message_credits: z.number().int(),
+  credits: z.number().int(),
+  message_length: z.number().int(),
+  me: UserResponse.optional(),
+});
+export type ChatResponse = z.infer<typeof ChatResponse>;
+
+export const ChatsResponse = z.object({
+  chats: z.array(ChatListEntry),
+  /** Spec 3 total unread messages. */
+  num_unread_messages: z.number().int(),
+  page: z.number().int(),
+  has_more: z.boolean(),
+  open: ChatResponse.omit({ me: true }).nullable(),
+  me: UserResponse.optional(),
+});
+export type ChatsResponse = z.infer<typeof ChatsResponse>;
+
+const withUser = z.literal("1").optional();
+
+/** GET /api/chat.php: a conversation by id, or by member; `before` a message id to page back from. */
+export const ChatQuery = z
+  .object({ conversation: queryId.optional(), member: queryId.optional(), before: queryId.optional(), with_user: withUser })
+  .refine((q) => (q.conversation === undefined) !== (q.member === undefined), { message: "give either conversation or member", path: ["conversation"] });
+export type ChatQuery = z.infer<typeof ChatQuery>;
+
+/** GET /api/chats.php */
+export const ChatsQuery = z
+  .object({ page: wholeNumber(1, 1000).optional(), conversation: queryId.optional(), member: queryId.optional(), before: queryId.optional(), with_user: withUser })
+  .refine((q) => q.conversation === undefined || q.member === undefined, { message: "give conversation or member, not both", path: ["conversation"] });
+export type ChatsQuery = z.infer<typeof ChatsQuery>;
+
+/** An idempotency key: what a form or a retry carries so one message is stored once (a UUID or similar token). */
+export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be a token of 8 to 64 letters, digits, - or _");
+
+/** POST /api/message.php */
+export const SendMessageRequest = z.object({
+  /** The recipient's profile id. */
+  to: id,
+  body: text(messageBodyCap, { trim: true, min: 1, multiline: true }),
+  key: IdempotencyKey,
+});
+export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
+
+export const SendMessageResponse = z.object({
+  message: ChatMessage,
+  /** The sender's balance after the message. */
+  credits: z.number().int(),
+  /** The same key was sent before: nothing new was stored or charged. */
+  repeated: z.boolean(),
+});
+export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
+
+/** POST /api/chat-read.php; `with_user` answers the member's counts after reading. */
+export const MarkReadRequest = z.object({ conversation: id, with_user: z.literal(1).optional() });
+export const MarkReadResponse = z.object({ num_unread_messages: z.number().int(), me: UserResponse.optional() });
+
+/** DELETE /api/chat.php, spec 7 "body: conversation (id)". */
+export const DeleteChatRequest = z.object({ conversation: id });
+export const DeleteChatResponse = z.object({ ok: z.literal(true) });
