@@ -133,7 +133,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
       call("GET", path, schema, { query, ...options }),
     post: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("POST", path, schema, { body }),
     put: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("PUT", path, schema, { body }),
-    delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"]) => call("DELETE", path, schema, { query }),
+    delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], body?: unknown) => call("DELETE", path, schema, { query, body }),
     hasSession,
   };
 }

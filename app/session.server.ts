@@ -117,6 +117,11 @@ export function callWithMember<T extends { me?: UserResponse }>(
   path: string,
   schema: z.ZodType<T>,
   query: Record<string, string | number | undefined>,
+  /**
+   * A follow-up call that changes the member's counts (reading a conversation): the member is taken
+   * from its answer instead, so the badges and the title already show what is true after it.
+   */
+  after?: (data: T) => Promise<UserResponse | undefined>,
 ): Promise<ApiResult<T>> | null {
   const api = apiFor(request, context);
   if (!api.hasSession || context.memo.has("user")) return null;
@@ -124,8 +129,8 @@ export function callWithMember<T extends { me?: UserResponse }>(
   context.memo.set(
     "user",
     call.then(
-      (result) => {
-        if (result.ok && result.data.me) return knownMember(context, result.data.me);
+      async (result) => {
+        if (result.ok && result.data.me) return knownMember(context, (after ? await after(result.data).catch(() => undefined) : undefined) ?? result.data.me);
         context.memo.delete("user");
         return currentMember(request, context);
       },

@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { companies, creditLedger, interests, photos, profiles, sites, users } from "./schema";
 import { hashPassword } from "../domain/passwords";
+import { seedConversations } from "./seed-chat";
 import { nichePrefix } from "#contract/settings";
 import { profileChoices } from "#contract/profile";
 
@@ -173,6 +174,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
 
     const [defaultSite] = await tx.select({ id: sites.id }).from(sites).where(sql`${sites.isDefault}`);
     if (!defaultSite) throw new Error("default site missing");
+    const demoProfiles: { id: number; gender: "male" | "female" }[] = [];
     for (const [index, account] of Object.values(demoAccounts).entries()) {
       const [user] = await tx
         .insert(users)
@@ -206,10 +208,12 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
         })
         .returning({ id: profiles.id });
       if (!profile) throw new Error("demo profile insert returned nothing");
+      demoProfiles.push({ id: profile.id, gender: account.paid ? "female" : "male" });
       const file = `demo/${profile.id}.svg`;
       writeFileSync(path.join(options.uploadsDir, file), avatar(account.email, account.paid ? "female" : "male"));
       await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active" });
     }
+    await seedConversations(tx, now, defaultSite.id, demoProfiles);
   });
   return { sites: nicheSites.length, members: members + 2 };
 }

@@ -1,0 +1,140 @@
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { randomUUID } from "node:crypto";
+import { ChatsQuery, ChatsResponse, DeleteChatRequest, DeleteChatResponse, IdempotencyKey, MarkReadResponse, SendMessageResponse, type ChatMessage } from "#contract/chat";
+import { queryId } from "#contract/input";
+import { apiFor } from "./api.server";
+import { apiErrorMessage } from "./api-errors";
+import { fixedT } from "./i18n.server";
+import { urlLocale } from "./locale.server";
+import { localizePath } from "./paths";
+import { callWithMember, getSettings, getUser, requireUser } from "./session.server";
+import type { BlockedByMemberData } from "./components/member-actions";
+
+/*
+ * The chat pages (/chats, /chats/{id}, /members/{id}/chat): one api call per page (GET /api/chats.php with
+ * the open conversation and the member), and the member's reading of the open conversation as an explicit
+ * POST /api/chat-read.php, made only for a real visit (never for a prefetch) and only when it has unread
+ * messages; the counts in the badges and the title come from that call's answer.
+ */
+
+export type ChatTarget = { conversation: number } | { member: number } | null;
+
+/** A browser prefetching a link (Sec-Purpose / Purpose: prefetch) must not read a conversation. */
+function isPrefetch(request: Request): boolean {
+  return /prefetch/i.test(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose") ?? "");
+}
+
+async function markRead(request: Request, context: AppLoadContext, conversation: number) {
+  const result = await apiFor(request, context).post("/api/chat-read.php", MarkReadResponse, { conversation, with_user: 1 });
+  return result.ok ? result.data.me : undefined;
+}
+
+export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs, "request" | "context">, target: ChatTarget) {
+  const locale = urlLocale(request);
+  const url = new URL(request.url);
+  const paging = ChatsQuery.safeParse({ page: url.searchParams.get("page") ?? undefined, before: url.searchParams.get("before") ?? undefined });
+  const query = { ...(target ?? {}), page: paging.data?.page, before: paging.data?.before };
+  const reads = (answer: ChatsResponse) => {
+    const open = answer.open?.conversation;
+    if (!open || open.unread_count === 0 || isPrefetch(request)) return Promise.resolve(undefined);
+    return markRead(request, context, open.id);
+  };
+  const early = callWithMember(request, context, "/api/chats.php", ChatsResponse, query, reads);
+  early?.catch(() => undefined);
+  const settings = await getSettings(request, context);
+  await requireUser(request, context, locale);
+  let result = early ? await early : null;
+  if (!result) {
+    result = await apiFor(request, context).get("/api/chats.php", ChatsResponse, query);
+    if (result.ok) await reads(result.data);
+  }
+  if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context, locale);
+  if (!result.ok) {
+    // Spec 8: the blocked member's chat page says so (MemberErrorBoundary shows it).
+    const blocked: BlockedByMemberData | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
+    throw data(blocked, { status: result.status === 400 ? 404 : result.status });
+  }
+  // The member as the badges show it (after the read above, when there was one).
+  const user = await getUser(request, context);
+  const answer = result.data;
+  const t = fixedT(locale, "chat");
+  const title = answer.open ? t("conversation.metaTitle", { name: answer.open.profile.name, site: settings.name }) : t("list.metaTitle", { site: settings.name });
+  return {
+    chats: answer.chats,
+    page: answer.page,
+    hasMore: answer.has_more,
+    open: answer.open,
+    before: paging.data?.before ?? null,
+    me: user ? { profileId: user.profile.id, status: user.status, paid: user.paid_user } : null,
+    cdn: settings.cdn_prefix,
+    /** A fresh idempotency key for the composer's form: a resent form (double submit, back and resend) stores one message. */
+    sendKey: randomUUID(),
+    deleting: queryId.safeParse(url.searchParams.get("delete") ?? undefined).data ?? null,
+    title,
+    /** The render time: relative times ("5 min ago") come out the same on the server and in the browser. */
+    now: Date.now(),
+  };
+}
+export type ChatPageData = Awaited<ReturnType<typeof loadChatPage>>;
+
+/** What the chat actions answer a fetcher (with JavaScript); without it they redirect. */
+export type SendActionData =
+  | { ok: true; intent: "send"; message: ChatMessage; credits: number }
+  | { ok: false; intent: "send"; message: string; body: string; field?: "body"; link?: { to: string; label: string } };
+export type DeleteActionData = { ok: true; intent: "delete" } | { ok: false; intent: "delete"; message: string };
+
+/**
+ * POST on a chat page: intent=send (to, body, key) or intent=delete (conversation). Without JavaScript a
+ * send redirects to the new message and a delete to /chats; a refused send answers the page with the
+ * message and the typed text kept. `js=1` (the fetchers) answers data instead of redirecting.
+ */
+export async function chatAction({ request, context }: Pick<ActionFunctionArgs, "request" | "context">) {
+  const locale = urlLocale(request);
+  const url = new URL(request.url);
+  if (!(await getUser(request, context))) throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname)}`);
+  const form = await request.formData();
+  const withJs = form.get("js") === "1";
+  const api = apiFor(request, context);
+  const t = fixedT(locale, ["chat", "common"]);
+
+  if (form.get("intent") === "delete") {
+    const parsed = DeleteChatRequest.safeParse({ conversation: queryId.safeParse(form.get("conversation")).data });
+    if (!parsed.success) throw data(null, { status: 400 });
+    const result = await api.delete("/api/chat.php", DeleteChatResponse, undefined, parsed.data);
+    if (!result.ok) {
+      const failed: DeleteActionData = { ok: false, intent: "delete", message: t("common:errors.internal_error") };
+      return data(failed, { status: result.status });
+    }
+    if (!withJs) throw redirect(localizePath(locale, "/chats"));
+    return data<DeleteActionData>({ ok: true, intent: "delete" });
+  }
+
+  if (form.get("intent") !== "send") throw data(null, { status: 400 });
+  const to = queryId.safeParse(form.get("to"));
+  const key = IdempotencyKey.safeParse(form.get("key"));
+  if (!to.success || !key.success) throw data(null, { status: 400 });
+  const rawBody = form.get("body");
+  const body = typeof rawBody === "string" ? rawBody : "";
+  const settings = await getSettings(request, context);
+  const refuse = (message: string, status: number, extra: Partial<Extract<SendActionData, { ok: false }>> = {}) =>
+    data<SendActionData>({ ok: false, intent: "send", message, body, ...extra }, { status });
+  const trimmed = body.trim();
+  if (trimmed.length === 0) return refuse(t("composer.empty"), 400, { field: "body" });
+  if (trimmed.length > settings.message_length) return refuse(t("composer.tooLong", { count: trimmed.length, max: settings.message_length }), 400, { field: "body" });
+
+  const result = await api.post("/api/message.php", SendMessageResponse, { to: to.data, body: trimmed, key: key.data });
+  if (!result.ok) {
+    const code = result.error.error;
+    if (code === "authentication_required") throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname)}`);
+    const message = apiErrorMessage(t, result.error);
+    // Spec 8 messages with the way out: buy credits, or become premium.
+    if (code === "not_enough_credits") return refuse(message, result.status, { link: { to: localizePath(locale, "/credits"), label: t("composer.buyCredits") } });
+    if (code === "premium_required") return refuse(message, result.status, { link: { to: localizePath(locale, "/premium"), label: t("composer.getPremium") } });
+    if (code === "validation_failed") return refuse(t("composer.tooLong", { count: trimmed.length, max: settings.message_length }), 400, { field: "body" });
+    return refuse(message, result.status);
+  }
+  const sent = result.data;
+  if (!withJs) throw redirect(`${localizePath(locale, `/chats/${sent.message.conversation_id}`)}#m${sent.message.id}`);
+  return data<SendActionData>({ ok: true, intent: "send", message: sent.message, credits: sent.credits });
+}

@@ -1,0 +1,489 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { ChatListEntry, ChatMessage } from "#contract/chat";
+import type { ChatPageData, DeleteActionData, SendActionData } from "~/chat.server";
+import { countBadgeText, creditsBadgeTone } from "./badges";
+import { useHydrated } from "./hydrated";
+import { useHref, useLocale, useRootData } from "./root-data";
+import { whenShown } from "./when-shown";
+
+// Shown to an unconfirmed member only.
+const ResendActivationForm = whenShown(() => import("./activation-reminder").then((m) => m.ResendActivationForm));
+
+type Open = NonNullable<ChatPageData["open"]>;
+
+/**
+ * The chat pages (spec 2 chat layout: full screen): the conversations list beside the open conversation on
+ * wide screens (300-400 px wide); on phones the list alone at /chats and the conversation alone at
+ * /chats/{id} and /members/{id}/chat. Every action is a form that works without JavaScript.
+ */
+export function ChatPage() {
+  const page = useLoaderData<ChatPageData>();
+  const { open } = page;
+  return (
+    <div className="flex min-h-0 flex-1 bg-gray-50" data-testid="chat-page">
+      <aside className={`${open ? "hidden md:flex" : "flex"} w-full min-w-0 flex-col border-r border-gray-200 bg-white md:w-80 md:shrink-0 lg:w-96`}>
+        <ListHeader />
+        <ChatList page={page} />
+      </aside>
+      <section className={`${open ? "flex" : "hidden md:flex"} min-w-0 flex-1 flex-col`}>
+        {open ? <ConversationView key={`${open.profile.id}-${page.before ?? ""}`} open={open} page={page} /> : <ChooseHint />}
+      </section>
+    </div>
+  );
+}
+
+function ListHeader() {
+  const { t } = useTranslation("chat");
+  const href = useHref();
+  const root = useRootData();
+  const unread = countBadgeText(root?.user?.unreadMessages ?? 0);
+  return (
+    <header className="flex items-center gap-3 border-b border-gray-200 px-4 py-3">
+      <Link to={href("/members")} className="text-gray-600 hover:text-gray-900" aria-label={t("conversation.toMembers")} data-testid="chat-home">
+        ←
+      </Link>
+      <h1 className="flex flex-1 items-center gap-2 text-lg font-semibold text-gray-900">
+        {t("list.title")}
+        {unread ? (
+          <span className="min-w-5 rounded-full bg-unread px-1.5 py-0.5 text-center text-xs font-semibold text-white" data-testid="chat-unread-total" aria-label={t("list.unread", { count: root?.user?.unreadMessages ?? 0 })}>
+            {unread}
+          </span>
+        ) : null}
+      </h1>
+      <CreditsBadge />
+    </header>
+  );
+}
+
+/** Spec 2: the credits badge at 10 credits or fewer (warning above 0, danger at 0), a link to buy more. */
+function CreditsBadge() {
+  const { t } = useTranslation();
+  const href = useHref();
+  const user = useRootData()?.user;
+  if (!user) return null;
+  const tone = creditsBadgeTone(user.credits);
+  const colour = tone === "danger" ? "bg-danger text-white" : tone === "warning" ? "bg-warning text-gray-900" : "bg-gray-100 text-gray-800";
+  return (
+    <Link to={href(user.paidUser ? "/credits" : "/premium")} className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${colour}`} data-testid="chat-credits" data-tone={tone ?? "none"} aria-label={t("nav.creditsLeft", { count: user.credits })}>
+      {user.credits}
+    </Link>
+  );
+}
+
+function ChooseHint() {
+  const { t } = useTranslation("chat");
+  return <p className="m-auto max-w-xs p-6 text-center text-gray-500">{t("list.choose")}</p>;
+}
+
+function ChatList({ page }: { page: ChatPageData }) {
+  const { t } = useTranslation("chat");
+  const href = useHref();
+  const revalidator = useRevalidator();
+  // Deleted with JavaScript: gone at once, whatever the server says later (spec 4 Removing a chat).
+  const [removed, setRemoved] = useState<number[]>([]);
+  const chats = page.chats.filter((c) => !removed.includes(c.conversation.id));
+  if (chats.length === 0 && page.page === 1) {
+    return (
+      <div className="m-auto max-w-xs p-6 text-center" data-testid="chats-empty">
+        <p className="font-medium text-gray-800">{t("list.empty")}</p>
+        <p className="mt-1 text-sm text-gray-500">{t("list.emptyHint")}</p>
+        <Link to={href("/members")} className="mt-4 inline-block rounded-full bg-primary px-5 py-2 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
+          {t("list.emptyLink")}
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <nav aria-label={t("list.title")} className="min-h-0 flex-1 overflow-y-auto">
+      <ul data-testid="chat-list">
+        {chats.map((chat) => (
+          <ChatRow
+            key={chat.conversation.id}
+            chat={chat}
+            page={page}
+            onRemoved={(id) => setRemoved((list) => [...list, id])}
+            onRestore={(id) => {
+              setRemoved((list) => list.filter((x) => x !== id));
+              revalidator.revalidate();
+            }}
+          />
+        ))}
+      </ul>
+      <div className="flex justify-between px-4 py-3 text-sm">
+        {page.page > 1 ? <Link to={`${href("/chats")}?page=${page.page - 1}`}>{t("list.newer")}</Link> : <span />}
+        {page.hasMore ? <Link to={`${href("/chats")}?page=${page.page + 1}`}>{t("list.more")}</Link> : null}
+      </div>
+    </nav>
+  );
+}
+
+function ChatRow({ chat, page, onRemoved, onRestore }: { chat: ChatListEntry; page: ChatPageData; onRemoved: (id: number) => void; onRestore: (id: number) => void }) {
+  const { t } = useTranslation("chat");
+  const href = useHref();
+  const hydrated = useHydrated();
+  const [confirming, setConfirming] = useState(false);
+  const fetcher = useFetcher<DeleteActionData>({ key: `delete-chat-${chat.conversation.id}` });
+  const { conversation, profile } = chat;
+  const last = conversation.messages[conversation.messages.length - 1];
+  const active = page.open?.conversation?.id === conversation.id;
+  const askToDelete = confirming || page.deleting === conversation.id;
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (!fetcher.data.ok) {
+      // Spec 8: a failed deletion shows an alert and the list reloads.
+      window.alert(fetcher.data.message);
+      onRestore(conversation.id);
+    }
+  }, [fetcher.state, fetcher.data, conversation.id, onRestore]);
+
+  function remove(event: FormEvent<HTMLFormElement>) {
+    if (!hydrated) return;
+    event.preventDefault();
+    onRemoved(conversation.id);
+    fetcher.submit({ intent: "delete", conversation: String(conversation.id), js: "1" }, { method: "post", action: href("/chats") });
+  }
+
+  return (
+    <li className={`border-b border-gray-100 ${active ? "bg-primary-light" : ""}`} data-testid="chat-row" data-conversation={conversation.id} data-unread={chat.num_unread_messages}>
+      <div className="flex items-center gap-3 px-4 py-3">
+        <Link to={`${href(`/chats/${conversation.id}`)}#latest`} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-current={active ? "page" : undefined}>
+          <Avatar name={profile.name} src={profile.thumbnail ? page.cdn + profile.thumbnail : null} size={48} />
+          <span className="min-w-0 flex-1">
+            <span className="flex items-baseline justify-between gap-2">
+              <span className={`truncate ${chat.num_unread_messages > 0 ? "font-bold" : "font-semibold"}`}>{profile.name}</span>
+              {last ? <RelativeTime iso={last.created_at} /> : null}
+            </span>
+            <span className="flex items-center justify-between gap-2">
+              <span className={`truncate text-sm ${chat.num_unread_messages > 0 ? "text-gray-900" : "text-gray-500"}`} data-testid="chat-preview">
+                {last ? (last.sender === page.me?.profileId ? t("list.you", { text: preview(last) }) : preview(last)) : ""}
+              </span>
+              <UnreadBadge count={chat.num_unread_messages} />
+            </span>
+          </span>
+        </Link>
+        {askToDelete ? null : (
+          <Link
+            to={`${href("/chats")}?delete=${conversation.id}`}
+            onClick={(event) => {
+              if (!hydrated) return;
+              event.preventDefault();
+              setConfirming(true);
+            }}
+            className="shrink-0 rounded-md px-2 py-1 text-xs text-gray-500 hover:bg-gray-100 hover:text-danger"
+            aria-label={t("list.deleteLabel", { name: profile.name })}
+            data-testid="chat-delete"
+          >
+            {t("list.delete")}
+          </Link>
+        )}
+      </div>
+      {askToDelete ? (
+        <Form method="post" action={href("/chats")} onSubmit={remove} className="mx-4 mb-3 rounded-lg bg-red-50 p-3 text-sm ring-1 ring-red-200" data-testid="chat-delete-confirm">
+          <p className="text-gray-800">{t("list.confirmDelete", { name: profile.name })}</p>
+          <input type="hidden" name="intent" value="delete" />
+          <input type="hidden" name="conversation" value={conversation.id} />
+          <div className="mt-2 flex gap-2">
+            <button type="submit" className="rounded-full bg-danger px-4 py-1 font-semibold text-white">
+              {t("list.confirm")}
+            </button>
+            <Link
+              to={href(page.open?.conversation ? `/chats/${page.open.conversation.id}` : "/chats")}
+              onClick={(event) => {
+                if (!hydrated) return;
+                event.preventDefault();
+                setConfirming(false);
+              }}
+              className="rounded-full px-4 py-1 text-gray-700 ring-1 ring-gray-300"
+            >
+              {t("list.cancel")}
+            </Link>
+          </div>
+        </Form>
+      ) : null}
+    </li>
+  );
+}
+
+/** What the list shows of a message. */
+function preview(message: ChatMessage): string {
+  return message.body.replace(/\s+/g, " ").slice(0, 80);
+}
+
+function UnreadBadge({ count }: { count: number }) {
+  const { t } = useTranslation("chat");
+  const text = countBadgeText(count);
+  if (!text) return null;
+  return (
+    <span className="min-w-5 shrink-0 rounded-full bg-unread px-1.5 py-0.5 text-center text-xs font-semibold text-white" data-testid="chat-unread" aria-label={t("list.unread", { count })}>
+      {text}
+    </span>
+  );
+}
+
+function Avatar({ name, src, size }: { name: string; src: string | null; size: number }) {
+  const style = { width: size, height: size };
+  if (src) return <img src={src} alt="" width={size} height={size} style={style} className="shrink-0 rounded-full bg-gray-200 object-cover" />;
+  return (
+    <span style={style} className="flex shrink-0 items-center justify-center rounded-full bg-gray-200 font-semibold text-gray-500" aria-hidden="true">
+      {name.slice(0, 1)}
+    </span>
+  );
+}
+
+/** "5 min ago", "yesterday", else the date: relative to the page's render time, so server and browser agree. */
+function RelativeTime({ iso }: { iso: string }) {
+  const { t } = useTranslation("chat");
+  const locale = useLocale();
+  const now = useLoaderData<ChatPageData>().now;
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  let text: string;
+  if (seconds < 60) text = t("time.now");
+  else if (seconds < 3600) text = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 60), "minute");
+  else if (seconds < 86400) text = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 3600), "hour");
+  else if (seconds < 7 * 86400) text = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 86400), "day");
+  else text = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(iso));
+  return (
+    <time dateTime={iso} className="shrink-0 text-xs text-gray-500">
+      {text}
+    </time>
+  );
+}
+
+type Pending = { key: string; body: string };
+
+function ConversationView({ open, page }: { open: Open; page: ChatPageData }) {
+  const { t } = useTranslation("chat");
+  const href = useHref();
+  const hydrated = useHydrated();
+  const { profile, conversation } = open;
+  const messages = conversation?.messages ?? [];
+  const [pending, setPending] = useState<Pending[]>([]);
+  const action = useActionData<SendActionData>();
+  const refused = action && !action.ok && action.intent === "send" ? action : null;
+  // The composer's text lives here: a failed message's "Edit" puts its text back.
+  const [text, setText] = useState(refused?.body ?? "");
+  const bottom = useRef<HTMLDivElement>(null);
+  const mine = (m: ChatMessage) => m.sender === page.me?.profileId;
+  const lastMine = [...messages].reverse().find(mine);
+
+  useEffect(() => {
+    if (!page.before) bottom.current?.scrollIntoView({ block: "end" });
+  }, [messages.length, pending.length, page.before]);
+
+  return (
+    <>
+      <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-4 py-3">
+        <Link to={href("/chats")} className="text-gray-600 hover:text-gray-900 md:hidden" aria-label={t("conversation.back")} data-testid="chat-back">
+          ←
+        </Link>
+        <Link to={href(`/members/${profile.id}`)} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-label={t("conversation.profile", { name: profile.name })}>
+          <Avatar name={profile.name} src={profile.thumbnail ? page.cdn + profile.thumbnail : null} size={40} />
+          <h1 className="truncate text-lg font-semibold" data-testid="chat-name">
+            {profile.name}
+          </h1>
+        </Link>
+        <span className="md:hidden">
+          <CreditsBadge />
+        </span>
+      </header>
+      <div className="min-h-0 flex-1 overflow-y-auto px-4 py-4" data-testid="chat-messages">
+        <div className="mx-auto flex max-w-[800px] flex-col gap-2">
+          {open.has_earlier && messages[0] ? (
+            <Link to={`?before=${messages[0].id}`} className="self-center text-sm" data-testid="chat-earlier">
+              {t("conversation.earlier")}
+            </Link>
+          ) : null}
+          {messages.length === 0 && pending.length === 0 ? (
+            <p className="my-8 self-center text-center text-gray-500" data-testid="chat-start">
+              {t("conversation.start", { name: profile.name })}
+            </p>
+          ) : null}
+          <ol className="flex flex-col gap-2">
+            {messages.map((message) => (
+              <Bubble key={message.id} message={message} mine={mine(message)} status={message === lastMine ? ((conversation?.other_read_through ?? 0) >= message.id ? "read" : "sent") : null} />
+            ))}
+            {pending.map((p) => (
+              <PendingBubble
+                key={p.key}
+                pending={p}
+                to={profile.id}
+                onDone={() => setPending((list) => list.filter((x) => x.key !== p.key))}
+                onEdit={() => {
+                  setPending((list) => list.filter((x) => x.key !== p.key));
+                  setText(p.body);
+                }}
+              />
+            ))}
+          </ol>
+          {page.before ? (
+            <Link to={`${href(conversation ? `/chats/${conversation.id}` : `/members/${profile.id}/chat`)}#latest`} className="self-center text-sm">
+              {t("conversation.latest")}
+            </Link>
+          ) : null}
+          <div id="latest" ref={bottom} />
+        </div>
+      </div>
+      <Composer open={open} page={page} hydrated={hydrated} refused={refused} text={text} setText={setText} onSend={(p) => setPending((list) => [...list, p])} />
+    </>
+  );
+}
+
+function Bubble({ message, mine, status }: { message: ChatMessage; mine: boolean; status: "sent" | "read" | null }) {
+  const { t } = useTranslation("chat");
+  return (
+    <li id={`m${message.id}`} className={`flex flex-col ${mine ? "items-end" : "items-start"}`} data-testid="chat-message" data-mine={mine ? "true" : "false"}>
+      <p className={`max-w-[85%] whitespace-pre-line break-words rounded-2xl px-4 py-2 ${mine ? "rounded-br-sm bg-primary text-white" : "rounded-bl-sm bg-white text-gray-900 ring-1 ring-gray-100"}`}>{message.body}</p>
+      <span className="mt-0.5 flex gap-2 px-1 text-xs text-gray-500">
+        <RelativeTime iso={message.created_at} />
+        {status ? <span data-testid="chat-status">{t(`conversation.${status}`)}</span> : null}
+      </span>
+    </li>
+  );
+}
+
+/** A message sent with JavaScript: shown at once as sending, then gone into the list as sent, or failed with a retry; its text is never lost. */
+function PendingBubble({ pending, to, onDone, onEdit }: { pending: Pending; to: number; onDone: () => void; onEdit: () => void }) {
+  const { t } = useTranslation("chat");
+  const fetcher = useFetcher<SendActionData>({ key: `send-${pending.key}` });
+  const submitted = useRef(false);
+  const send = () => fetcher.submit({ intent: "send", to: String(to), body: pending.body, key: pending.key, js: "1" }, { method: "post" });
+
+  useEffect(() => {
+    if (submitted.current) return;
+    submitted.current = true;
+    send();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- sent once when shown; a retry sends again with the same key
+  }, []);
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) onDone();
+  }, [fetcher.state, fetcher.data, onDone]);
+
+  const failed = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data : null;
+  return (
+    <li className="flex flex-col items-end" data-testid="chat-pending" data-state={failed ? "failed" : "sending"}>
+      <p className={`max-w-[85%] whitespace-pre-line break-words rounded-2xl rounded-br-sm px-4 py-2 text-white ${failed ? "bg-gray-400" : "bg-primary/70"}`}>{pending.body}</p>
+      {failed ? (
+        <span className="mt-1 flex max-w-[85%] flex-wrap items-center justify-end gap-2 text-right text-xs" role="alert">
+          <span className="text-danger">
+            {t("conversation.failed")} {failed.message}
+          </span>
+          {failed.link ? (
+            <Link to={failed.link.to} className="font-semibold">
+              {failed.link.label}
+            </Link>
+          ) : null}
+          <button type="button" onClick={send} className="font-semibold text-primary" data-testid="chat-retry">
+            {t("conversation.retry")}
+          </button>
+          <button type="button" onClick={onEdit} className="text-gray-600">
+            {t("conversation.edit")}
+          </button>
+        </span>
+      ) : (
+        <span className="mt-0.5 px-1 text-xs text-gray-500">{t("conversation.sending")}</span>
+      )}
+    </li>
+  );
+}
+
+type ComposerProps = {
+  open: Open;
+  page: ChatPageData;
+  hydrated: boolean;
+  refused: Extract<SendActionData, { ok: false }> | null;
+  text: string;
+  setText: (text: string) => void;
+  onSend: (p: Pending) => void;
+};
+
+function Composer({ open, page, hydrated, refused, text, setText, onSend }: ComposerProps) {
+  const { t } = useTranslation("chat");
+  const href = useHref();
+  const [key, setKey] = useState(page.sendKey);
+  const { profile } = open;
+
+  if (open.composer !== "open") {
+    return (
+      <p className="border-t border-gray-200 bg-amber-50 px-4 py-3 text-center text-sm text-amber-900" role="status" data-testid="chat-composer-closed">
+        {t(open.composer === "recipient_unconfirmed" ? "composer.unconfirmed" : "composer.unavailable", { name: profile.name })}
+      </p>
+    );
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    if (!hydrated) return;
+    event.preventDefault();
+    const body = text.trim();
+    if (body.length === 0 || body.length > open.message_length) return;
+    onSend({ key, body });
+    setText("");
+    setKey(crypto.randomUUID());
+  }
+
+  const length = text.trim().length;
+  const tooLong = length > open.message_length;
+  return (
+    <div className="border-t border-gray-200 bg-white px-4 py-3">
+      <div className="mx-auto max-w-[800px]">
+        {page.me?.status === "not_confirmed" ? (
+          <div className="mb-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="chat-confirm-yours">
+            {t("composer.confirmYours", { name: profile.name })}
+            <ResendActivationForm />
+          </div>
+        ) : null}
+        {refused ? (
+          <p className="mb-2 text-sm text-danger" role="alert" data-testid="chat-error">
+            {refused.message}{" "}
+            {refused.link ? (
+              <Link to={refused.link.to} className="font-semibold">
+                {refused.link.label}
+              </Link>
+            ) : null}
+          </p>
+        ) : null}
+        <Form method="post" onSubmit={submit} className="flex items-end gap-2" data-testid="chat-composer">
+          <input type="hidden" name="intent" value="send" />
+          <input type="hidden" name="to" value={profile.id} />
+          <input type="hidden" name="key" value={key} />
+          <label className="sr-only" htmlFor="chat-body">
+            {t("composer.label", { name: profile.name })}
+          </label>
+          <textarea
+            id="chat-body"
+            name="body"
+            rows={2}
+            required
+            maxLength={open.message_length}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder={t("composer.placeholder")}
+            aria-invalid={refused?.field === "body" || tooLong ? true : undefined}
+            className="min-h-[2.75rem] flex-1 resize-y rounded-xl border border-gray-300 px-3 py-2 focus:border-primary focus:outline-none"
+          />
+          <button type="submit" className="rounded-full bg-primary px-5 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60" disabled={hydrated && (length === 0 || tooLong)}>
+            {t("composer.send")}
+          </button>
+        </Form>
+        <p className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-gray-500" data-testid="chat-cost">
+          <span>
+            {open.message_credits > 0 ? t("composer.cost", { count: open.message_credits }) : t("composer.free")} · {t("composer.balance", { count: open.credits })}
+            {open.credits < open.message_credits ? (
+              <>
+                {" · "}
+                <Link to={href(page.me?.paid ? "/credits" : "/premium")} className="font-semibold">
+                  {t("composer.buyCredits")}
+                </Link>
+              </>
+            ) : null}
+          </span>
+          <span className={tooLong ? "text-danger" : undefined} data-testid="chat-counter">
+            {hydrated ? t("composer.counter", { count: length, max: open.message_length }) : t("composer.maxLength", { max: open.message_length })}
+          </span>
+        </p>
+      </div>
+    </div>
+  );
+}

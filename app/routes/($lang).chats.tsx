@@ -1,0 +1,14 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { chatAction, loadChatPage } from "~/chat.server";
+import { ChatPage } from "~/components/chat-page";
+import { pageTitle } from "~/page-title";
+
+/** Spec 2 /chats: the member's conversations (chat layout); deleting one posts here. */
+export const handle = { layout: "chat" };
+
+export const loader = (args: LoaderFunctionArgs) => loadChatPage(args, null);
+export const action = (args: ActionFunctionArgs) => chatAction(args);
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+
+export default ChatPage;

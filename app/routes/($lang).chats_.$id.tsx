@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { queryId } from "#contract/input";
+import { chatAction, loadChatPage } from "~/chat.server";
+import { ChatPage } from "~/components/chat-page";
+import { MemberErrorBoundary } from "~/components/member-actions";
+import { pageTitle } from "~/page-title";
+
+/** Spec 2 /chats/{id}: one conversation beside the list (chat layout). Opening it reads it (spec 4 Unread). */
+export const handle = { layout: "chat" };
+
+export function loader(args: LoaderFunctionArgs) {
+  const id = queryId.safeParse(args.params.id);
+  if (!id.success) throw data(null, { status: 404 });
+  return loadChatPage(args, { conversation: id.data });
+}
+
+export const action = (args: ActionFunctionArgs) => chatAction(args);
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+
+export default ChatPage;
+export const ErrorBoundary = MemberErrorBoundary;

@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { queryId } from "#contract/input";
+import { chatAction, loadChatPage } from "~/chat.server";
+import { ChatPage } from "~/components/chat-page";
+import { MemberErrorBoundary } from "~/components/member-actions";
+import { pageTitle } from "~/page-title";
+
+/**
+ * Spec 2 /members/{id}/chat: the conversation with a member, by member (chat layout). No conversation is
+ * created until the first message; the blocked member gets the spec's message (MemberErrorBoundary).
+ */
+export const handle = { layout: "chat" };
+
+export function loader(args: LoaderFunctionArgs) {
+  const id = queryId.safeParse(args.params.id);
+  if (!id.success) throw data(null, { status: 404 });
+  return loadChatPage(args, { member: id.data });
+}
+
+export const action = (args: ActionFunctionArgs) => chatAction(args);
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+
+export default ChatPage;
+export const ErrorBoundary = MemberErrorBoundary;
