@@ -27,39 +27,61 @@ const lines = [
   "Tell me something about yourself nobody would guess.",
 ];
 
-type Talk = { a: number; b: number; count: number; unreadForB: number; daysAgo: number };
+type Talk = { siteId: number; a: number; b: number; count: number; unreadForB: number; daysAgo: number };
+type Line = { talk: number; fromA: boolean; body: string; at: Date };
 
-async function talk(tx: Db, siteId: number, now: Date, t: Talk): Promise<void> {
-  const pair = pairOf(t.a, t.b);
-  const [conversation] = await tx.insert(conversations).values({ siteId, lowProfileId: pair.low, highProfileId: pair.high, startedBy: t.a }).returning({ id: conversations.id });
-  if (!conversation) throw new Error("conversation insert returned nothing");
-  const start = now.getTime() - t.daysAgo * 86_400_000;
-  const step = Math.max(1, Math.floor((t.daysAgo * 86_400_000 - 3_600_000) / t.count));
-  let lastId = 0;
-  let lastReadByA = 0;
-  let lastReadByB = 0;
-  for (let i = 0; i < t.count; i++) {
+/**
+ * Writes the talks' messages in time order across all conversations (message ids follow time, as they do
+ * live, so "by latest message" lists come out right), then each conversation and both members' sides.
+ */
+async function writeTalks(tx: Db, now: Date, talks: Talk[]): Promise<void> {
+  const conversationIds: number[] = [];
+  for (const t of talks) {
+    const pair = pairOf(t.a, t.b);
+    const [row] = await tx.insert(conversations).values({ siteId: t.siteId, lowProfileId: pair.low, highProfileId: pair.high, startedBy: t.a }).returning({ id: conversations.id });
+    if (!row) throw new Error("conversation insert returned nothing");
+    conversationIds.push(row.id);
+  }
+  const all: Line[] = talks.flatMap((t, talk) => {
+    const start = now.getTime() - t.daysAgo * 86_400_000;
+    const step = Math.floor((t.daysAgo * 86_400_000 - 3_600_000) / t.count);
     // Alternating, except that the last `unreadForB` messages all come from a, unread by b.
-    const fromA = i >= t.count - t.unreadForB || i % 2 === 0;
+    return Array.from({ length: t.count }, (_, i) => ({ talk, fromA: i >= t.count - t.unreadForB || i % 2 === 0, body: lines[(i + t.a) % lines.length] ?? "Hi!", at: new Date(start + i * step) }));
+  });
+  all.sort((x, y) => x.at.getTime() - y.at.getTime());
+  const ids = new Map<number, { ids: number[]; fromA: boolean[] }>();
+  for (const line of all) {
+    const t = talks[line.talk];
+    const conversationId = conversationIds[line.talk];
+    if (!t || conversationId === undefined) continue;
     const [message] = await tx
       .insert(messages)
-      .values({ conversationId: conversation.id, senderProfileId: fromA ? t.a : t.b, body: lines[(i + t.a) % lines.length] ?? "Hi!", credits: 0, createdAt: new Date(start + i * step) })
+      .values({ conversationId, senderProfileId: line.fromA ? t.a : t.b, body: line.body, credits: 0, createdAt: line.at })
       .returning({ id: messages.id });
     if (!message) throw new Error("message insert returned nothing");
-    lastId = message.id;
-    if (fromA) lastReadByA = message.id;
-    else lastReadByB = message.id;
-    if (i < t.count - t.unreadForB) lastReadByB = message.id;
+    const entry = ids.get(line.talk) ?? { ids: [], fromA: [] };
+    entry.ids.push(message.id);
+    entry.fromA.push(line.fromA);
+    ids.set(line.talk, entry);
   }
-  await tx.update(conversations).set({ lastMessageId: lastId }).where(eq(conversations.id, conversation.id));
-  await tx.insert(conversationMembers).values([
-    { conversationId: conversation.id, profileId: t.a, otherProfileId: t.b, lastMessageId: lastId, lastReadMessageId: Math.max(lastReadByA, lastReadByB) },
-    { conversationId: conversation.id, profileId: t.b, otherProfileId: t.a, lastMessageId: lastId, lastReadMessageId: lastReadByB, unreadCount: t.unreadForB },
-  ]);
+  for (const [index, t] of talks.entries()) {
+    const entry = ids.get(index);
+    const conversationId = conversationIds[index];
+    if (!entry || conversationId === undefined) continue;
+    const lastId = entry.ids[entry.ids.length - 1] ?? 0;
+    const readByB = entry.ids[entry.ids.length - 1 - t.unreadForB] ?? 0;
+    await tx.update(conversations).set({ lastMessageId: lastId }).where(eq(conversations.id, conversationId));
+    await tx.insert(conversationMembers).values([
+      { conversationId, profileId: t.a, otherProfileId: t.b, lastMessageId: lastId, lastReadMessageId: lastId },
+      { conversationId, profileId: t.b, otherProfileId: t.a, lastMessageId: lastId, lastReadMessageId: readByB, unreadCount: t.unreadForB },
+    ]);
+  }
 }
 
 /** Conversations for the demo accounts (`demoProfiles`, on the default site) and among other demo members of every site. */
 export async function seedConversations(tx: Db, now: Date, defaultSiteId: number, demoProfiles: { id: number; gender: "male" | "female" }[]): Promise<void> {
+  const talks: Talk[] = [];
+  const siteId = defaultSiteId;
   for (const demo of demoProfiles) {
     const others = await tx
       .select({ id: profiles.id })
@@ -69,10 +91,10 @@ export async function seedConversations(tx: Db, now: Date, defaultSiteId: number
       .limit(4);
     const [first, second, third, fourth] = others.map((o) => o.id);
     // Two conversations others started with unread messages, one the demo member started (read), one older.
-    if (first) await talk(tx, defaultSiteId, now, { a: first, b: demo.id, count: 7, unreadForB: 2, daysAgo: 3 });
-    if (second) await talk(tx, defaultSiteId, now, { a: second, b: demo.id, count: 4, unreadForB: 1, daysAgo: 1 });
-    if (third) await talk(tx, defaultSiteId, now, { a: demo.id, b: third, count: 9, unreadForB: 0, daysAgo: 6 });
-    if (fourth && demo.gender === "female") await talk(tx, defaultSiteId, now, { a: fourth, b: demo.id, count: 3, unreadForB: 0, daysAgo: 9 });
+    if (first) talks.push({ siteId, a: first, b: demo.id, count: 7, unreadForB: 2, daysAgo: 3 });
+    if (second) talks.push({ siteId, a: second, b: demo.id, count: 4, unreadForB: 1, daysAgo: 1 });
+    if (third) talks.push({ siteId, a: demo.id, b: third, count: 9, unreadForB: 0, daysAgo: 6 });
+    if (fourth && demo.gender === "female") talks.push({ siteId, a: fourth, b: demo.id, count: 3, unreadForB: 0, daysAgo: 9 });
   }
   // Among other members: pairs of each site's members, a few days of history each.
   const members = await tx
@@ -82,11 +104,12 @@ export async function seedConversations(tx: Db, now: Date, defaultSiteId: number
     .orderBy(asc(profiles.siteId), asc(profiles.id));
   const bySite = new Map<number, number[]>();
   for (const m of members) bySite.set(m.siteId, [...(bySite.get(m.siteId) ?? []), m.id]);
-  for (const [siteId, ids] of bySite) {
+  for (const [site, ids] of bySite) {
     for (let i = 10; i + 1 < ids.length && i < 40; i += 6) {
       const a = ids[i];
       const b = ids[i + 1];
-      if (a && b) await talk(tx, siteId, now, { a, b, count: 3 + (i % 5), unreadForB: i % 3 === 0 ? 1 : 0, daysAgo: 2 + (i % 7) });
+      if (a && b) talks.push({ siteId: site, a, b, count: 3 + (i % 5), unreadForB: i % 3 === 0 ? 1 : 0, daysAgo: 2 + (i % 7) });
     }
   }
+  await writeTalks(tx, now, talks);
 }

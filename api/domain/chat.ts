@@ -316,11 +316,12 @@ export async function openChat(
       .limit(1);
     side = row?.side ?? null;
   }
-  // An invisible member's conversations stay out of others' lists; opened by id they are still readable.
-  if (profile.invisible && "member" in target && !side) return { kind: "not_found" };
+  const closed = composerBlock(recipient);
+  // By member with no conversation: invisible, disabled and deleted members are not there to write to.
+  // A conversation that exists stays readable (by id and by member), its composer closed.
+  if (!side && (profile.invisible || closed === "unavailable")) return { kind: "not_found" };
 
   const [balance] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, me.userId));
-  const closed = composerBlock(recipient);
   const base = {
     profile: chatProfile(profile),
     composer: closed ?? ("open" as const),

@@ -492,10 +492,7 @@ describe("who can write to whom", () => {
     expect({ composer: chat.composer, messages: chat.conversation?.messages.map((m) => m.id) }).toEqual({ composer: "unavailable", messages: [message.id] });
   });
 
-  // BUG (contract/chat.ts vs api/domain/chat.ts openChat): opening a disabled profile or a deleted member by
-  // member id with no conversation answers 200 with their name and composer "unavailable"; the contract lists
-  // "an unknown, disabled, deleted or other site's member" under 404 not_found.
-  it.skip("answers 404 for opening a disabled profile or a deleted member by member id when there is no conversation", async () => {
+  it("answers 404 for opening a disabled profile or a deleted member by member id when there is no conversation", async () => {
     const a = await newMember();
     const disabled = await newMember();
     await api.db.update(profiles).set({ status: "disabled" }).where(eq(profiles.id, disabled.profileId));
