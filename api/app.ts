@@ -22,6 +22,8 @@ import { likeRoutes } from "./http/likes";
 import { blockRoutes } from "./http/blocks";
 import { discoveryRoutes } from "./http/discovery";
 import { chatRoutes } from "./http/chat";
+import { eventRoutes } from "./http/events";
+import { EventHub } from "./events/hub";
 import { createMailer, type Mailer } from "./services/mail";
 
 export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger; mailer?: Mailer }) {
@@ -30,8 +32,12 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   const { db } = database;
   const limit = createClientLimiter(db, { secret: config.SESSION_SECRET, scale: config.CLIENT_LIMIT_SCALE });
   const accountDeps = { db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL, limit };
+  const hub = new EventHub(db, config.SESSION_SECRET);
+  // The fuzz test wires the routes over a stand-in database that cannot listen.
+  if (typeof database.listen === "function") hub.start(database.listen).catch((error: unknown) => logger.error({ err: error }, "event bus failed to start"));
   const app = express();
   app.disable("x-powered-by");
+  app.locals.hub = hub;
   app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
 
   app.get("/healthz", async (_req, res) => {
@@ -86,6 +92,7 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   app.use(blockRoutes(db));
   app.use(discoveryRoutes(db));
   app.use(chatRoutes(db, limit));
+  app.use(eventRoutes(db, hub, limit));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

@@ -11,7 +11,13 @@ import pg from "pg";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-export type Database = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void> };
+/**
+ * `listen` subscribes to a NOTIFY channel (the event bus, ARCHITECTURE.md): in-process on PGlite, on a
+ * connection of its own on PostgreSQL, re-established after a failure; `onReconnect` then tells the
+ * caller that notifications may have been missed meanwhile.
+ */
+export type Listen = (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) => Promise<() => Promise<void>>;
+export type Database = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; listen: Listen };
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
@@ -24,7 +30,21 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
-    return { db, kind: "postgres", close: () => pool.end() };
+    const url = options.databaseUrl;
+    const listeners: (() => Promise<void>)[] = [];
+    return {
+      db,
+      kind: "postgres",
+      close: async () => {
+        await Promise.all(listeners.map((stop) => stop()));
+        await pool.end();
+      },
+      listen: async (channel, onPayload, onReconnect) => {
+        const stop = await listenPg(url, channel, onPayload, onReconnect);
+        listeners.push(stop);
+        return stop;
+      },
+    };
   }
   let client: PGlite;
   if (options.dataDir === null) {
@@ -36,5 +56,51 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
-  return { db, kind: "pglite", close: () => client.close() };
+  return {
+    db,
+    kind: "pglite",
+    close: () => client.close(),
+    listen: async (channel, onPayload) => {
+      const unlisten = await client.listen(channel, onPayload);
+      return () => unlisten();
+    },
+  };
+}
+
+/** LISTEN on a dedicated connection; a lost connection is re-opened (1 s, then up to 30 s apart) and reported. */
+async function listenPg(url: string, channel: string, onPayload: (payload: string) => void, onReconnect?: () => void): Promise<() => Promise<void>> {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let delay = 1000;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on("notification", (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+    });
+    next.on("error", () => undefined);
+    next.on("end", () => {
+      if (stopped || client !== next) return;
+      client = null;
+      setTimeout(() => void retry(), delay).unref();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = next;
+    delay = 1000;
+  };
+  const retry = async (): Promise<void> => {
+    if (stopped) return;
+    try {
+      await connect();
+      onReconnect?.();
+    } catch {
+      delay = Math.min(delay * 2, 30_000);
+      setTimeout(() => void retry(), delay).unref();
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
+  };
 }

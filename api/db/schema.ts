@@ -433,3 +433,40 @@ export const messages = pgTable(
   },
   (t) => [index("messages_conversation_idx").on(t.conversationId, t.id), uniqueIndex("messages_idempotency_idx").on(t.senderProfileId, t.idempotencyKey)],
 );
+
+export const memberEventKinds = ["message", "typing", "read", "like", "match", "counts"] as const;
+
+/**
+ * What a member's live stream (GET /api/events.php) delivers, one row per event and recipient, written in
+ * the transaction of what caused it. The bus (PostgreSQL NOTIFY) carries only the id; a reconnect with
+ * Last-Event-ID replays the rows after it, so a dropped connection loses nothing. Pruned after a few days.
+ */
+export const memberEvents = pgTable(
+  "member_events",
+  {
+    id: serial("id").primaryKey(),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: memberEventKinds }).notNull(),
+    /** The other member the event is about (the sender, the liker, the reader, the one typing). */
+    fromProfileId: integer("from_profile_id").references(() => profiles.id, { onDelete: "cascade" }),
+    conversationId: integer("conversation_id").references(() => conversations.id, { onDelete: "cascade" }),
+    messageId: integer("message_id").references(() => messages.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("member_events_profile_idx").on(t.profileId, t.id), index("member_events_created_idx").on(t.createdAt)],
+);
+
+/**
+ * Whether a member is there to see events (issue 13 web push goes to members who are away): `streamUntil`
+ * is pushed forward by every open stream's heartbeat (any api instance), `hidden` is set by the
+ * page-hidden beacon and cleared when a stream opens.
+ */
+export const memberPresence = pgTable("member_presence", {
+  profileId: integer("profile_id")
+    .primaryKey()
+    .references(() => profiles.id, { onDelete: "cascade" }),
+  streamUntil: timestamp("stream_until", { withTimezone: true }).notNull().defaultNow(),
+  hidden: boolean("hidden").notNull().default(false),
+});

@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { blocks, conversationMembers, conversations, creditLedger, messages, photos, profiles, users } from "../db/schema";
 import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, type ChatProfile, type ChatResponse, type ChatsResponse, type Conversation } from "#contract/chat";
 import { listableTo } from "./visibility";
+import { emitEvents, emitEventsNow } from "../events/emit";
 import type { Site } from "./sites";
 
 /*
@@ -171,6 +172,12 @@ export async function sendMessage(
       if (cost > 0) {
         await tx.insert(creditLedger).values({ userId: sender.userId, delta: -cost, balanceAfter: charged.credits, reason: "message", reference: `message:${message.id}` });
       }
+      // Live delivery (issue 13): to the recipient, and to the sender's other tabs.
+      const about = { kind: "message" as const, conversationId: conversation.id, messageId: message.id };
+      await emitEvents(tx, [
+        { ...about, profileId: recipient.profileId, fromProfileId: sender.profileId },
+        { ...about, profileId: sender.profileId, fromProfileId: sender.profileId },
+      ]);
       return { kind: "sent", message: toMessage(message, sender.profileId), credits: charged.credits, repeated: false } satisfies SendOutcome;
     });
   } catch (error) {
@@ -356,12 +363,20 @@ export async function openChat(
 
 /** Spec 4 Unread: the member read the conversation; false when it is not theirs (or deleted by them). */
 export async function markRead(db: Db, profileId: number, conversationId: number): Promise<boolean> {
-  const updated = await db
-    .update(conversationMembers)
-    .set({ unreadCount: 0, lastReadMessageId: sql`greatest(${conversationMembers.lastReadMessageId}, ${conversationMembers.lastMessageId})` })
-    .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.profileId, profileId), sql`${conversationMembers.deletedAt} is null`))
-    .returning({ id: conversationMembers.conversationId });
-  return updated.length > 0;
+  return db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(conversationMembers)
+      .set({ unreadCount: 0, lastReadMessageId: sql`greatest(${conversationMembers.lastReadMessageId}, ${conversationMembers.lastMessageId})` })
+      .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.profileId, profileId), sql`${conversationMembers.deletedAt} is null`))
+      .returning({ other: conversationMembers.otherProfileId, through: conversationMembers.lastReadMessageId });
+    if (!updated) return false;
+    // The other member sees their messages as read; this member's other tabs update their counts.
+    await emitEvents(tx, [
+      { profileId: updated.other, kind: "read", fromProfileId: profileId, conversationId, messageId: updated.through },
+      { profileId, kind: "counts" },
+    ]);
+    return true;
+  });
 }
 
 /**
@@ -379,7 +394,9 @@ export async function deleteChat(db: Db, profileId: number, conversationId: numb
     })
     .where(and(eq(conversationMembers.conversationId, conversationId), eq(conversationMembers.profileId, profileId), sql`${conversationMembers.deletedAt} is null`))
     .returning({ id: conversationMembers.conversationId });
-  return updated.length > 0;
+  if (updated.length === 0) return false;
+  await emitEventsNow(db, [{ profileId, kind: "counts" }]);
+  return true;
 }
 
 /** Spec 4 "A blocked user loses chats and likes": the pair's conversation goes, for both, with its messages. */

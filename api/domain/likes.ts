@@ -6,6 +6,7 @@ import type { MemberCard } from "#contract/members";
 import type { LikesResponse } from "#contract/likes";
 import { memberCards } from "./members";
 import { eitherBlocked, listableTo, offeredTo } from "./visibility";
+import { emitEventsNow } from "../events/emit";
 
 /*
  * Likes between profiles (spec 4 Likes): like, unlike, a match when both like. The receiver's
@@ -39,6 +40,13 @@ export async function likeProfile(db: Db, siteId: number, likerProfileId: number
     .onConflictDoNothing()
     .returning({ liker: likes.likerProfileId });
   const match = await likesEachOther(db, likerProfileId, targetProfileId);
+  if (inserted.length > 0) {
+    // Live delivery (issue 13): the liked member hears of it; a match reaches both.
+    await emitEventsNow(db, [
+      { profileId: targetProfileId, kind: match ? "match" : "like", fromProfileId: likerProfileId },
+      ...(match ? [{ profileId: likerProfileId, kind: "match" as const, fromProfileId: targetProfileId }] : []),
+    ]);
+  }
   return { kind: "liked", match, alreadyLiked: inserted.length === 0 };
 }
 

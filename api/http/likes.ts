@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from "express";
+import { Router, type Response } from "express";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles } from "../db/schema";
@@ -80,12 +80,6 @@ export function likeRoutes(db: Db): Router {
       noStore(res).json({ profile: await autoLike(db, res.locals.site.id, member(res).profileId) });
     }),
   );
-
-  router.post("/api/page-hidden.php", (req: Request, res: Response) => {
-    // Spec 4 "lb enables page-bounce logging": one line per hidden page, the body is not read.
-    req.log.info({ memberId: res.locals.member?.userId ?? null, page: refererPath(req.get("Referer")) }, "page hidden");
-    res.status(204).end();
-  });
 
   return router;
 }

@@ -24,6 +24,8 @@ export const clientLimits = {
   /** Password change, account deletion and reactivation: each re-checks a password or a link. */
   /** Chat sends: well above anyone typing, low enough that a script cannot flood a member or the database. */
   message: { perIp: { points: 300, seconds: 60 }, perAccount: { points: 60, seconds: 60 } },
+  /** "Is typing" signals: the browser sends one at most every 3 s while typing. */
+  typing: { perIp: { points: 200, seconds: 60 }, perAccount: { points: 40, seconds: 60 } },
   password_check: { perIp: { points: 20, seconds: 15 * 60 }, perAccount: { points: 5, seconds: 15 * 60 } },
 } as const;
 

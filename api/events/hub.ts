@@ -1,0 +1,259 @@
+import type { Response } from "express";
+import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import type { Db, Listen } from "../db/client";
+import { memberEvents, memberPresence, messages, profiles } from "../db/schema";
+import { heartbeatSeconds, type LiveEventKind } from "#contract/events";
+import type { ChatMessage } from "#contract/chat";
+import { listableTo } from "../domain/visibility";
+import { sessionMember } from "../domain/sessions";
+import { eventChannel } from "./emit";
+
+type EventRow = typeof memberEvents.$inferSelect;
+
+/** One open stream of a member (a browser tab). */
+type Stream = {
+  profileId: number;
+  siteId: number;
+  token: string;
+  res: Response;
+  /** The last event id written to this stream; nothing at or below it is written again. */
+  lastId: number;
+  /** Events that arrived while the replay was being read: written after it, in order. */
+  queue: EventRow[] | null;
+};
+
+/** How long a stream's heartbeat counts a member as present (a few heartbeats, so one late tick does not make them away). */
+const presenceSeconds = heartbeatSeconds * 3;
+const replayLimit = 500;
+const keepDays = 3;
+
+/**
+ * The api instance's open event streams (GET /api/events.php) and its end of the bus: a NOTIFY names new
+ * event ids, the hub reads those rows and writes each to its recipient's streams here, checking again that
+ * the other member is not blocked or invisible. Every 15 s a heartbeat comment keeps connections open, the
+ * members' presence is extended, and streams whose session ended are closed.
+ */
+export class EventHub {
+  private readonly streams = new Map<number, Set<Stream>>();
+  private stopListening: (() => Promise<void>) | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private ticks = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly secret: string,
+    private readonly heartbeatMs = heartbeatSeconds * 1000,
+  ) {}
+
+  async start(listen: Listen): Promise<void> {
+    this.stopListening = await listen(eventChannel, (payload) => void this.onNotify(payload), () => void this.resync());
+    this.timer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    for (const set of this.streams.values()) for (const stream of set) stream.res.end();
+    this.streams.clear();
+    await this.stopListening?.();
+  }
+
+  /** Open streams on this instance (tests and the bench). */
+  get size(): number {
+    let n = 0;
+    for (const set of this.streams.values()) n += set.size;
+    return n;
+  }
+
+  /**
+   * Starts a stream: registers it, marks the member present, then replays the events after `lastEventId`
+   * (or announces `ready` with the latest id), then writes live events as they come.
+   */
+  async open(res: Response, member: { profileId: number; siteId: number; token: string }, lastEventId: number | null): Promise<void> {
+    const stream: Stream = { ...member, res, lastId: lastEventId ?? 0, queue: [] };
+    res.status(200).set({
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "private, no-store, no-transform",
+      "X-Accel-Buffering": "no",
+      Connection: "keep-alive",
+    });
+    res.flushHeaders();
+    res.write(`retry: 3000\n\n`);
+    const set = this.streams.get(member.profileId) ?? new Set<Stream>();
+    set.add(stream);
+    this.streams.set(member.profileId, set);
+    res.on("close", () => this.close(stream));
+    await this.db
+      .insert(memberPresence)
+      .values({ profileId: member.profileId, streamUntil: sql`now() + make_interval(secs => ${presenceSeconds})`, hidden: false })
+      .onConflictDoUpdate({ target: memberPresence.profileId, set: { streamUntil: sql`now() + make_interval(secs => ${presenceSeconds})`, hidden: false } });
+
+    if (lastEventId === null) {
+      const [latest] = await this.db.select({ id: sql<number>`coalesce(max(${memberEvents.id}), 0)::int` }).from(memberEvents).where(eq(memberEvents.profileId, member.profileId));
+      stream.lastId = Math.max(stream.lastId, Number(latest?.id ?? 0));
+      this.write(stream, stream.lastId, "ready", {});
+    } else {
+      const missed = await this.db
+        .select()
+        .from(memberEvents)
+        .where(and(eq(memberEvents.profileId, member.profileId), gt(memberEvents.id, lastEventId)))
+        .orderBy(asc(memberEvents.id))
+        .limit(replayLimit);
+      await this.deliver(missed, [stream]);
+    }
+    const queued = stream.queue ?? [];
+    stream.queue = null;
+    await this.deliver(queued, [stream]);
+  }
+
+  private close(stream: Stream): void {
+    const set = this.streams.get(stream.profileId);
+    if (!set?.delete(stream)) return;
+    if (set.size > 0) return;
+    this.streams.delete(stream.profileId);
+    // Gone from this instance: away now, unless another instance's heartbeat says otherwise.
+    void this.db
+      .update(memberPresence)
+      .set({ streamUntil: sql`now()` })
+      .where(eq(memberPresence.profileId, stream.profileId))
+      .catch(() => undefined);
+  }
+
+  private async onNotify(payload: string): Promise<void> {
+    if (this.streams.size === 0) return;
+    const ids = payload
+      .split(",")
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0);
+    if (ids.length === 0) return;
+    try {
+      const rows = await this.db
+        .select()
+        .from(memberEvents)
+        .where(and(inArray(memberEvents.id, ids), inArray(memberEvents.profileId, [...this.streams.keys()])))
+        .orderBy(asc(memberEvents.id));
+      await this.route(rows);
+    } catch {
+      // The rows stay in the database: the stream's next reconnect replays them.
+    }
+  }
+
+  /** After the bus connection was lost: every stream reads what it may have missed. */
+  private async resync(): Promise<void> {
+    for (const [profileId, set] of this.streams) {
+      for (const stream of set) {
+        const missed = await this.db
+          .select()
+          .from(memberEvents)
+          .where(and(eq(memberEvents.profileId, profileId), gt(memberEvents.id, stream.lastId)))
+          .orderBy(asc(memberEvents.id))
+          .limit(replayLimit)
+          .catch(() => []);
+        await this.deliver(missed, [stream]);
+      }
+    }
+  }
+
+  private async route(rows: EventRow[]): Promise<void> {
+    const byProfile = new Map<number, EventRow[]>();
+    for (const row of rows) byProfile.set(row.profileId, [...(byProfile.get(row.profileId) ?? []), row]);
+    for (const [profileId, list] of byProfile) {
+      const set = this.streams.get(profileId);
+      if (!set) continue;
+      const ready: Stream[] = [];
+      for (const stream of set) {
+        if (stream.queue) stream.queue.push(...list);
+        else ready.push(stream);
+      }
+      await this.deliver(list, ready);
+    }
+  }
+
+  /** Writes `rows` (one recipient's, in id order) to `streams`, with their payloads, skipping what a stream already had. */
+  private async deliver(rows: EventRow[], streams: Stream[]): Promise<void> {
+    if (rows.length === 0 || streams.length === 0) return;
+    const recipient = rows[0]!.profileId;
+    const fromIds = [...new Set(rows.flatMap((r) => (r.fromProfileId === null ? [] : [r.fromProfileId])))];
+    // Checked again now: a member blocked or turned invisible since the event was written is not shown.
+    const from = fromIds.length
+      ? await this.db
+          .select({ id: profiles.id, name: profiles.name })
+          .from(profiles)
+          .where(and(inArray(profiles.id, fromIds), listableTo(recipient)))
+      : [];
+    const names = new Map(from.map((p) => [p.id, p]));
+    const messageIds = rows.flatMap((r) => (r.kind === "message" && r.messageId !== null ? [r.messageId] : []));
+    const messageRows = messageIds.length ? await this.db.select().from(messages).where(inArray(messages.id, messageIds)) : [];
+    const byId = new Map(messageRows.map((m) => [m.id, m]));
+
+    for (const row of rows) {
+      const sender = row.fromProfileId === null ? null : names.get(row.fromProfileId);
+      let data: object | null = null;
+      if (row.kind === "counts") data = {};
+      else if (row.fromProfileId !== null && !sender && row.fromProfileId !== recipient) data = null;
+      else if (row.kind === "message") {
+        const message = row.messageId === null ? undefined : byId.get(row.messageId);
+        if (message && row.conversationId !== null) {
+          const chatMessage: ChatMessage = {
+            id: message.id,
+            conversation_id: message.conversationId,
+            sender: message.senderProfileId,
+            kind: message.kind,
+            body: message.body,
+            credits: message.senderProfileId === recipient ? message.credits : 0,
+            created_at: message.createdAt.toISOString(),
+          };
+          data = { conversation_id: row.conversationId, message: chatMessage, from: sender ?? { id: recipient, name: "" } };
+        }
+      } else if (row.kind === "typing" && row.conversationId !== null && sender) data = { conversation_id: row.conversationId, from: sender };
+      else if (row.kind === "read" && row.conversationId !== null && sender) data = { conversation_id: row.conversationId, through: row.messageId ?? 0, from: sender };
+      else if ((row.kind === "like" || row.kind === "match") && sender) data = { from: sender };
+      for (const stream of streams) {
+        if (row.id <= stream.lastId) continue;
+        stream.lastId = row.id;
+        if (data) this.write(stream, row.id, row.kind, data);
+      }
+    }
+  }
+
+  private write(stream: Stream, id: number, kind: LiveEventKind, data: object): void {
+    stream.res.write(`id: ${id}\nevent: ${kind}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Keeps connections open, extends presence, ends streams of ended sessions, and now and then prunes old events. */
+  private async heartbeat(): Promise<void> {
+    if (this.streams.size > 0) {
+      for (const set of this.streams.values()) for (const stream of set) stream.res.write(`: ping\n\n`);
+      await this.db
+        .update(memberPresence)
+        .set({ streamUntil: sql`now() + make_interval(secs => ${presenceSeconds})` })
+        .where(inArray(memberPresence.profileId, [...this.streams.keys()]))
+        .catch(() => undefined);
+      for (const set of this.streams.values()) {
+        for (const stream of [...set]) {
+          const alive = await sessionMember(this.db, stream.token, this.secret, stream.siteId).catch(() => "unknown" as const);
+          if (alive === null) {
+            this.write(stream, stream.lastId, "end", {});
+            stream.res.end();
+            this.close(stream);
+          }
+        }
+      }
+    }
+    if (++this.ticks % 240 === 1) {
+      await this.db
+        .delete(memberEvents)
+        .where(lt(memberEvents.createdAt, sql`now() - make_interval(days => ${keepDays})`))
+        .catch(() => undefined);
+    }
+  }
+}
+
+/** Whether a member counts as away for notifications: no stream heartbeat lately, or their page is hidden. */
+export async function isAway(db: Db, profileId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ away: sql<boolean>`${memberPresence.hidden} or ${memberPresence.streamUntil} < now()` })
+    .from(memberPresence)
+    .where(eq(memberPresence.profileId, profileId));
+  return row ? Boolean(row.away) : true;
+}
