@@ -1,6 +1,7 @@
 /** The printed tables. */
 import type { FirstLoad } from "./http";
 import type { LoadResult } from "./load";
+import type { PaidSendsResult } from "./paid-sends";
 
 export function table(headers: string[], rows: string[][], leftColumns = 1): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)));
@@ -54,6 +55,23 @@ function cpuCell(byProcess: Record<string, number | null>): string {
   const total = values.reduce((a, [, v]) => a + v, 0);
   if (values.length === 1) return total.toFixed(2);
   return `${total.toFixed(2)} (${values.map(([name, v]) => `${name} ${v.toFixed(2)}`).join(" + ")})`;
+}
+
+/** The paid-sends row: 201 answers per second through the api, and whether the credits added up afterwards. */
+export function paidSendsTable(results: PaidSendsResult[]): string {
+  return table(
+    ["target", "sends/s", "p50 ms", "p99 ms", "non-201", "errors", "CPU ms/send", "accounting"],
+    results.map((r) => [
+      r.name,
+      rate(r.sendsPerSec),
+      ms(r.latencyMs.p50),
+      ms(r.latencyMs.p99),
+      integer.format(r.non201),
+      integer.format(r.errors),
+      cpuCell(r.cpuMsPerSend),
+      r.accounting?.summary ?? "not checked",
+    ]),
+  );
 }
 
 export function ratio(value: number, ceiling: number): string {

@@ -3,6 +3,19 @@
  * its own api + web (free ports, a fresh temporary DATA_DIR with demo data), and the first-load
  * JS/CSS of the main pages. Prints tables and writes bench/results/latest.json.
  *
+ * Pages: `/`, `/login`, and logged in as the demo member `/members` (plain and filtered), `/members/{id}`,
+ * `/chats` and a conversation `/chats/{id}` (the member's newest; its unread messages are read by the
+ * check before the warm-up, as a first visit does, so the measured visits read nothing).
+ *
+ * Paid sends (bench/paid-sends.ts): chat messages per second straight to the api (POST
+ * /api/message.php as web sends it) from 50 prepared members with credits, over BENCH_CONNECTIONS
+ * connections; then, with the api stopped, the database must add up exactly (messages == 201 answers,
+ * each balance == start − message_credits × sent, SUM(credit_ledger.delta) == credits for every
+ * member), else the row says MISMATCH and the bench exits 1. For this the bench seeds the demo data
+ * itself (the api's seedDemoData, before the api starts; the api then leaves it) and adds the senders,
+ * and runs the api with CLIENT_LIMIT_SCALE=10000 so the per-account and per-IP `message` limits do not
+ * cap the rate (the limiter's database writes still happen on every send).
+ *
  * Ceilings: `bare Express` (bench/bare.ts, one route answering "ok") and `bare Remix`
  * (bench/bare-remix: a minimal Remix app with the same packages, production build, Express adapter
  * and compression(), whose one route reads 20 members from PGlite in its own process and renders
@@ -31,10 +44,16 @@ import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type
 import { cpuMs, waitForIdle } from "./cpu";
 import { measure, stopRunning, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
-import { firstLoadTable, loadTable } from "./report";
+import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
+import { firstLoadTable, loadTable, paidSendsTable } from "./report";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const demo = { email: "demo@example.com", password: "demo-password" };
+/** The paid-sends row: members sending, and the credits each starts with (far more than a run spends). */
+const paidSenders = 50;
+const senderCredits = 1_000_000;
+/** Multiplies the api's client limits (api/http/limits.ts) so the `message` limit (60/min per account) does not cap the paid sends. */
+const clientLimitScale = 10_000;
 
 function numberEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -141,7 +160,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 type Target = { name: string; url: string; headers: Record<string, string>; type: RegExp; servers: string[] };
 type DatabaseKind = "pglite" | "postgres";
-type SetResult = { load: LoadResult[]; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
+type SetResult = { load: LoadResult[]; paidSends: PaidSendsResult; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
 
 const bareRemixName = "bare Remix";
 
@@ -172,12 +191,22 @@ async function measureSet(
     const bare = `http://127.0.0.1:${barePort}`;
     const bareRemix = `http://127.0.0.1:${bareRemixPort}`;
     const database: Record<string, string> = options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {};
+    const secret = randomBytes(32).toString("base64url");
+    const location = { databaseUrl: options.databaseUrl, dataDir };
+    let started = Date.now();
+    log(`${kind}: demo data and ${paidSenders} paid senders...`);
+    const senders = await prepareDatabase({ ...location, secret, senders: paidSenders, startCredits: senderCredits });
+    log(`${kind}: database ready in ${((Date.now() - started) / 1000).toFixed(1)} s (senders on ${senders.siteDomain}, ${senders.messageCredits} credits a message)`);
     log(
       `${kind}: starting api on ${api}, web on ${web}, bare Remix on ${bareRemix}${options.withBareExpress ? `, bare Express on ${bare}` : ""} ` +
         `(DATA_DIR ${dataDir}${options.databaseUrl ? `, database ${describeDatabase(options.databaseUrl)}` : ""})`,
     );
-    const started = Date.now();
-    group.start("api", "api/main.ts", childEnv({ API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString("base64url"), ...database }));
+    started = Date.now();
+    group.start(
+      "api",
+      "api/main.ts",
+      childEnv({ API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: secret, CLIENT_LIMIT_SCALE: String(clientLimitScale), ...database }),
+    );
     group.start("web", "server/main.ts", childEnv({ PORT: String(webPort), HOST: "127.0.0.1", API_URL: api }));
     group.start("bare-remix", "bench/bare-remix/server.ts", childEnv({ BARE_REMIX_PORT: String(bareRemixPort), ...database }));
     if (options.withBareExpress) group.start("bare", "bench/bare.ts", childEnv({ BARE_PORT: String(barePort) }));
@@ -197,6 +226,8 @@ async function measureSet(
       { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: html, servers: ["web", "api"] },
       { name: "web /members filtered", url: `${web}/members?gender=female&country=NL&min_age=25&max_age=45`, headers: member, type: html, servers: ["web", "api"] },
       { name: "web /members/{id}", url: `${web}/members/${await firstMemberId(web, member)}`, headers: member, type: html, servers: ["web", "api"] },
+      { name: "web /chats", url: `${web}/chats`, headers: member, type: html, servers: ["web", "api"] },
+      { name: "web /chats/{id}", url: `${web}/chats/${await newestConversationId(web, cookie)}`, headers: member, type: html, servers: ["web", "api"] },
     ];
     for (const target of targets) await expect200(target.url, target.headers, target.type);
 
@@ -230,7 +261,27 @@ async function measureSet(
       load.push(result);
       group.check();
     }
-    return { load, pages, output: group.output() };
+
+    log(`${kind}: paid sends: ${warmupSeconds} s warm-up + ${seconds} s, ${paidSenders} senders on ${connections} connections...`);
+    const apiPid = group.pid("api");
+    const paidSends = await runPaidSends(api, senders, {
+      seconds,
+      warmupSeconds,
+      connections,
+      beforeMeasure: async () => {
+        await waitForIdle([apiPid]);
+        group.check();
+      },
+      cpu: () => cpuMs(apiPid),
+    });
+    group.check();
+    // PGlite's files belong to the api while it runs: the check reads the database after it stopped.
+    log(`${kind}: stopping the servers, then checking the credits...`);
+    await group.stopAll();
+    const output = group.output();
+    paidSends.accounting = await checkAccounting(location, senders, paidSends);
+    log(`${kind}: paid sends: ${paidSends.accounting.summary}`);
+    return { load, paidSends, pages, output };
   } finally {
     log(`${kind}: stopping the servers...`);
     await group.stopAll();
@@ -255,6 +306,7 @@ async function main(): Promise<number> {
       // Ctrl-C reaches this process twice (from the terminal and relayed by tsx): say it once.
       if (!cleaning) log(`${signal}: stopping the servers...`);
       stopRunning();
+      stopSends();
       void cleanup().finally(() => process.exit(130));
     });
   }
@@ -298,6 +350,10 @@ async function main(): Promise<number> {
           .join(", ");
         warnings.push(`${name}${label} logged ${lines} line(s) at LOG_LEVEL=warn: ${counted}`);
       }
+      const sends = set.paidSends;
+      if (sends.non201 > 0) warnings.push(`paid sends${label}: ${sends.non201} answers other than 201 (measured run: ${JSON.stringify(sends.statusCodes)})`);
+      if (sends.errors > 0) warnings.push(`paid sends${label}: ${sends.errors} sends without an answer (${sends.timeouts} timeouts after 30 s)`);
+      if (sends.accounting && !sends.accounting.exact) warnings.push(`paid sends${label}: the credits do not add up: ${[sends.accounting.summary, ...sends.accounting.examples].join("; ")}`);
     }
 
     const git = gitDescription();
@@ -308,14 +364,23 @@ async function main(): Promise<number> {
       `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
       `bare Remix: bench/bare-remix, same Remix/React/Express/compression, one route with 20 member cards from the database in its own process`,
       `CPU ms/req: CPU time of the server process(es) during the run / requests answered; load average before start ${loadBefore.toFixed(2)}`,
+      `paid sends: POST /api/message.php straight to the api (CLIENT_LIMIT_SCALE=${clientLimitScale}), ${paidSenders} members with ${senderCredits.toLocaleString("en-US")} credits each, ${connections} connections, ${seconds} s after ${warmupSeconds} s warm-up; sends/s = 201 answers within the run / s, CPU: the api's; accounting checked in the database after warm-up and run`,
     ];
     const output = [
       ...header,
       "",
       "Throughput and latency — PGlite (api: DATA_DIR/db; bare Remix: in memory)",
       loadTable(pglite.load, bareExpress, bareRemixOf(pglite)),
+      "",
+      paidSendsTable([pglite.paidSends]),
       ...(postgres && postgresUrl
-        ? ["", `Throughput and latency — PostgreSQL (${describeDatabase(postgresUrl)}, scratch database; vs bare Express: the PGlite set's)`, loadTable(postgres.load, bareExpress, bareRemixOf(postgres))]
+        ? [
+            "",
+            `Throughput and latency — PostgreSQL (${describeDatabase(postgresUrl)}, scratch database; vs bare Express: the PGlite set's)`,
+            loadTable(postgres.load, bareExpress, bareRemixOf(postgres)),
+            "",
+            paidSendsTable([postgres.paidSends]),
+          ]
         : []),
       "",
       `First load (gzip -${gzipLevel} with node:zlib; same-origin <script src>, <link rel=modulepreload>, <link rel=stylesheet>)`,
@@ -342,17 +407,29 @@ async function main(): Promise<number> {
       git,
       build: buildTime.toISOString(),
       loadAverageBefore: loadBefore,
-      settings: { seconds, warmupSeconds, connections, headers: browserHeaders, gzipLevel, env: { NODE_ENV: "production", LOG_LEVEL: "warn" } },
+      settings: {
+        seconds,
+        warmupSeconds,
+        connections,
+        headers: browserHeaders,
+        gzipLevel,
+        env: { NODE_ENV: "production", LOG_LEVEL: "warn" },
+        paidSends: { senders: paidSenders, startCredits: senderCredits, apiEnv: { CLIENT_LIMIT_SCALE: clientLimitScale } },
+      },
       database: "pglite",
       load: withRatios(pglite),
-      postgres: postgres && postgresUrl ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), processOutput: postgres.output } : null,
+      paidSends: pglite.paidSends,
+      postgres: postgres && postgresUrl ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), paidSends: postgres.paidSends, processOutput: postgres.output } : null,
       firstLoad: pglite.pages,
       warnings,
       processOutput: pglite.output,
     };
     await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
     console.log(`\n${output.join("\n")}\n\nResults: ${path.relative(process.cwd(), file) || file}`);
-    return 0;
+    // Credits that do not add up are a bug, not a slow run: the bench fails (after writing its results).
+    const inexact = [pglite, postgres].some((set) => set && set.paidSends.accounting && !set.paidSends.accounting.exact);
+    if (inexact) console.error("\nbench: the paid sends' credits do not add up (see WARNINGS)");
+    return inexact ? 1 : 0;
   } finally {
     await cleanup();
   }
@@ -372,4 +449,13 @@ async function firstMemberId(web: string, headers: Record<string, string>): Prom
   const id = /href="\/members\/(\d+)"/.exec(html)?.[1];
   if (!id) throw new Error("bench: no member card on /members to open a member page from");
   return Number(id);
+}
+
+/** The member's newest conversation (GET /api/chats.php through web's /api, as the page's browser code would), for the conversation page target. */
+async function newestConversationId(web: string, cookie: string): Promise<number> {
+  const response = await fetch(`${web}/api/chats.php`, { headers: { cookie, accept: "application/json" }, signal: AbortSignal.timeout(10_000) });
+  const body = (await response.json().catch(() => null)) as { chats?: { conversation?: { id?: unknown } }[] } | null;
+  const id = body?.chats?.[0]?.conversation?.id;
+  if (!response.ok || typeof id !== "number") throw new Error(`bench: the demo member has no conversation to open (GET /api/chats.php answered ${response.status})`);
+  return id;
 }
