@@ -63,6 +63,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       unreadMessages: counts?.unread_messages ?? 0,
       newLikes: counts?.new_likes ?? 0,
     },
+    /** The polling fallback's interval when set by the operator (USER_REFETCH_SECONDS); else the spec's. */
+    refetchSeconds: user ? (context.userRefetchSeconds ?? null) : null,
   };
 }
 export type RootData = Awaited<ReturnType<typeof loader>>;

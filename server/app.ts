@@ -142,6 +142,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         },
         memo: new Map(),
         settingsCacheSeconds: config.SETTINGS_CACHE_SECONDS,
+        userRefetchSeconds: config.USER_REFETCH_SECONDS,
         refusal: res.locals.refusal,
       };
       res.locals.loadContext = context;

@@ -10,6 +10,11 @@ const WebEnv = z.object({
   TRUST_PROXY: z.string().default("false"),
   /** Seconds a site's settings are reused per domain before asking the api again. */
   SETTINGS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /**
+   * Spec 9 user refetch when the live stream cannot be used: every 60 s (300 s with push). Tests shorten it;
+   * unset, the spec's constants apply.
+   */
+  USER_REFETCH_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
 });
 export type WebConfig = z.infer<typeof WebEnv>;
 

@@ -23,6 +23,8 @@ export type WebLoadContext = {
   /** The locale the root loader decided on, read by entry.server. */
   locale?: Locale;
   settingsCacheSeconds: number;
+  /** USER_REFETCH_SECONDS: overrides the polling fallback's interval (tests). */
+  userRefetchSeconds?: number;
   /** Set when server/request-guard.ts refused the request; the refused route renders it. */
   refusal?: { status: number; reason: string };
 };

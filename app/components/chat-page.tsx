@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useAtomValue } from "jotai";
+import { typingSendEverySeconds } from "#contract/events";
+import { typingAtom } from "~/state/live";
 import type { ChatListEntry, ChatMessage } from "#contract/chat";
 import type { ChatPageData, DeleteActionData, SendActionData } from "~/chat.server";
 import { countBadgeText, creditsBadgeTone } from "./badges";
@@ -323,11 +326,24 @@ function ConversationView({ open, page }: { open: Open; page: ChatPageData }) {
               {t("conversation.latest")}
             </Link>
           ) : null}
+          {conversation ? <TypingNotice conversationId={conversation.id} /> : null}
           <div id="latest" ref={bottom} />
         </div>
       </div>
       <Composer open={open} page={page} hydrated={hydrated} refused={refused} text={text} setText={setText} onSend={(p) => setPending((list) => [...list, p])} />
     </>
+  );
+}
+
+/** "{name} is typing…" while the other member's last typing signal is under 5 s old (issue 13; LiveEvents clears it). */
+function TypingNotice({ conversationId }: { conversationId: number }) {
+  const { t } = useTranslation("chat");
+  const typing = useAtomValue(typingAtom)[conversationId];
+  if (!typing) return null;
+  return (
+    <p className="self-start px-1 text-sm italic text-gray-500" role="status" data-testid="chat-typing">
+      {t("conversation.typing", { name: typing.name })}
+    </p>
   );
 }
 
@@ -404,6 +420,14 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
   const href = useHref();
   const [key, setKey] = useState(page.sendKey);
   const { profile } = open;
+  const lastTyping = useRef(0);
+  // Issue 13: "is typing" at most every 3 s while typing; a lost signal only means a missing hint.
+  const signalTyping = (conversation: number) => {
+    const now = Date.now();
+    if (now - lastTyping.current < typingSendEverySeconds * 1000) return;
+    lastTyping.current = now;
+    void fetch("/api/typing.php", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ conversation }) }).catch(() => undefined);
+  };
 
   if (open.composer !== "open") {
     return (
@@ -458,7 +482,10 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
             required
             maxLength={open.message_length}
             value={text}
-            onChange={(event) => setText(event.target.value)}
+            onChange={(event) => {
+              setText(event.target.value);
+              if (open.conversation) signalTyping(open.conversation.id);
+            }}
             placeholder={t("composer.placeholder")}
             aria-invalid={refused?.field === "body" || tooLong ? true : undefined}
             className="min-h-[2.75rem] flex-1 resize-y rounded-xl border border-gray-300 px-3 py-2 focus:border-primary focus:outline-none"

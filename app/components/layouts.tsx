@@ -6,6 +6,7 @@ import { SignupModal } from "./signup-modal";
 import { LikeModal } from "./like-modal-lazy";
 import { useRootData } from "./root-data";
 import { whenShown } from "./when-shown";
+import { LiveEvents } from "./live-events";
 
 // Shown in rare states only (an unconfirmed account, a member's alerts, a visitor's first page): their code loads when shown.
 const ActivationReminder = whenShown(() => import("./activation-reminder").then((m) => m.ActivationReminder));
@@ -20,6 +21,7 @@ export function LayoutFrame({ layout, children }: { layout: LayoutName; children
   return (
     <>
       <LayoutBody layout={layout}>{children}</LayoutBody>
+      <LiveEvents />
       {layout === "default" || layout === "empty" ? <SignupModal /> : null}
       {entryWarning ? <EntryWarning layout={layout} /> : null}
     </>
