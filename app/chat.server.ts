@@ -35,9 +35,11 @@ export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs
   const url = new URL(request.url);
   const paging = ChatsQuery.safeParse({ page: url.searchParams.get("page") ?? undefined, before: url.searchParams.get("before") ?? undefined });
   const query = { ...(target ?? {}), page: paging.data?.page, before: paging.data?.before };
+  let readNow: number | null = null;
   const reads = (answer: ChatsResponse) => {
     const open = answer.open?.conversation;
     if (!open || open.unread_count === 0 || isPrefetch(request)) return Promise.resolve(undefined);
+    readNow = open.id;
     return markRead(request, context, open.id);
   };
   const early = callWithMember(request, context, "/api/chats.php", ChatsResponse, query, reads);
@@ -60,8 +62,10 @@ export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs
   const answer = result.data;
   const t = fixedT(locale, "chat");
   const title = answer.open ? t("conversation.metaTitle", { name: answer.open.profile.name, site: settings.name }) : t("list.metaTitle", { site: settings.name });
+  // The open conversation was read by this visit: its row shows that, as the badges do.
+  const chats = readNow === null ? answer.chats : answer.chats.map((c) => (c.conversation.id === readNow ? { ...c, num_unread_messages: 0, conversation: { ...c.conversation, unread_count: 0 } } : c));
   return {
-    chats: answer.chats,
+    chats,
     page: answer.page,
     hasMore: answer.has_more,
     open: answer.open,

@@ -63,18 +63,34 @@ class Undo extends Error {
   }
 }
 
-type Recipient = { profileId: number; name: string; profileStatus: "active" | "disabled"; userStatus: string };
+type Recipient = {
+  profileId: number;
+  name: string;
+  profileStatus: "active" | "disabled";
+  userStatus: string;
+  /** Who blocked whom between the two: the viewer's own block counts as the other being gone. */
+  block: "none" | "by_viewer" | "by_other";
+};
 
-/** The member at `profileId` on the site, as a recipient of `senderProfileId`; null when there is none to write to. */
-async function recipientOf(db: Db, siteId: number, senderProfileId: number, profileId: number): Promise<Recipient | null> {
-  if (profileId === senderProfileId) return null;
+/** The member at `profileId` on the site as `viewerProfileId` may write to them, and the pair's blocks, in one query; null when there is none. */
+async function recipientOf(db: Db, siteId: number, viewerProfileId: number, profileId: number): Promise<Recipient | null> {
+  if (profileId === viewerProfileId) return null;
   const [row] = await db
-    .select({ profileId: profiles.id, name: profiles.name, profileStatus: profiles.status, userStatus: users.status })
+    .select({
+      profileId: profiles.id,
+      name: profiles.name,
+      profileStatus: profiles.status,
+      userStatus: users.status,
+      byViewer: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${viewerProfileId} and ${blocks.blockedProfileId} = ${profiles.id})`,
+      byOther: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${profiles.id} and ${blocks.blockedProfileId} = ${viewerProfileId})`,
+    })
     .from(profiles)
     .innerJoin(users, eq(users.id, profiles.userId))
     .where(and(eq(profiles.id, profileId), eq(profiles.siteId, siteId)))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const block = row.byViewer ? "by_viewer" : row.byOther ? "by_other" : "none";
+  return { profileId: row.profileId, name: row.name, profileStatus: row.profileStatus, userStatus: row.userStatus, block };
 }
 
 /** Why a member cannot write to `recipient` now, or null when they can. */
@@ -83,16 +99,6 @@ function composerBlock(recipient: Recipient): "recipient_unconfirmed" | "unavail
   if (recipient.userStatus === "not_confirmed") return "recipient_unconfirmed";
   if (recipient.userStatus !== "active" || recipient.profileStatus !== "active") return "unavailable";
   return null;
-}
-
-/** Who blocked whom between the two: the viewer's own block counts as the other being gone. */
-async function blockBetween(db: Db, viewer: number, other: number): Promise<"none" | "by_viewer" | "by_other"> {
-  const rows = await db
-    .select({ blocker: blocks.blockerProfileId })
-    .from(blocks)
-    .where(sql`(${blocks.blockerProfileId} = ${viewer} and ${blocks.blockedProfileId} = ${other}) or (${blocks.blockerProfileId} = ${other} and ${blocks.blockedProfileId} = ${viewer})`);
-  if (rows.some((r) => r.blocker === viewer)) return "by_viewer";
-  return rows.length > 0 ? "by_other" : "none";
 }
 
 /**
@@ -107,10 +113,8 @@ export async function sendMessage(
   input: { to: number; body: string; key: string; kind?: MessageRow["kind"] },
 ): Promise<SendOutcome> {
   const recipient = await recipientOf(db, site.id, sender.profileId, input.to);
-  if (!recipient) return { kind: "not_found" };
-  const block = await blockBetween(db, sender.profileId, recipient.profileId);
-  if (block === "by_viewer") return { kind: "not_found" };
-  if (block === "by_other") return { kind: "blocked_by_member", name: recipient.name };
+  if (!recipient || recipient.block === "by_viewer") return { kind: "not_found" };
+  if (recipient.block === "by_other") return { kind: "blocked_by_member", name: recipient.name };
   const closed = composerBlock(recipient);
   if (closed === "recipient_unconfirmed") return { kind: "recipient_unconfirmed", name: recipient.name };
   if (closed) return { kind: "not_found" };
@@ -120,54 +124,67 @@ export async function sendMessage(
   const pair = pairOf(sender.profileId, recipient.profileId);
   try {
     return await db.transaction(async (tx) => {
+      // The charge comes first: it locks the sender's row, so their sends are serialised from here on.
       const [charged] = await tx
         .update(users)
         .set({ credits: sql`${users.credits} - ${cost}` })
         .where(and(eq(users.id, sender.userId), sql`${users.credits} >= ${cost}`))
         .returning({ credits: users.credits, paidUser: users.paidUser });
-      const earlier = await messageByKey(tx, sender.profileId, input.key);
-      if (earlier) throw new Undo({ kind: "sent", message: toMessage(earlier, sender.profileId), credits: -1, repeated: true });
       if (!charged) {
-        const [row] = await tx.select({ credits: users.credits }).from(users).where(eq(users.id, sender.userId));
+        // A resend of a message that took the last credits is still that message, not a refusal.
+        const earlier = await messageByKey(tx, sender.profileId, input.key);
+        if (earlier) throw new Undo({ kind: "sent", message: toMessage(earlier, sender.profileId), credits: -1, repeated: true });
+        const [row] = await tx.select({ credits: users.credits, paidUser: users.paidUser }).from(users).where(eq(users.id, sender.userId));
+        // A free member starting a third conversation hears that first: credits would not let them anyway.
+        if (row && !row.paidUser && (await wouldStartBeyondFree(tx, sender.profileId, pair))) throw new Undo({ kind: "premium_required" });
         throw new Undo({ kind: "not_enough_credits", credits: row?.credits ?? 0 });
       }
 
-      await tx.insert(conversations).values({ siteId: site.id, lowProfileId: pair.low, highProfileId: pair.high }).onConflictDoNothing();
+      // The pair's conversation, created by the first message; the upsert also locks its row, so two
+      // members writing to each other at once take turns for the rest of the transaction.
       const [conversation] = await tx
-        .select({ id: conversations.id, startedBy: conversations.startedBy })
-        .from(conversations)
-        .where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high)))
-        .for("update");
-      if (!conversation) throw new Error("conversation row missing after insert");
-      if (conversation.startedBy === null) {
-        // Spec 6: starting a conversation (its first message) counts for free members; replying never does.
-        if (!charged.paidUser) {
-          const [started] = await tx.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, sender.profileId));
-          if ((started?.n ?? 0) >= freeConversationStarts) throw new Undo({ kind: "premium_required" });
-        }
-        await tx.update(conversations).set({ startedBy: sender.profileId }).where(eq(conversations.id, conversation.id));
-      }
+        .insert(conversations)
+        .values({ siteId: site.id, lowProfileId: pair.low, highProfileId: pair.high })
+        .onConflictDoUpdate({ target: [conversations.lowProfileId, conversations.highProfileId], set: { siteId: sql`excluded.site_id` } })
+        .returning({ id: conversations.id, startedBy: conversations.startedBy });
+      if (!conversation) throw new Error("conversation upsert returned nothing");
 
+      // The same key twice (a double submit, a retry): the unique index finds it, the first message stands.
       const [message] = await tx
         .insert(messages)
         .values({ conversationId: conversation.id, senderProfileId: sender.profileId, kind: input.kind ?? "text", body: input.body, credits: cost, idempotencyKey: input.key })
+        .onConflictDoNothing({ target: [messages.senderProfileId, messages.idempotencyKey] })
         .returning();
-      if (!message) throw new Error("message insert returned nothing");
-      await tx.update(conversations).set({ lastMessageId: message.id }).where(eq(conversations.id, conversation.id));
-      // The sender has read their own message; a side the sender deleted comes back with only what follows.
+      if (!message) {
+        const earlier = await messageByKey(tx, sender.profileId, input.key);
+        if (!earlier) throw new Error("idempotency conflict without a message");
+        throw new Undo({ kind: "sent", message: toMessage(earlier, sender.profileId), credits: -1, repeated: true });
+      }
+      if (conversation.startedBy === null && !charged.paidUser) {
+        // Spec 6: starting a conversation (its first message) counts for free members; replying never does.
+        const [started] = await tx.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, sender.profileId));
+        if ((started?.n ?? 0) >= freeConversationStarts) throw new Undo({ kind: "premium_required" });
+      }
+      await tx
+        .update(conversations)
+        .set({ lastMessageId: message.id, startedBy: sql`coalesce(${conversations.startedBy}, ${sender.profileId})` })
+        .where(eq(conversations.id, conversation.id));
+      // Both sides in one statement: the sender has read their own message, the recipient has one more
+      // unread; a side that was deleted comes back (showing only what follows what it hid).
       await tx
         .insert(conversationMembers)
-        .values({ conversationId: conversation.id, profileId: sender.profileId, otherProfileId: recipient.profileId, lastMessageId: message.id, lastReadMessageId: message.id })
+        .values([
+          { conversationId: conversation.id, profileId: sender.profileId, otherProfileId: recipient.profileId, lastMessageId: message.id, lastReadMessageId: message.id, unreadCount: 0 },
+          { conversationId: conversation.id, profileId: recipient.profileId, otherProfileId: sender.profileId, lastMessageId: message.id, lastReadMessageId: 0, unreadCount: 1 },
+        ])
         .onConflictDoUpdate({
           target: [conversationMembers.conversationId, conversationMembers.profileId],
-          set: { lastMessageId: message.id, lastReadMessageId: message.id, deletedAt: null },
-        });
-      await tx
-        .insert(conversationMembers)
-        .values({ conversationId: conversation.id, profileId: recipient.profileId, otherProfileId: sender.profileId, lastMessageId: message.id, unreadCount: 1 })
-        .onConflictDoUpdate({
-          target: [conversationMembers.conversationId, conversationMembers.profileId],
-          set: { lastMessageId: message.id, unreadCount: sql`${conversationMembers.unreadCount} + 1`, deletedAt: null },
+          set: {
+            lastMessageId: sql`excluded.last_message_id`,
+            lastReadMessageId: sql`greatest(${conversationMembers.lastReadMessageId}, excluded.last_read_message_id)`,
+            unreadCount: sql`${conversationMembers.unreadCount} + excluded.unread_count`,
+            deletedAt: null,
+          },
         });
       if (cost > 0) {
         await tx.insert(creditLedger).values({ userId: sender.userId, delta: -cost, balanceAfter: charged.credits, reason: "message", reference: `message:${message.id}` });
@@ -187,6 +204,17 @@ export async function sendMessage(
     if (earlier) return { kind: "sent", message: toMessage(earlier, sender.profileId), credits: await balanceOf(db, sender.userId), repeated: true };
     throw error;
   }
+}
+
+/** Whether a message from `profileId` to the pair would start a conversation beyond a free member's allowance. */
+async function wouldStartBeyondFree(db: Pick<Db, "select">, profileId: number, pair: Pair): Promise<boolean> {
+  const [existing] = await db
+    .select({ startedBy: conversations.startedBy })
+    .from(conversations)
+    .where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high)));
+  if (existing && existing.startedBy !== null) return false;
+  const [started] = await db.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, profileId));
+  return (started?.n ?? 0) >= freeConversationStarts;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -303,10 +331,8 @@ export async function openChat(
   }
 
   const recipient = await recipientOf(db, site.id, me.profileId, otherProfileId);
-  if (!recipient) return { kind: "not_found" };
-  const block = await blockBetween(db, me.profileId, otherProfileId);
-  if (block === "by_viewer") return { kind: "not_found" };
-  if (block === "by_other") return { kind: "blocked_by_member", name: recipient.name };
+  if (!recipient || recipient.block === "by_viewer") return { kind: "not_found" };
+  if (recipient.block === "by_other") return { kind: "blocked_by_member", name: recipient.name };
   const [profile] = await db
     .select({ id: profiles.id, name: profiles.name, fictional: profiles.fictional, thumbnail: thumbnailColumn, invisible: profiles.invisible })
     .from(profiles)

@@ -86,26 +86,27 @@ function ChatList({ page }: { page: ChatPageData }) {
   const revalidator = useRevalidator();
   // Deleted with JavaScript: gone at once, whatever the server says later (spec 4 Removing a chat).
   const [removed, setRemoved] = useState<number[]>([]);
-  const chats = page.chats.filter((c) => !removed.includes(c.conversation.id));
-  if (chats.length === 0 && page.page === 1) {
-    return (
-      <div className="m-auto max-w-xs p-6 text-center" data-testid="chats-empty">
-        <p className="font-medium text-gray-800">{t("list.empty")}</p>
-        <p className="mt-1 text-sm text-gray-500">{t("list.emptyHint")}</p>
-        <Link to={href("/members")} className="mt-4 inline-block rounded-full bg-primary px-5 py-2 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
-          {t("list.emptyLink")}
-        </Link>
-      </div>
-    );
-  }
+  // A removed row stays mounted (hidden) until its deletion is answered: a failure brings it back.
+  const chats = page.chats;
+  const empty = chats.every((c) => removed.includes(c.conversation.id)) && page.page === 1;
   return (
-    <nav aria-label={t("list.title")} className="min-h-0 flex-1 overflow-y-auto">
+    <nav aria-label={t("list.title")} className="flex min-h-0 flex-1 flex-col overflow-y-auto">
+      {empty ? (
+        <div className="m-auto max-w-xs p-6 text-center" data-testid="chats-empty">
+          <p className="font-medium text-gray-800">{t("list.empty")}</p>
+          <p className="mt-1 text-sm text-gray-500">{t("list.emptyHint")}</p>
+          <Link to={href("/members")} className="mt-4 inline-block rounded-full bg-primary px-5 py-2 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
+            {t("list.emptyLink")}
+          </Link>
+        </div>
+      ) : null}
       <ul data-testid="chat-list">
         {chats.map((chat) => (
           <ChatRow
             key={chat.conversation.id}
             chat={chat}
             page={page}
+            removed={removed.includes(chat.conversation.id)}
             onRemoved={(id) => setRemoved((list) => [...list, id])}
             onRestore={(id) => {
               setRemoved((list) => list.filter((x) => x !== id));
@@ -114,7 +115,7 @@ function ChatList({ page }: { page: ChatPageData }) {
           />
         ))}
       </ul>
-      <div className="flex justify-between px-4 py-3 text-sm">
+      <div className={`flex justify-between px-4 py-3 text-sm ${empty ? "hidden" : ""}`}>
         {page.page > 1 ? <Link to={`${href("/chats")}?page=${page.page - 1}`}>{t("list.newer")}</Link> : <span />}
         {page.hasMore ? <Link to={`${href("/chats")}?page=${page.page + 1}`}>{t("list.more")}</Link> : null}
       </div>
@@ -122,7 +123,9 @@ function ChatList({ page }: { page: ChatPageData }) {
   );
 }
 
-function ChatRow({ chat, page, onRemoved, onRestore }: { chat: ChatListEntry; page: ChatPageData; onRemoved: (id: number) => void; onRestore: (id: number) => void }) {
+type ChatRowProps = { chat: ChatListEntry; page: ChatPageData; removed: boolean; onRemoved: (id: number) => void; onRestore: (id: number) => void };
+
+function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
   const { t } = useTranslation("chat");
   const href = useHref();
   const hydrated = useHydrated();
@@ -133,8 +136,10 @@ function ChatRow({ chat, page, onRemoved, onRestore }: { chat: ChatListEntry; pa
   const active = page.open?.conversation?.id === conversation.id;
   const askToDelete = confirming || page.deleting === conversation.id;
 
+  const handled = useRef<DeleteActionData | null>(null);
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
+    handled.current = fetcher.data;
     if (!fetcher.data.ok) {
       // Spec 8: a failed deletion shows an alert and the list reloads.
       window.alert(fetcher.data.message);
@@ -150,7 +155,7 @@ function ChatRow({ chat, page, onRemoved, onRestore }: { chat: ChatListEntry; pa
   }
 
   return (
-    <li className={`border-b border-gray-100 ${active ? "bg-primary-light" : ""}`} data-testid="chat-row" data-conversation={conversation.id} data-unread={chat.num_unread_messages}>
+    <li hidden={removed} className={`border-b border-gray-100 ${active ? "bg-primary-light" : ""}`} data-testid="chat-row" data-conversation={conversation.id} data-unread={chat.num_unread_messages}>
       <div className="flex items-center gap-3 px-4 py-3">
         <Link to={`${href(`/chats/${conversation.id}`)}#latest`} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-current={active ? "page" : undefined}>
           <Avatar name={profile.name} src={profile.thumbnail ? page.cdn + profile.thumbnail : null} size={48} />
@@ -500,7 +505,7 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
             {open.credits < open.message_credits ? (
               <>
                 {" · "}
-                <Link to={href(page.me?.paid ? "/credits" : "/premium")} className="font-semibold">
+                <Link to={href("/credits")} className="font-semibold">
                   {t("composer.buyCredits")}
                 </Link>
               </>

@@ -185,13 +185,9 @@ test("without enough credits the send is refused with a link to buy credits, the
   await expect(credits(page)).toHaveText("0");
 });
 
-// BUG (finding): unreachable for any member a browser test can make. A fresh free member has 20 signup credits
-// and a message costs 10, so after starting two conversations they have 0 credits, and api/domain/chat.ts
-// sendMessage charges (the conditional update) before it counts the free member's started conversations: the
-// third start answers 402 not_enough_credits, never 403 premium_required. Either check the free-member limit
-// first for a new conversation (the more specific refusal), or give the test server a way to make a free
-// member with credits; then remove the fixme.
-test.fixme("a free member who started two conversations is refused a third with the premium message", async ({ browser, baseURL }) => {
+// Spec 6: free members start up to 2 conversations; the third start is refused with the premium message even
+// when their credits ran out on the first two (the more specific refusal comes first).
+test("a free member who started two conversations is refused a third with the premium message", async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);
   const carol = await activeMember(browser, baseURL);
@@ -269,13 +265,8 @@ test("a conversation is deleted from the list", async ({ browser, baseURL }) => 
   await expect(bob.page.locator(`[data-testid="chat-row"][data-conversation="${message.conversation_id}"]`)).toContainText(alice.name);
 });
 
-// BUG: with JavaScript a failed deletion neither alerts nor brings the conversation back. ChatRow (app/components/
-// chat-page.tsx) watches its delete fetcher for the failure, but ChatList filters the removed row out at once, so
-// that ChatRow is unmounted and its effect never runs: the row stays hidden until the next page load, with no
-// alert (the same for an action answering { ok: false } as here and for a bare 500). Expected (spec 4 Removing a
-// chat, spec 8): alert 'An error has occurred.' and the list reloaded, the row back. Watch the fetchers where the
-// list is (ChatList), or keep the row mounted but hidden while its deletion is under way.
-test.fixme("a failed deletion shows an alert and the conversation comes back", async ({ browser, baseURL }) => {
+// Spec 4 Removing a chat, spec 8: a failed deletion shows an alert and the list reloads, the row back.
+test("a failed deletion shows an alert and the conversation comes back", async ({ browser, baseURL }) => {
   test.skip(!js(), "deleting at once (and failing after) is what JavaScript does; without it the form answers a page");
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);
@@ -358,12 +349,8 @@ test("the recipient's unread badge and title count appear, and clear once the co
   await expect(row.getByTestId("chat-unread")).toHaveCount(0);
 });
 
-// BUG: the conversation just opened keeps its unread badge in the list beside it until the next page load.
-// loadChatPage (app/chat.server.ts) takes the list from GET /api/chats.php and then reads the open conversation
-// (POST /api/chat-read.php), but the list rows keep the counts from before the read, while the title, the nav
-// counts and the list's total come from the read's answer. Expected (spec 4 Unread: opening a chat sets its
-// unread count to 0): the open conversation's row shows no unread badge (data-unread 0).
-test.fixme("the opened conversation's row in the list shows no unread badge", async ({ browser, baseURL }) => {
+// Spec 4 Unread: opening a chat sets its unread count to 0, in the list beside it too.
+test("the opened conversation's row in the list shows no unread badge", async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);
   const { message } = await sendByApi(alice, bob, "Hi Bob!");
