@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MemberCard } from "./members";
 import { id, queryId } from "./input";
-import { MainImage } from "./user";
+import { MainImage, UserResponse } from "./user";
 
 /*
  * Likes (spec 4 Likes; spec 7 likes.php, auto-like.php, page-hidden.php). All answer ApiError (contract/errors.ts)
@@ -67,6 +67,8 @@ export const LikesResponse = z.object({
   new_likes: z.number().int().min(0),
   /** The cap of each list (likesListCap). */
   limit: z.number().int(),
+  /** With `with_user=1` (contract/members.ts withUserParam): the member and counts, as GET /api/user.php answers. */
+  me: UserResponse.optional(),
 });
 export type LikesResponse = z.infer<typeof LikesResponse>;
 

@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles } from "../db/schema";
 import { LikeQuery, LikeRequest, likesListCap } from "#contract/likes";
+import { withUserParam } from "#contract/members";
+import { loadMe } from "../domain/me";
 import { autoLike, likeProfile, likesOverview, unlikeProfile } from "../domain/likes";
 import { memberCards } from "../domain/members";
 import { hasBlocked } from "../domain/visibility";
@@ -68,8 +70,10 @@ export function likeRoutes(db: Db): Router {
   router.get(
     "/api/likes.php",
     requireMember,
-    handle(async (_req, res) => {
-      noStore(res).json(await likesOverview(db, res.locals.site.id, member(res).profileId, likesListCap));
+    handle(async (req, res) => {
+      const overview = await likesOverview(db, res.locals.site.id, member(res).profileId, likesListCap);
+      const me = req.query[withUserParam] === "1" ? await loadMe(db, member(res), res.locals.site.id) : undefined;
+      noStore(res).json(me ? { ...overview, me } : overview);
     }),
   );
 

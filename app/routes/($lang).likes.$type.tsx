@@ -7,7 +7,7 @@ import type { MemberCard } from "#contract/members";
 import { apiFor } from "~/api.server";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
-import { getSettings, requireUser } from "~/session.server";
+import { callWithMember, getSettings, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
@@ -19,11 +19,14 @@ type Entry = { card: MemberCard; isNew: boolean; match: boolean };
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
-  await requireUser(request, context, locale);
   const type = tabs.find((tab) => tab === params.type);
+  // The likes bring the member along (one api call for the page); see callWithMember.
+  const early = type ? callWithMember(request, context, "/api/likes.php", LikesResponse, {}) : null;
+  early?.catch(() => undefined);
+  await requireUser(request, context, locale);
   if (!type) throw data(null, { status: 404 });
   const settings = await getSettings(request, context);
-  const result = await apiFor(request, context).get("/api/likes.php", LikesResponse);
+  const result = (await early) ?? (await apiFor(request, context).get("/api/likes.php", LikesResponse));
   if (!result.ok) throw data(null, { status: result.status });
   const likes = result.data;
   let entries: Entry[];
