@@ -25,6 +25,19 @@ const ApiEnv = z.object({
   MAIL_FROM: optional(z.string().email()),
   /** Origin of web for links in mails (https://example.com); unset: the origin the request came in on. */
   PUBLIC_URL: optional(z.string().url().transform((v) => v.replace(/\/+$/, ""))),
+  /**
+   * Web push (api/services/push.ts, docs/push.md). A site's own VAPID pair (sites table) always wins; a site
+   * without one has no push unless PUSH_KEYLESS_SITES is on, and then uses the deployment pair: these two
+   * (base64url raw P-256 keys, both or neither), else a pair generated once into DATA_DIR/vapid.json.
+   */
+  VAPID_PUBLIC_KEY: optional(z.string().regex(/^[A-Za-z0-9_-]{86,88}$/, "VAPID_PUBLIC_KEY must be a base64url P-256 public key")),
+  VAPID_PRIVATE_KEY: optional(z.string().regex(/^[A-Za-z0-9_-]{40,44}$/, "VAPID_PRIVATE_KEY must be a base64url P-256 private key")),
+  /** The contact the push services see (mailto: or https:); unset: mailto:<the site's support address>. */
+  VAPID_SUBJECT: optional(z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "VAPID_SUBJECT must be a mailto: or https: URL")),
+  /** Whether sites without their own VAPID pair offer push with the deployment pair; default: on when VAPID_PUBLIC_KEY is set. */
+  PUSH_KEYLESS_SITES: optional(z.enum(["true", "false"]).transform((v) => v === "true")),
+  /** web-push (default): send to the browser's push service; files: write each push as JSON under DATA_DIR/push (offline). */
+  PUSH_DELIVERY: z.enum(["web-push", "files"]).default("web-push"),
 });
 
 /** An empty variable counts as unset, as in a .env file with `SMTP_URL=`. */
@@ -41,6 +54,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     throw new Error(`Invalid api configuration: ${issue?.path.join(".")}: ${issue?.message}`);
   }
   const config = parsed.data;
+  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) throw new Error("Invalid api configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together");
   if (config.SESSION_SECRET) return { ...config, SESSION_SECRET: config.SESSION_SECRET };
   if (config.NODE_ENV === "production") throw new Error("Invalid api configuration: SESSION_SECRET is required in production");
   return { ...config, SESSION_SECRET: localSecret(config.DATA_DIR) };

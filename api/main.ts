@@ -4,6 +4,8 @@ import { seedDemoData } from "./db/seed";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
+import { startPushWorker } from "./jobs/push";
+import { createPushSender, deploymentVapidKeys } from "./services/push";
 
 async function main() {
   let config;
@@ -21,11 +23,24 @@ async function main() {
   }
   const app = createApiApp({ database, config, logger });
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });
+  // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,
+  // and the settings then report that public key, so browsers subscribe with the key pushes are signed with.
+  const keylessSites = config.PUSH_KEYLESS_SITES ?? Boolean(config.VAPID_PUBLIC_KEY);
+  const deploymentKeys = keylessSites ? deploymentVapidKeys({ publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY, dataDir: config.DATA_DIR }) : null;
+  app.locals.keylessSitesPushKey = deploymentKeys?.publicKey ?? null;
+  const pushWorker = startPushWorker({
+    db: database.db,
+    logger,
+    sender: createPushSender({ delivery: config.PUSH_DELIVERY, dataDir: config.DATA_DIR }),
+    deploymentKeys,
+    subject: config.VAPID_SUBJECT,
+    listen: database.listen,
+  });
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
     logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind }, "api listening");
   });
   const stop = () => {
-    server.close(() => void database.close().finally(() => process.exit(0)));
+    server.close(() => void pushWorker.stop().finally(() => void database.close().finally(() => process.exit(0))));
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on("SIGTERM", stop);

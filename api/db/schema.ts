@@ -470,3 +470,26 @@ export const memberPresence = pgTable("member_presence", {
   streamUntil: timestamp("stream_until", { withTimezone: true }).notNull().defaultNow(),
   hidden: boolean("hidden").notNull().default(false),
 });
+
+/**
+ * Web pushes waiting to be sent (issue 13; api/jobs/push.ts): one row per event and subscription, written
+ * by emitEvents in the transaction of the event when its recipient is away and has a subscription. A
+ * worker claims due rows with FOR UPDATE SKIP LOCKED (so N api instances share the queue), pushing
+ * `runAfter` forward while it sends; sent or given-up rows are deleted, failed ones wait with backoff.
+ */
+export const pushJobs = pgTable(
+  "push_jobs",
+  {
+    id: serial("id").primaryKey(),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => memberEvents.id, { onDelete: "cascade" }),
+    subscriptionId: integer("subscription_id")
+      .notNull()
+      .references(() => pushSubscriptions.id, { onDelete: "cascade" }),
+    attempts: integer("attempts").notNull().default(0),
+    runAfter: timestamp("run_after", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("push_jobs_due_idx").on(t.runAfter, t.id), index("push_jobs_event_idx").on(t.eventId), index("push_jobs_subscription_idx").on(t.subscriptionId)],
+);

@@ -15,6 +15,9 @@ export function settingsRoutes(): Router {
     const geoipCountry = countryOfIp(res.locals.clientIp);
     const body: Settings = {
       ...siteFields(site),
+      // The key browsers subscribe with is the one pushes are signed with (api/jobs/push.ts): the site's
+      // own, else the deployment's when api/main.ts lets sites without keys push (PUSH_KEYLESS_SITES).
+      push_public_key: site.pushPublicKey && site.pushPrivateKey ? site.pushPublicKey : keylessSitesPushKey(req.app.locals),
       geoip_country: geoipCountry,
       geoip_selected_country: geoipCountry && site.countries.includes(geoipCountry) ? geoipCountry : (site.countries[0] ?? null),
       support_phone: company.support_phone,
@@ -42,7 +45,12 @@ export function settingsRoutes(): Router {
   return router;
 }
 
-function siteFields(site: Site): Omit<Settings, "geoip_country" | "geoip_selected_country" | "interests" | "company" | "support_phone"> {
+/** The deployment's VAPID public key for sites without a pair of their own, when api/main.ts set one; else null (no push). */
+function keylessSitesPushKey(locals: Record<string, unknown>): string | null {
+  return typeof locals.keylessSitesPushKey === "string" ? locals.keylessSitesPushKey : null;
+}
+
+function siteFields(site: Site): Omit<Settings, "geoip_country" | "geoip_selected_country" | "interests" | "company" | "support_phone" | "push_public_key"> {
   return {
     name: site.name,
     domain: site.domain,
@@ -57,7 +65,6 @@ function siteFields(site: Site): Omit<Settings, "geoip_country" | "geoip_selecte
     logged_out_search_trafficsource: site.loggedOutSearchTrafficsource,
     enable_site_entry_popup: site.enableSiteEntryPopup,
     minimum_message_costs: site.minimumMessageCosts,
-    push_public_key: site.pushPublicKey,
     support_email: site.supportEmail,
     visible_profile_fields: site.visibleProfileFields,
     visible_profile_notes: site.visibleProfileNotes,
