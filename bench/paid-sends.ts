@@ -9,8 +9,10 @@
  * members on the first non-default demo site (so the default site's pages the bench measures show the
  * same members as before) with `startCredits` credits each, bought as the demo premium member's are:
  * users.credits and one credit_ledger row (reason "purchase", reference "bench"), paid_user, e-mail
- * confirmed, active profile. Each gets a session through the api's own createSession with the api's
- * SESSION_SECRET, instead of 50 logins over HTTP (each login hashes a password: 0.4 s of CPU).
+ * confirmed, active profile. Each gets a session as the api's createSession makes one (a random token
+ * stored as hashToken(token, SESSION_SECRET) with the api's expiry; all in one insert), instead of 50
+ * logins over HTTP (each login hashes a password: 0.4 s of CPU). With `live`, the live stream's members
+ * (bench/live-stream.ts) are made the same way on the same site: listeners (no credits) and live senders.
  *
  * Load (`runPaidSends`): `connections` concurrent keep-alive connections, connection c sending as
  * sender c % senders to the senders 1, 2 and 3 places before and after it (so conversations are written
@@ -26,26 +28,41 @@
  * their 201 answers, and for every member of every site SUM(credit_ledger.delta) == users.credits (one
  * query).
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { openDatabase } from "../api/db/client";
-import { creditLedger, messages, profiles, sites, users } from "../api/db/schema";
+import { creditLedger, messages, profiles, sessions, sites, users } from "../api/db/schema";
 import { seedDemoData } from "../api/db/seed";
-import { createSession, sessionCookieName } from "../api/domain/sessions";
+import { hashToken, sessionCookieName, sessionMaxAgeSeconds } from "../api/domain/sessions";
 
 export type Sender = { userId: number; profileId: number; cookie: string; clientIp: string };
 export type SendersSetup = { siteId: number; siteDomain: string; messageCredits: number; startCredits: number; senders: Sender[] };
 type DatabaseLocation = { databaseUrl: string | null; dataDir: string };
+type Database = Awaited<ReturnType<typeof openDatabase>>;
 
 /** Opens the database the api will use (PGlite: DATA_DIR/db, as api/main.ts does). */
 function open(location: DatabaseLocation) {
   return openDatabase({ databaseUrl: location.databaseUrl ?? undefined, dataDir: location.dataDir });
 }
 
-/** Demo data (as the api would seed it) plus the senders; the database is closed again before the api opens it. */
-export async function prepareDatabase(location: DatabaseLocation & { secret: string; senders: number; startCredits: number }): Promise<SendersSetup> {
+/**
+ * A group of prepared members: e-mail bench-{slug}-N@bench.invalid, profile name "{name} N", one client
+ * address each in `{subnet}.{thirdOctet + ⌊i / 250⌋}.{i % 250 + 1}` (198.18.0.0/15: benchmark networks, RFC 2544).
+ */
+type MemberGroup = { slug: string; name: string; count: number; credits: number; subnet: "198.18" | "198.19"; thirdOctet: number };
+
+/** The members of the bench's live stream (bench/live-stream.ts): listeners keep a stream open, senders (with credits) write to them. */
+export type LiveSetup = { listeners: Sender[]; senders: SendersSetup };
+
+/**
+ * Demo data (as the api would seed it) plus the senders (and, with `live`, the live stream's listeners and
+ * senders, on the same site); the database is closed again before the api opens it.
+ */
+export async function prepareDatabase(
+  location: DatabaseLocation & { secret: string; senders: number; startCredits: number; live?: { listeners: number; senders: number; startCredits: number } },
+): Promise<SendersSetup & { live: LiveSetup | null }> {
   const database = await open(location);
   try {
     const { db } = database;
@@ -57,35 +74,77 @@ export async function prepareDatabase(location: DatabaseLocation & { secret: str
       .orderBy(asc(sites.id))
       .limit(1);
     if (!site) throw new Error("the demo data has no site besides the default one for the bench's senders");
-    const now = new Date();
-    const created = await db.transaction(async (tx) => {
-      const rows: { userId: number; profileId: number }[] = [];
-      for (let i = 0; i < location.senders; i++) {
-        const [user] = await tx
-          .insert(users)
-          .values({ siteId: site.id, email: `bench-sender-${i + 1}@bench.invalid`, status: "active", credits: location.startCredits, paidUser: true, emailConfirmedAt: now })
-          .returning({ id: users.id });
-        if (!user) throw new Error("sender insert returned nothing");
-        await tx.insert(creditLedger).values({ userId: user.id, delta: location.startCredits, balanceAfter: location.startCredits, reason: "purchase", reference: "bench" });
-        const [profile] = await tx
-          .insert(profiles)
-          .values({ userId: user.id, siteId: site.id, name: `Sender ${i + 1}`, country: "NL", status: "active", dateOfBirth: "1990-01-01", gender: i % 2 ? "female" : "male" })
-          .returning({ id: profiles.id });
-        if (!profile) throw new Error("sender profile insert returned nothing");
-        rows.push({ userId: user.id, profileId: profile.id });
-      }
-      return rows;
-    });
-    const senders: Sender[] = [];
-    for (const [i, row] of created.entries()) {
-      const token = await createSession(db, row.userId, location.secret);
-      // 198.18.0.0/15 (benchmark networks, RFC 2544): one client address per sender, as web forwards a browser's.
-      senders.push({ ...row, cookie: `${sessionCookieName}=${token}`, clientIp: `198.18.${Math.floor(i / 250)}.${(i % 250) + 1}` });
+    const group = (members: MemberGroup) => insertMembers(db, site.id, members, location.secret);
+    const senders = await group({ slug: "sender", name: "Sender", count: location.senders, credits: location.startCredits, subnet: "198.18", thirdOctet: 0 });
+    const paid = { siteId: site.id, siteDomain: site.domain, messageCredits: site.messageCredits, startCredits: location.startCredits, senders };
+    let live: LiveSetup | null = null;
+    if (location.live) {
+      const { listeners, senders: liveSenders, startCredits } = location.live;
+      live = {
+        listeners: await group({ slug: "listener", name: "Listener", count: listeners, credits: 0, subnet: "198.19", thirdOctet: 0 }),
+        senders: { ...paid, startCredits, senders: await group({ slug: "live-sender", name: "Live sender", count: liveSenders, credits: startCredits, subnet: "198.19", thirdOctet: 100 }) },
+      };
     }
-    return { siteId: site.id, siteDomain: site.domain, messageCredits: site.messageCredits, startCredits: location.startCredits, senders };
+    return { ...paid, live };
   } finally {
     await database.close();
   }
+}
+
+/**
+ * Inserts a group of members as the demo premium member is made (users.credits with one credit_ledger row,
+ * reason "purchase", reference "bench", when they have credits; paid_user with credits; e-mail confirmed,
+ * active profile), in one transaction, then gives each a session as the api's createSession does (in one statement).
+ */
+async function insertMembers(db: Database["db"], siteId: number, group: MemberGroup, secret: string): Promise<Sender[]> {
+  if (group.count === 0) return [];
+  const now = new Date();
+  const created = await db.transaction(async (tx) => {
+    const numbers = Array.from({ length: group.count }, (_, i) => i + 1);
+    const inserted = await tx
+      .insert(users)
+      .values(numbers.map((n) => ({ siteId, email: `bench-${group.slug}-${n}@bench.invalid`, status: "active" as const, credits: group.credits, paidUser: group.credits > 0, emailConfirmedAt: now })))
+      .returning({ id: users.id, email: users.email });
+    const userIds = new Map(inserted.map((u) => [u.email, u.id]));
+    const userOf = (n: number) => {
+      const id = userIds.get(`bench-${group.slug}-${n}@bench.invalid`);
+      if (id === undefined) throw new Error(`bench: member ${group.slug} ${n} was not inserted`);
+      return id;
+    };
+    if (group.credits > 0) {
+      await tx.insert(creditLedger).values(numbers.map((n) => ({ userId: userOf(n), delta: group.credits, balanceAfter: group.credits, reason: "purchase" as const, reference: "bench" })));
+    }
+    const profileRows = await tx
+      .insert(profiles)
+      .values(
+        numbers.map((n) => ({
+          userId: userOf(n),
+          siteId,
+          name: `${group.name} ${n}`,
+          country: "NL",
+          status: "active" as const,
+          dateOfBirth: "1990-01-01",
+          gender: n % 2 ? ("male" as const) : ("female" as const),
+        })),
+      )
+      .returning({ id: profiles.id, userId: profiles.userId });
+    const profileOf = new Map(profileRows.map((p) => [p.userId, p.id]));
+    return numbers.map((n) => {
+      const userId = userOf(n);
+      const profileId = profileOf.get(userId);
+      if (profileId === undefined) throw new Error(`bench: member ${group.slug} ${n} has no profile`);
+      return { userId, profileId };
+    });
+  });
+  // As the api's createSession makes them, in one statement: a random token, stored as its hash with the api's SESSION_SECRET.
+  const tokens = created.map(() => randomBytes(32).toString("base64url"));
+  const expiresAt = new Date(Date.now() + sessionMaxAgeSeconds * 1000);
+  await db.insert(sessions).values(created.map((row, i) => ({ tokenHash: hashToken(tokens[i] ?? "", secret), userId: row.userId, expiresAt })));
+  return created.map((row, i) => ({
+    ...row,
+    cookie: `${sessionCookieName}=${tokens[i]}`,
+    clientIp: `${group.subnet}.${group.thirdOctet + Math.floor(i / 250)}.${(i % 250) + 1}`,
+  }));
 }
 
 /**
@@ -267,7 +326,7 @@ export async function runPaidSends(
 }
 
 /** The database after the sends (the api stopped: PGlite allows one process), against the 201 answers. */
-export async function checkAccounting(location: DatabaseLocation, setup: SendersSetup, result: PaidSendsResult): Promise<Accounting> {
+export async function checkAccounting(location: DatabaseLocation, setup: SendersSetup, result: Pick<PaidSendsResult, "createdBySender" | "createdTotal" | "errors">): Promise<Accounting> {
   const database = await open(location);
   try {
     const { db } = database;

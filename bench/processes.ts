@@ -29,9 +29,10 @@ export class ProcessGroup {
     });
   }
 
-  /** Runs `node --import tsx <script>` in the repository with the given environment. */
-  start(name: string, script: string, env: NodeJS.ProcessEnv): void {
-    const child = spawn(process.execPath, ["--import", "tsx", script], { cwd: this.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+  /** Runs `node --import tsx [--import <preload>...] <script>` in the repository with the given environment. */
+  start(name: string, script: string, env: NodeJS.ProcessEnv, preload: string[] = []): void {
+    const imports = preload.flatMap((module) => ["--import", module]);
+    const child = spawn(process.execPath, ["--import", "tsx", ...imports, script], { cwd: this.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const entry: Managed = {
       name,
       child,

@@ -1,6 +1,7 @@
 /** The printed tables. */
 import type { FirstLoad } from "./http";
 import type { LoadResult } from "./load";
+import type { LiveStreamResult, MemoryUsage } from "./live-stream";
 import type { PaidSendsResult } from "./paid-sends";
 
 export function table(headers: string[], rows: string[][], leftColumns = 1): string {
@@ -96,4 +97,54 @@ export function firstLoadTable(pages: FirstLoad[]): string {
       kb(p.css.bytes),
     ]),
   );
+}
+
+function mb(bytes: number | null | undefined): string {
+  return bytes == null ? "n/a" : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function kbSigned(bytes: number | null): string {
+  return bytes === null ? "n/a" : `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+/** The live stream row: send-to-receive latency over the event stream, and what did not arrive. */
+export function liveStreamTable(results: LiveStreamResult[]): string {
+  return table(
+    ["target", "sends/s", "p50 ms", "p99 ms", "max ms", "after 201 p50/p99", "send p50/p99", "missing", "dup/wrong/lost", "non-201", "CPU ms/send", "accounting"],
+    results.map((r) => [
+      r.name,
+      rate(r.sendsPerSec),
+      ms(r.latencyMs.p50),
+      ms(r.latencyMs.p99),
+      ms(r.latencyMs.max),
+      `${ms(r.afterAnswerMs.p50)} / ${ms(r.afterAnswerMs.p99)}`,
+      `${ms(r.sendLatencyMs.p50)} / ${ms(r.sendLatencyMs.p99)}`,
+      `${integer.format(r.missing)} of ${integer.format(r.created)}`,
+      `${r.duplicates}/${r.misdelivered}/${r.streamsLost}`,
+      integer.format(r.non201 + r.errors),
+      cpuCell(r.cpuMsPerSend),
+      r.accounting?.summary ?? "not checked",
+    ]),
+  );
+}
+
+/** Memory per open stream in web and in the api: (after − before) / streams, after a full GC in each. */
+export function streamMemoryTable(results: { label: string; result: LiveStreamResult }[]): string {
+  const rows: string[][] = [];
+  for (const { label, result } of results) {
+    for (const name of ["web", "api"] as const) {
+      const m = result.memory[name];
+      const usage = (u: MemoryUsage | null) => `${mb(u?.rss)} / ${mb(u?.heapUsed)}`;
+      rows.push([
+        `${name}${label}`,
+        usage(m.before),
+        usage(m.after),
+        kbSigned(m.rssPerStream),
+        kbSigned(m.heapUsedPerStream),
+        kbSigned(m.externalPerStream),
+        m.before?.source === "probe" && m.after?.source === "probe" ? "after full GC" : "RSS from /proc, no GC",
+      ]);
+    }
+  }
+  return table(["process", "before: RSS / heap used", `after ${results[0]?.result.streamsReady ?? 0} streams`, "RSS per stream", "heap per stream", "external per stream", "measured"], rows);
 }

@@ -16,6 +16,15 @@
  * and runs the api with CLIENT_LIMIT_SCALE=10000 so the per-account and per-IP `message` limits do not
  * cap the rate (the limiter's database writes still happen on every send).
  *
+ * Live stream (bench/live-stream.ts): 500 more prepared members (with sessions, on the senders' site) each
+ * open GET /api/events.php through web's port, as browsers do; then BENCH_STREAM_SENDS (150) messages paced
+ * over BENCH_STREAM_SECONDS (10) from 20 other members with credits, straight to the api, each to a random
+ * listener: send-to-receive latency (send start → `message` event on the recipient's stream, matched by
+ * message id; p50, p99, max; aim p99 < 100 ms on PGlite), messages missing, duplicated or on the wrong stream
+ * (any of them: exit 1), the live senders' credits checked like the paid sends'; and memory per open stream
+ * in web and in the api (process.memoryUsage() after a full GC, through bench/memory-probe.ts, before and
+ * after opening the streams, / 500).
+ *
  * Ceilings: `bare Express` (bench/bare.ts, one route answering "ok") and `bare Remix`
  * (bench/bare-remix: a minimal Remix app with the same packages, production build, Express adapter
  * and compression(), whose one route reads 20 members from PGlite in its own process and renders
@@ -29,6 +38,7 @@
  *
  * Env: BENCH_SECONDS (10) per measurement, BENCH_WARMUP_SECONDS (2) before each,
  * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends),
+ * BENCH_STREAM_SENDS (150) and BENCH_STREAM_SECONDS (10) for the live stream,
  * DATABASE_URL (unset: PGlite rows only).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -45,13 +55,24 @@ import { cpuMs, waitForIdle } from "./cpu";
 import { measure, stopRunning, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
-import { firstLoadTable, loadTable, paidSendsTable } from "./report";
+import { runLiveStream, stopLiveStream, type LiveStreamResult } from "./live-stream";
+import { firstLoadTable, liveStreamTable, loadTable, paidSendsTable, streamMemoryTable } from "./report";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const demo = { email: "demo@example.com", password: "demo-password" };
 /** The paid-sends row: members sending, and the credits each starts with (far more than a run spends). */
 const paidSenders = 50;
 const senderCredits = 1_000_000;
+/** The live stream rows: members keeping a stream open through web, and members with credits writing to them. */
+const liveListeners = 500;
+const liveSenders = 20;
+/** The aim for the send-to-receive p99 on the embedded database (issue 13). */
+const liveP99AimMs = 100;
+/**
+ * Sends of the live stream rows (BENCH_STREAM_SENDS) over BENCH_STREAM_SECONDS (10): 15 a second, well under
+ * what the api on PGlite can write and deliver, so the latency is the delivery's and not a queue's.
+ */
+const defaultLiveSends = 150;
 /** Multiplies the api's client limits (api/http/limits.ts) so the `message` limit (60/min per account) does not cap the paid sends. */
 const clientLimitScale = 10_000;
 
@@ -160,7 +181,8 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 type Target = { name: string; url: string; headers: Record<string, string>; type: RegExp; servers: string[] };
 type DatabaseKind = "pglite" | "postgres";
-type SetResult = { load: LoadResult[]; paidSends: PaidSendsResult; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
+type SetResult = { load: LoadResult[]; paidSends: PaidSendsResult; liveStream: LiveStreamResult; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
+type LiveSettings = { sends: number; seconds: number };
 
 const bareRemixName = "bare Remix";
 
@@ -177,7 +199,7 @@ function cleanup(): Promise<void> {
 /** Starts api + web (+ bare Remix, + bare Express in the first set), measures every target, stops them. */
 async function measureSet(
   kind: DatabaseKind,
-  options: { databaseUrl: string | null; withBareExpress: boolean; withFirstLoad: boolean; seconds: number; warmupSeconds: number; connections: number },
+  options: { databaseUrl: string | null; withBareExpress: boolean; withFirstLoad: boolean; seconds: number; warmupSeconds: number; connections: number; live: LiveSettings },
 ): Promise<SetResult> {
   const { seconds, warmupSeconds, connections } = options;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-bench-"));
@@ -194,8 +216,19 @@ async function measureSet(
     const secret = randomBytes(32).toString("base64url");
     const location = { databaseUrl: options.databaseUrl, dataDir };
     let started = Date.now();
-    log(`${kind}: demo data and ${paidSenders} paid senders...`);
-    const senders = await prepareDatabase({ ...location, secret, senders: paidSenders, startCredits: senderCredits });
+    log(`${kind}: demo data, ${paidSenders} paid senders, ${liveListeners} stream listeners and ${liveSenders} live senders...`);
+    const senders = await prepareDatabase({
+      ...location,
+      secret,
+      senders: paidSenders,
+      startCredits: senderCredits,
+      live: { listeners: liveListeners, senders: liveSenders, startCredits: senderCredits },
+    });
+    const liveSetup = senders.live;
+    if (!liveSetup) throw new Error("bench: the live stream's members were not prepared");
+    // bench/memory-probe.ts in api and web: process.memoryUsage() after a full GC, on SIGUSR2, into these files.
+    const memoryFiles = { api: path.join(dataDir, "bench-memory-api.json"), web: path.join(dataDir, "bench-memory-web.json") };
+    const probe = ["./bench/memory-probe.ts"];
     log(`${kind}: database ready in ${((Date.now() - started) / 1000).toFixed(1)} s (senders on ${senders.siteDomain}, ${senders.messageCredits} credits a message)`);
     log(
       `${kind}: starting api on ${api}, web on ${web}, bare Remix on ${bareRemix}${options.withBareExpress ? `, bare Express on ${bare}` : ""} ` +
@@ -205,9 +238,18 @@ async function measureSet(
     group.start(
       "api",
       "api/main.ts",
-      childEnv({ API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: secret, CLIENT_LIMIT_SCALE: String(clientLimitScale), ...database }),
+      childEnv({
+        API_PORT: String(apiPort),
+        API_HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        SESSION_SECRET: secret,
+        CLIENT_LIMIT_SCALE: String(clientLimitScale),
+        BENCH_MEMORY_FILE: memoryFiles.api,
+        ...database,
+      }),
+      probe,
     );
-    group.start("web", "server/main.ts", childEnv({ PORT: String(webPort), HOST: "127.0.0.1", API_URL: api }));
+    group.start("web", "server/main.ts", childEnv({ PORT: String(webPort), HOST: "127.0.0.1", API_URL: api, BENCH_MEMORY_FILE: memoryFiles.web }), probe);
     group.start("bare-remix", "bench/bare-remix/server.ts", childEnv({ BARE_REMIX_PORT: String(bareRemixPort), ...database }));
     if (options.withBareExpress) group.start("bare", "bench/bare.ts", childEnv({ BARE_PORT: String(barePort) }));
     await waitUntil("web /healthz to answer 200 (api up, demo data seeded)", group, 180_000, () => answersOk(`${web}/healthz`));
@@ -275,13 +317,40 @@ async function measureSet(
       cpu: () => cpuMs(apiPid),
     });
     group.check();
+
+    const webPid = group.pid("web");
+    log(`${kind}: live stream: ${liveListeners} streams through web, then ${options.live.sends} sends over ${options.live.seconds} s from ${liveSenders} senders...`);
+    const liveStarted = Date.now();
+    const liveStream = await runLiveStream({
+      web,
+      api,
+      setup: liveSetup,
+      sends: options.live.sends,
+      seconds: options.live.seconds,
+      connections,
+      pids: { web: webPid, api: apiPid },
+      memoryFiles,
+      settle: async () => {
+        await waitForIdle([webPid, apiPid]);
+        group.check();
+      },
+      cpu: { web: () => cpuMs(webPid), api: () => cpuMs(apiPid) },
+      log: (message) => log(`${kind}: live stream: ${message}`),
+    });
+    group.check();
+    log(
+      `${kind}: live stream: ${liveStream.delivered} of ${liveStream.created} delivered, p50 ${liveStream.latencyMs.p50.toFixed(1)} ms, p99 ${liveStream.latencyMs.p99.toFixed(1)} ms ` +
+        `(${((Date.now() - liveStarted) / 1000).toFixed(1)} s with the streams)`,
+    );
     // PGlite's files belong to the api while it runs: the check reads the database after it stopped.
     log(`${kind}: stopping the servers, then checking the credits...`);
     await group.stopAll();
     const output = group.output();
     paidSends.accounting = await checkAccounting(location, senders, paidSends);
     log(`${kind}: paid sends: ${paidSends.accounting.summary}`);
-    return { load, paidSends, pages, output };
+    liveStream.accounting = await checkAccounting(location, liveSetup.senders, liveStream);
+    log(`${kind}: live sends: ${liveStream.accounting.summary}`);
+    return { load, paidSends, liveStream, pages, output };
   } finally {
     log(`${kind}: stopping the servers...`);
     await group.stopAll();
@@ -293,6 +362,7 @@ async function main(): Promise<number> {
   const warmupSeconds = numberEnv("BENCH_WARMUP_SECONDS", 2, 0);
   const connections = Math.round(numberEnv("BENCH_CONNECTIONS", 50, 1));
   const postgresUrl = process.env.DATABASE_URL || null;
+  const live: LiveSettings = { sends: Math.round(numberEnv("BENCH_STREAM_SENDS", defaultLiveSends, 1)), seconds: numberEnv("BENCH_STREAM_SECONDS", 10, 1) };
 
   // Before anything of ours runs: other work on the machine makes every number noisy.
   const loadBefore = os.loadavg()[0] ?? 0;
@@ -307,12 +377,13 @@ async function main(): Promise<number> {
       if (!cleaning) log(`${signal}: stopping the servers...`);
       stopRunning();
       stopSends();
+      stopLiveStream();
       void cleanup().finally(() => process.exit(130));
     });
   }
 
   try {
-    const settings = { seconds, warmupSeconds, connections };
+    const settings = { seconds, warmupSeconds, connections, live };
     const pglite = await measureSet("pglite", { databaseUrl: null, withBareExpress: true, withFirstLoad: true, ...settings });
     let postgres: SetResult | null = null;
     if (postgresUrl) {
@@ -354,6 +425,16 @@ async function main(): Promise<number> {
       if (sends.non201 > 0) warnings.push(`paid sends${label}: ${sends.non201} answers other than 201 (measured run: ${JSON.stringify(sends.statusCodes)})`);
       if (sends.errors > 0) warnings.push(`paid sends${label}: ${sends.errors} sends without an answer (${sends.timeouts} timeouts after 30 s)`);
       if (sends.accounting && !sends.accounting.exact) warnings.push(`paid sends${label}: the credits do not add up: ${[sends.accounting.summary, ...sends.accounting.examples].join("; ")}`);
+      const stream = set.liveStream;
+      if (!delivered(stream)) {
+        warnings.push(
+          `live stream${label}: ${stream.missing} of ${stream.created} messages never reached their recipient's stream, ${stream.duplicates} arrived twice, ` +
+            `${stream.misdelivered} on another member's stream, ${stream.streamsLost} stream(s) ended early`,
+        );
+      }
+      if (stream.non201 > 0 || stream.errors > 0) warnings.push(`live sends${label}: ${stream.non201} answers other than 201 (${JSON.stringify(stream.statusCodes)}), ${stream.errors} without an answer`);
+      if (stream.accounting && !stream.accounting.exact) warnings.push(`live sends${label}: the credits do not add up: ${[stream.accounting.summary, ...stream.accounting.examples].join("; ")}`);
+      if (set === pglite && stream.latencyMs.p99 >= liveP99AimMs) warnings.push(`live stream: send-to-receive p99 ${stream.latencyMs.p99.toFixed(0)} ms, above the aim of ${liveP99AimMs} ms on PGlite`);
     }
 
     const git = gitDescription();
@@ -364,6 +445,8 @@ async function main(): Promise<number> {
       `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
       `bare Remix: bench/bare-remix, same Remix/React/Express/compression, one route with 20 member cards from the database in its own process`,
       `CPU ms/req: CPU time of the server process(es) during the run / requests answered; load average before start ${loadBefore.toFixed(2)}`,
+      `live stream: ${liveListeners} members with a stream open through web (GET /api/events.php); ${live.sends} sends paced over ${live.seconds} s (open loop, up to ${connections} connections) from ${liveSenders} other members with credits straight to the api, each to a random listener; ` +
+        `latency from the send's start to the message event on the recipient's stream (also from its 201 answer), aim p99 < ${liveP99AimMs} ms on PGlite; memory per stream: (after − before opening) / streams, after a full GC in each process`,
       `paid sends: POST /api/message.php straight to the api (CLIENT_LIMIT_SCALE=${clientLimitScale}), ${paidSenders} members with ${senderCredits.toLocaleString("en-US")} credits each, ${connections} connections, ${seconds} s after ${warmupSeconds} s warm-up; sends/s = 201 answers within the run / s, CPU: the api's; accounting checked in the database after warm-up and run`,
     ];
     const output = [
@@ -373,6 +456,8 @@ async function main(): Promise<number> {
       loadTable(pglite.load, bareExpress, bareRemixOf(pglite)),
       "",
       paidSendsTable([pglite.paidSends]),
+      "",
+      liveStreamTable([pglite.liveStream]),
       ...(postgres && postgresUrl
         ? [
             "",
@@ -380,8 +465,13 @@ async function main(): Promise<number> {
             loadTable(postgres.load, bareExpress, bareRemixOf(postgres)),
             "",
             paidSendsTable([postgres.paidSends]),
+            "",
+            liveStreamTable([postgres.liveStream]),
           ]
         : []),
+      "",
+      "Memory per open event stream (web proxies the stream to the api)",
+      streamMemoryTable([{ label: " (PGlite)", result: pglite.liveStream }, ...(postgres ? [{ label: " (PostgreSQL)", result: postgres.liveStream }] : [])]),
       "",
       `First load (gzip -${gzipLevel} with node:zlib; same-origin <script src>, <link rel=modulepreload>, <link rel=stylesheet>)`,
       firstLoadTable(pglite.pages),
@@ -415,21 +505,30 @@ async function main(): Promise<number> {
         gzipLevel,
         env: { NODE_ENV: "production", LOG_LEVEL: "warn" },
         paidSends: { senders: paidSenders, startCredits: senderCredits, apiEnv: { CLIENT_LIMIT_SCALE: clientLimitScale } },
+        liveStream: { listeners: liveListeners, senders: liveSenders, startCredits: senderCredits, sends: live.sends, seconds: live.seconds, p99AimMs: liveP99AimMs },
       },
       database: "pglite",
       load: withRatios(pglite),
       paidSends: pglite.paidSends,
-      postgres: postgres && postgresUrl ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), paidSends: postgres.paidSends, processOutput: postgres.output } : null,
+      liveStream: pglite.liveStream,
+      postgres:
+        postgres && postgresUrl
+          ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), paidSends: postgres.paidSends, liveStream: postgres.liveStream, processOutput: postgres.output }
+          : null,
       firstLoad: pglite.pages,
       warnings,
       processOutput: pglite.output,
     };
     await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
     console.log(`\n${output.join("\n")}\n\nResults: ${path.relative(process.cwd(), file) || file}`);
-    // Credits that do not add up are a bug, not a slow run: the bench fails (after writing its results).
-    const inexact = [pglite, postgres].some((set) => set && set.paidSends.accounting && !set.paidSends.accounting.exact);
-    if (inexact) console.error("\nbench: the paid sends' credits do not add up (see WARNINGS)");
-    return inexact ? 1 : 0;
+    // Credits that do not add up and messages that never arrive are bugs, not a slow run: the bench fails (after writing its results).
+    const inexact = [pglite, postgres].some(
+      (set) => set && [set.paidSends.accounting, set.liveStream.accounting].some((accounting) => accounting && !accounting.exact),
+    );
+    if (inexact) console.error("\nbench: the credits of the paid or live sends do not add up (see WARNINGS)");
+    const lost = [pglite, postgres].some((set) => set && !delivered(set.liveStream));
+    if (lost) console.error("\nbench: live stream messages were lost, duplicated or misdelivered (see WARNINGS)");
+    return inexact || lost ? 1 : 0;
   } finally {
     await cleanup();
   }
@@ -442,6 +541,11 @@ main().then(
     process.exit(1);
   },
 );
+
+/** Every 201 of the live sends reached its recipient's stream once, and nothing else went wrong with the streams. */
+function delivered(stream: LiveStreamResult): boolean {
+  return stream.missing === 0 && stream.duplicates === 0 && stream.misdelivered === 0 && stream.streamsLost === 0 && stream.errors === 0;
+}
 
 /** The id of the first member card on the logged-in search page, for the member page target. */
 async function firstMemberId(web: string, headers: Record<string, string>): Promise<number> {
