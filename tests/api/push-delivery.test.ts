@@ -2,7 +2,7 @@ import { createDecipheriv, createECDH, createPublicKey, generateKeyPairSync, hkd
 import { Agent, createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { Settings } from "#contract/settings";
 import { creditLedger, profiles, pushJobs, pushSubscriptions, users } from "../../api/db/schema";
 import { createSession } from "../../api/domain/sessions";
 import { startPushWorker, type PushWorker } from "../../api/jobs/push";
-import { deploymentVapidKeys, webPushSender, type VapidKeys } from "../../api/services/push";
+import { createPushSender, deploymentVapidKeys, webPushSender, type VapidKeys } from "../../api/services/push";
 import { call, cookieHeader, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
@@ -231,6 +231,32 @@ describe("web push to a member who is away", () => {
     expect([...message.body].length).toBe(120);
     expect(message.body.startsWith("word word")).toBe(true);
     expect(message.body.endsWith("…")).toBe(true);
+  });
+
+  it("pushes a match to the member who liked first, in their language", async () => {
+    const first = await newSubscriber({ language: "de" });
+    const second = await newMember();
+    const like = (from: Member, to: Member) => call(api, "POST", "/api/like.php", { token: from.token, host: from.host, body: { id: to.profileId } });
+    expect((await like(first, second)).status).toBe(200);
+    expect((await like(second, first)).status).toBe(200);
+    expect(decryptPush(first, (await pushTo(first)).body)).toEqual({
+      title: `Es ist ein Match mit ${second.name}`,
+      body: "Ihr mögt euch. Sag Hallo!",
+      url: "/de/likes/matches",
+      tag: `match-${second.profileId}`,
+    });
+  });
+
+  it("writes pushes as files with the offline adapter (PUSH_DELIVERY=files), keys left out", async () => {
+    const dir = path.join(api.dataDir, "push");
+    const target = { endpoint: "https://push.example.com/send/abc", p256dh: "p".repeat(87), auth: "a".repeat(22) };
+    const payload = { title: "New message from Ann", body: "Hi", url: "/chats/1", tag: "chat-1" };
+    expect(await createPushSender({ delivery: "files", dataDir: api.dataDir }).send(target, payload, { vapid: { ...deploymentKeys, subject: "mailto:a@example.com" }, ttlSeconds: 60, urgency: "high" })).toEqual({ kind: "sent", status: 201 });
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    const written = readFileSync(path.join(dir, files[0]!), "utf8");
+    expect(JSON.parse(written)).toEqual({ pushService: "https://push.example.com", payload });
+    expect(written).not.toContain(target.auth);
   });
 
   it("uses the deployment's key (DATA_DIR/vapid.json, made once) on a site without its own pair", async () => {
