@@ -5,6 +5,8 @@ import type { Logger } from "pino";
 import { sql } from "drizzle-orm";
 import type { Database } from "./db/client";
 import type { ApiConfig } from "./config";
+import { chatExtrasRoutes } from "./http/chat-extras";
+import { gifProviderFromEnv, type GifProvider } from "./services/gifs";
 import { requestContext } from "./http/context";
 import { sendError, tooManyRequests } from "./http/respond";
 import { acceptedRequestId } from "#contract/http";
@@ -26,13 +28,22 @@ import { eventRoutes } from "./http/events";
 import { EventHub } from "./events/hub";
 import { createMailer, type Mailer } from "./services/mail";
 
-export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger; mailer?: Mailer }) {
+export function createApiApp(options: {
+  database: Database;
+  config: ApiConfig;
+  logger: Logger;
+  mailer?: Mailer;
+  /** The event stream's heartbeat (comment, presence, ended sessions): 15 s unless a test shortens it. */
+  eventsHeartbeatMs?: number;
+  /** The GIF provider (issue 14); default: the one GIF_PROVIDER and TENOR_API_KEY choose. */
+  gifs?: GifProvider;
+}) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
   const { db } = database;
   const limit = createClientLimiter(db, { secret: config.SESSION_SECRET, scale: config.CLIENT_LIMIT_SCALE });
   const accountDeps = { db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL, limit };
-  const hub = new EventHub(db, config.SESSION_SECRET);
+  const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs);
   // The fuzz test wires the routes over a stand-in database that cannot listen.
   if (typeof database.listen === "function") hub.start(database.listen).catch((error: unknown) => logger.error({ err: error }, "event bus failed to start"));
   const app = express();
@@ -91,7 +102,9 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   app.use(likeRoutes(db));
   app.use(blockRoutes(db));
   app.use(discoveryRoutes(db));
-  app.use(chatRoutes(db, limit));
+  const gifs = options.gifs ?? gifProviderFromEnv(process.env, config.DATA_DIR);
+  app.use(chatRoutes(db, limit, gifs));
+  app.use(chatExtrasRoutes(db, limit, { dataDir: config.DATA_DIR, gifs }));
   app.use(eventRoutes(db, hub, limit));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));

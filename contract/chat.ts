@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { id, queryId, text, wholeNumber } from "./input";
+import { gifIdPattern, gifQueryMax, giftIds } from "./gifts";
+import { locales } from "./locales";
 import { UserResponse } from "./user";
 
 /*
@@ -47,13 +49,29 @@ export type ChatProfile = z.infer<typeof ChatProfile>;
 
 export const MessageKind = z.enum(["text", "icebreaker", "gif", "gift", "image"]);
 
+/**
+ * What a gift, GIF or image message shows (issue 14), all served by this site: a gift's picture (/gifts/{id}.svg),
+ * a GIF through GET /api/gif.php, an image through GET /api/chat-image.php (the two members only).
+ * `ref` is the gift's id (its name is chat:gifts.{ref}) or the GIF's id; "" for images.
+ */
+export const MessageMedia = z.object({
+  url: z.string(),
+  thumb_url: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  ref: z.string(),
+});
+export type MessageMedia = z.infer<typeof MessageMedia>;
+
 export const ChatMessage = z.object({
   id: z.number().int(),
   conversation_id: z.number().int(),
   /** The sender's profile id. */
   sender: z.number().int(),
   kind: MessageKind,
+  /** The text of text and icebreaker messages; "" for gift, gif and image messages (see media). */
   body: z.string(),
+  media: MessageMedia.nullable(),
   /** Credits the sender paid (shown to the sender only; 0 for the other member). */
   credits: z.number().int(),
   created_at: z.string(),
@@ -89,6 +107,9 @@ export const ChatResponse = z.object({
   has_earlier: z.boolean(),
   /** What one message costs this member, and their balance. */
   message_credits: z.number().int(),
+  /** Issue 14: what a gift and an image message cost (GIFs and icebreakers cost message_credits). */
+  gift_credits: z.number().int(),
+  photo_credits: z.number().int(),
   credits: z.number().int(),
   message_length: z.number().int(),
   me: UserResponse.optional(),
@@ -123,10 +144,15 @@ export type ChatsQuery = z.infer<typeof ChatsQuery>;
 /** An idempotency key: what a form or a retry carries so one message is stored once (a UUID or similar token). */
 export const IdempotencyKey = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "must be a token of 8 to 64 letters, digits, - or _");
 
-/** POST /api/message.php */
+/**
+ * POST /api/message.php. `kind` (default text): text and icebreaker send `body` as the text; gift sends the gift's
+ * id as `body` (gift_credits), gif the GIF's id (message_credits). An unknown gift or GIF id: 400 validation_failed.
+ * Image messages are sent by POST /api/chat-image.php (multipart).
+ */
 export const SendMessageRequest = z.object({
   /** The recipient's profile id. */
   to: id,
+  kind: z.enum(["text", "icebreaker", "gift", "gif"]).optional(),
   body: text(messageBodyCap, { trim: true, min: 1, multiline: true }),
   key: IdempotencyKey,
 });
@@ -148,3 +174,27 @@ export const MarkReadResponse = z.object({ num_unread_messages: z.number().int()
 /** DELETE /api/chat.php, spec 7 "body: conversation (id)". */
 export const DeleteChatRequest = z.object({ conversation: id });
 export const DeleteChatResponse = z.object({ ok: z.literal(true) });
+
+/** A gift id as a form sends it (POST /api/message.php kind gift checks it the same way). */
+export const GiftChoice = z.enum(giftIds);
+
+/** GET /api/gifs.php?q=&locale=: GIFs matching the words, in English and in the locale's language. */
+export const GifsQuery = z.object({
+  q: text(gifQueryMax, { trim: true, min: 1 }),
+  locale: z.enum(locales).optional(),
+});
+export type GifsQuery = z.infer<typeof GifsQuery>;
+
+export const GifResult = z.object({ id: z.string(), url: z.string(), thumb_url: z.string(), width: z.number().int(), height: z.number().int(), label: z.string() });
+export type GifResult = z.infer<typeof GifResult>;
+export const GifsResponse = z.object({ gifs: z.array(GifResult), message_credits: z.number().int() });
+export type GifsResponse = z.infer<typeof GifsResponse>;
+
+/** GET /api/gif.php?id=: the GIF's file (catalogue, or the provider's media fetched once and cached). */
+export const GifQuery = z.object({ id: z.string().regex(gifIdPattern, "must be a GIF id"), size: z.enum(["full", "thumb"]).optional() });
+
+/** GET /api/chat-image.php?message=&size=: an image message's file, for the two members of its conversation only (404 otherwise). */
+export const ChatImageQuery = z.object({ message: queryId, size: z.enum(["full", "thumb"]).optional() });
+
+/** POST /api/chat-image.php (multipart: to, key, photo) answers SendMessageResponse. */
+export const ChatImageFields = z.object({ to: queryId, key: IdempotencyKey });

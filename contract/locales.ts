@@ -3,6 +3,21 @@ export const locales = ["en", "nl", "de", "it", "fr", "es", "pl", "da", "fi", "n
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "en";
 
+/** Spec 3 Locale gifLocale: the locale a GIF search asks the provider for (Tenor's language_COUNTRY). */
+export const gifLocales: Record<Locale, string> = {
+  en: "en_US",
+  nl: "nl_NL",
+  de: "de_DE",
+  it: "it_IT",
+  fr: "fr_FR",
+  es: "es_ES",
+  pl: "pl_PL",
+  da: "da_DK",
+  fi: "fi_FI",
+  nb: "nb_NO",
+  sv: "sv_SE",
+};
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (locales as readonly string[]).includes(value);
 }

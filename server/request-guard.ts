@@ -4,7 +4,7 @@ import { splitLocale } from "../app/paths";
 
 /**
  * What every request that changes something must pass before a route sees it (docs/security.md):
- * it comes from this site, its body is small (a photo only where photos are uploaded), and a page
+ * it comes from this site, its body is small (a photo only where photos are uploaded: the photo pages and the chat pages, issue 14), and a page
  * form is sent as a form. Every page, action and proxied api call inherits this from here.
  */
 export const bodyLimits = {
@@ -14,7 +14,7 @@ export const bodyLimits = {
 };
 
 /** Pages whose form takes a photo (multipart, streamed to the api); every other body is a small form. */
-const uploadPaths = [/^\/profile\/photos\/?$/, /^\/signup\/2\/?$/];
+const uploadPaths = [/^\/profile\/photos\/?$/, /^\/signup\/2\/?$/, /^\/chats\/[0-9]+\/?$/, /^\/members\/[0-9]+\/chat\/?$/];
 
 export function isUploadPath(pathname: string): boolean {
   // With JavaScript the form posts to the route's single-fetch URL, /profile/photos.data.

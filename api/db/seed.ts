@@ -92,6 +92,8 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           name: n.name,
           domainLanguage: "en-US",
           niche: n.niche,
+          // A gift a new member's 20 signup credits can pay (issue 14: the browser tests send gifts from fresh members).
+          giftCredits: 15,
           indexTitle: `${n.name}: meet and chat with singles near you`,
           description: `${n.name} is where adults meet, flirt and chat. Sign up free and find your match today.`,
           countries,

@@ -6,6 +6,7 @@ import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, 
 import { listableTo } from "./visibility";
 import { emitEvents, emitEventsNow } from "../events/emit";
 import type { Site } from "./sites";
+import { toChatMessage } from "./chat-media";
 
 /*
  * Chat (spec 3 Chat state, spec 4 Unread and Removing a chat, spec 6 free members): conversations between
@@ -34,17 +35,7 @@ function iso(value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-function toMessage(row: MessageRow, viewerProfileId: number): ChatMessage {
-  return {
-    id: row.id,
-    conversation_id: row.conversationId,
-    sender: row.senderProfileId,
-    kind: row.kind,
-    body: row.body,
-    credits: row.senderProfileId === viewerProfileId ? row.credits : 0,
-    created_at: iso(row.createdAt),
-  };
-}
+const toMessage = toChatMessage;
 
 /** Sends of a member that change nothing, and why; a sent message otherwise. */
 export type SendOutcome =
@@ -101,14 +92,22 @@ function composerBlock(recipient: Recipient): "recipient_unconfirmed" | "unavail
   return null;
 }
 
+/** What a message of each kind costs on the site (issue 14): gifts gift_credits, images photo_credits, the rest message_credits. */
+export function messageCost(site: Pick<Site, "messageCredits" | "giftCredits" | "photoCredits">, kind: MessageRow["kind"]): number {
+  const credits = kind === "gift" ? site.giftCredits : kind === "image" ? site.photoCredits : site.messageCredits;
+  return Math.max(0, credits);
+}
+
+const ledgerReason = { text: "message", icebreaker: "message", gif: "message", gift: "gift", image: "photo" } as const;
+
 /**
- * `sender` sends `body` to the member at `to`, paying the site's message_credits: the message, both sides
+ * `sender` sends `body` to the member at `to`, paying what its kind costs (messageCost): the message, both sides
  * of the conversation and the ledger entry are written in one transaction with the conditional charge.
  * A `key` sent before answers that first message again (repeated) and charges nothing.
  */
 export async function sendMessage(
   db: Db,
-  site: Pick<Site, "id" | "messageCredits" | "messageLength">,
+  site: Pick<Site, "id" | "messageCredits" | "giftCredits" | "photoCredits" | "messageLength">,
   sender: { userId: number; profileId: number },
   input: { to: number; body: string; key: string; kind?: MessageRow["kind"] },
 ): Promise<SendOutcome> {
@@ -118,9 +117,11 @@ export async function sendMessage(
   const closed = composerBlock(recipient);
   if (closed === "recipient_unconfirmed") return { kind: "recipient_unconfirmed", name: recipient.name };
   if (closed) return { kind: "not_found" };
-  if (input.body.length > site.messageLength) return { kind: "too_long", max: site.messageLength };
+  const kind = input.kind ?? "text";
+  // Gift, GIF and image bodies are references the api wrote (chat-media.ts), not the member's text.
+  if ((kind === "text" || kind === "icebreaker") && input.body.length > site.messageLength) return { kind: "too_long", max: site.messageLength };
 
-  const cost = Math.max(0, site.messageCredits);
+  const cost = messageCost(site, kind);
   const pair = pairOf(sender.profileId, recipient.profileId);
   try {
     return await db.transaction(async (tx) => {
@@ -152,7 +153,7 @@ export async function sendMessage(
       // The same key twice (a double submit, a retry): the unique index finds it, the first message stands.
       const [message] = await tx
         .insert(messages)
-        .values({ conversationId: conversation.id, senderProfileId: sender.profileId, kind: input.kind ?? "text", body: input.body, credits: cost, idempotencyKey: input.key })
+        .values({ conversationId: conversation.id, senderProfileId: sender.profileId, kind, body: input.body, credits: cost, idempotencyKey: input.key })
         .onConflictDoNothing({ target: [messages.senderProfileId, messages.idempotencyKey] })
         .returning();
       if (!message) {
@@ -187,7 +188,7 @@ export async function sendMessage(
           },
         });
       if (cost > 0) {
-        await tx.insert(creditLedger).values({ userId: sender.userId, delta: -cost, balanceAfter: charged.credits, reason: "message", reference: `message:${message.id}` });
+        await tx.insert(creditLedger).values({ userId: sender.userId, delta: -cost, balanceAfter: charged.credits, reason: ledgerReason[kind], reference: `message:${message.id}` });
       }
       // Live delivery (issue 13): to the recipient, and to the sender's other tabs.
       const about = { kind: "message" as const, conversationId: conversation.id, messageId: message.id };
@@ -310,7 +311,7 @@ export type OpenChatOutcome = { kind: "found"; chat: Omit<ChatResponse, "me"> } 
  */
 export async function openChat(
   db: Db,
-  site: Pick<Site, "id" | "messageCredits" | "messageLength">,
+  site: Pick<Site, "id" | "messageCredits" | "giftCredits" | "photoCredits" | "messageLength">,
   me: { userId: number; profileId: number },
   target: { conversation: number } | { member: number },
   before?: number,
@@ -359,6 +360,8 @@ export async function openChat(
     profile: chatProfile(profile),
     composer: closed ?? ("open" as const),
     message_credits: site.messageCredits,
+    gift_credits: site.giftCredits,
+    photo_credits: site.photoCredits,
     credits: balance?.credits ?? 0,
     message_length: site.messageLength,
   };

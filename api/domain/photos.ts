@@ -45,9 +45,9 @@ export async function uploadRefusal(db: Db, owner: Owner): Promise<LimitRefusal 
 }
 
 /** Formats read by content; sharp's "heif" covers HEIC and AVIF (HEIC only where the installed libheif decodes it). */
-const acceptedFormats = new Set(["jpeg", "png", "webp", "heif"]);
+export const acceptedFormats = new Set(["jpeg", "png", "webp", "heif"]);
 /** Larger images are refused before decoding (a small file can expand to gigabytes of pixels). */
-const maxInputPixels = 50_000_000;
+export const maxInputPixels = 50_000_000;
 export const photoLongestSide = 1600;
 export const thumbnailSide = 320;
 

@@ -4,6 +4,7 @@ import type { Db, Listen } from "../db/client";
 import { memberEvents, memberPresence, messages, profiles } from "../db/schema";
 import { heartbeatSeconds, type LiveEventKind } from "#contract/events";
 import type { ChatMessage } from "#contract/chat";
+import { toChatMessage } from "../domain/chat-media";
 import { listableTo } from "../domain/visibility";
 import { sessionMember } from "../domain/sessions";
 import { eventChannel } from "./emit";
@@ -194,15 +195,7 @@ export class EventHub {
       else if (row.kind === "message") {
         const message = row.messageId === null ? undefined : byId.get(row.messageId);
         if (message && row.conversationId !== null) {
-          const chatMessage: ChatMessage = {
-            id: message.id,
-            conversation_id: message.conversationId,
-            sender: message.senderProfileId,
-            kind: message.kind,
-            body: message.body,
-            credits: message.senderProfileId === recipient ? message.credits : 0,
-            created_at: message.createdAt.toISOString(),
-          };
+          const chatMessage: ChatMessage = toChatMessage(message, recipient);
           data = { conversation_id: row.conversationId, message: chatMessage, from: sender ?? { id: recipient, name: "" } };
         }
       } else if (row.kind === "typing" && row.conversationId !== null && sender) data = { conversation_id: row.conversationId, from: sender };

@@ -6,7 +6,7 @@ import { sendError } from "./respond";
 export const bodyLimits = {
   jsonBytes: 64 * 1024,
   uploadBytes: photoMaxBytes + 64 * 1024,
-  uploadPaths: ["/api/photos.php"],
+  uploadPaths: ["/api/photos.php", "/api/chat-image.php"],
 };
 
 /** 413 and the connection closed, so the rest of an oversized body is never read. */

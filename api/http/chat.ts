@@ -6,6 +6,9 @@ import { loadMe } from "../domain/me";
 import { requireMember, type Member } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { isGiftId } from "#contract/gifts";
+import { gifBody } from "../domain/chat-media";
+import type { GifProvider } from "../services/gifs";
 
 function member(res: Response): Member {
   const m = res.locals.member;
@@ -23,8 +26,8 @@ function refused(res: Response, outcome: OpenChatOutcome): outcome is Exclude<Op
   return true;
 }
 
-/** Chat (contract/chat.ts): the list, one conversation, send, mark read, delete. */
-export function chatRoutes(db: Db, limit: ClientLimiter): Router {
+/** Chat (contract/chat.ts): the list, one conversation, send (text, icebreaker, gift, GIF), mark read, delete. */
+export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Router {
   const router = Router();
   const me = (res: Response) => loadMe(db, member(res), res.locals.site.id);
 
@@ -69,7 +72,15 @@ export function chatRoutes(db: Db, limit: ClientLimiter): Router {
     handle(async (req, res) => {
       const body = parseInput(res, SendMessageRequest, req.body);
       if (!body) return;
-      const outcome = await sendMessage(db, res.locals.site, member(res), body);
+      let stored = body.body;
+      // Issue 14: a gift's or a GIF's id must be one we know; what is stored is its reference (chat-media.ts).
+      if (body.kind === "gift" && !isGiftId(body.body)) return sendError(res, "validation_failed", { fields: { body: ["must be the id of a gift"] } });
+      if (body.kind === "gif") {
+        const gif = await gifs.find(body.body);
+        if (!gif) return sendError(res, "validation_failed", { fields: { body: ["must be the id of a GIF"] } });
+        stored = gifBody(gif.id, gif.width, gif.height);
+      }
+      const outcome = await sendMessage(db, res.locals.site, member(res), { ...body, body: stored });
       switch (outcome.kind) {
         case "sent": {
           const answer: SendMessageResponse = { message: outcome.message, credits: outcome.credits, repeated: outcome.repeated };

@@ -24,6 +24,9 @@ export const clientLimits = {
   /** Password change, account deletion and reactivation: each re-checks a password or a link. */
   /** Chat sends: well above anyone typing, low enough that a script cannot flood a member or the database. */
   message: { perIp: { points: 300, seconds: 60 }, perAccount: { points: 60, seconds: 60 } },
+  /** Issue 14: GIF searches (each may be a call to the provider) and image messages (each decoded and resized). */
+  gif_search: { perIp: { points: 300, seconds: 60 }, perAccount: { points: 60, seconds: 60 } },
+  chat_image: { perIp: { points: 60, seconds: 60 }, perAccount: { points: 20, seconds: 60 } },
   /** "Is typing" signals: the browser sends one at most every 3 s while typing. */
   typing: { perIp: { points: 200, seconds: 60 }, perAccount: { points: 40, seconds: 60 } },
   password_check: { perIp: { points: 20, seconds: 15 * 60 }, perAccount: { points: 5, seconds: 15 * 60 } },

@@ -13,6 +13,9 @@ import { whenShown } from "./when-shown";
 
 // Shown to an unconfirmed member only.
 const ResendActivationForm = whenShown(() => import("./activation-reminder").then((m) => m.ResendActivationForm));
+// Issue 14: the gift, pickup line, GIF and photo pickers load when a page shows one.
+const ExtrasPanelView = whenShown(() => import("./chat-extras").then((m) => m.ExtrasPanelView));
+const IcebreakerList = whenShown(() => import("./chat-extras").then((m) => m.IcebreakerList));
 
 type Open = NonNullable<ChatPageData["open"]>;
 
@@ -166,7 +169,7 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
             </span>
             <span className="flex items-center justify-between gap-2">
               <span className={`truncate text-sm ${chat.num_unread_messages > 0 ? "text-gray-900" : "text-gray-500"}`} data-testid="chat-preview">
-                {last ? (last.sender === page.me?.profileId ? t("list.you", { text: preview(last) }) : preview(last)) : ""}
+                {last ? (last.sender === page.me?.profileId ? t("list.you", { text: preview(last, t) }) : preview(last, t)) : ""}
               </span>
               <UnreadBadge count={chat.num_unread_messages} />
             </span>
@@ -216,7 +219,8 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
 }
 
 /** What the list shows of a message. */
-function preview(message: ChatMessage): string {
+function preview(message: ChatMessage, t: (key: string) => string): string {
+  if (message.media) return t(`extras.preview.${message.kind}`);
   return message.body.replace(/\s+/g, " ").slice(0, 80);
 }
 
@@ -305,9 +309,20 @@ function ConversationView({ open, page }: { open: Open; page: ChatPageData }) {
             </Link>
           ) : null}
           {messages.length === 0 && pending.length === 0 ? (
-            <p className="my-8 self-center text-center text-gray-500" data-testid="chat-start">
-              {t("conversation.start", { name: profile.name })}
-            </p>
+            <div className="my-6 flex flex-col items-center gap-3 self-center text-center" data-testid="chat-start">
+              <p className="text-gray-500">{t("conversation.start", { name: profile.name })}</p>
+              {page.icebreakers && page.icebreakers.length > 0 && page.extras?.panel !== "icebreakers" ? (
+                <div className="w-full max-w-md text-left" data-testid="chat-start-icebreakers">
+                  <p className="mb-2 text-sm font-medium text-gray-700">
+                    {t("extras.icebreakersTitle", { name: profile.name })} · {t("composer.cost", { count: open.message_credits })}
+                  </p>
+                  <IcebreakerList open={open} sendKey={page.sendKey} lines={page.icebreakers.slice(0, 4)} />
+                  <Link to="?icebreakers=1" className="mt-2 inline-block text-sm font-semibold">
+                    {t("extras.moreLines")}
+                  </Link>
+                </div>
+              ) : null}
+            </div>
           ) : null}
           <ol className="flex flex-col gap-2">
             {messages.map((message) => (
@@ -336,6 +351,7 @@ function ConversationView({ open, page }: { open: Open; page: ChatPageData }) {
         </div>
       </div>
       <Composer open={open} page={page} hydrated={hydrated} refused={refused} text={text} setText={setText} onSend={(p) => setPending((list) => [...list, p])} />
+      {page.extras ? <ExtrasPanelView open={open} page={page} extras={page.extras} closeTo={href(conversation ? `/chats/${conversation.id}` : `/members/${profile.id}/chat`)} /> : null}
     </>
   );
 }
@@ -356,12 +372,47 @@ function Bubble({ message, mine, status }: { message: ChatMessage; mine: boolean
   const { t } = useTranslation("chat");
   return (
     <li id={`m${message.id}`} className={`flex flex-col ${mine ? "items-end" : "items-start"}`} data-testid="chat-message" data-mine={mine ? "true" : "false"}>
-      <p className={`max-w-[85%] whitespace-pre-line break-words rounded-2xl px-4 py-2 ${mine ? "rounded-br-sm bg-primary text-white" : "rounded-bl-sm bg-white text-gray-900 ring-1 ring-gray-100"}`}>{message.body}</p>
+      {message.media ? (
+        <MediaBubble message={message} media={message.media} mine={mine} />
+      ) : (
+        <p className={`max-w-[85%] whitespace-pre-line break-words rounded-2xl px-4 py-2 ${mine ? "rounded-br-sm bg-primary text-white" : "rounded-bl-sm bg-white text-gray-900 ring-1 ring-gray-100"}`} data-kind={message.kind}>
+          {message.body}
+        </p>
+      )}
       <span className="mt-0.5 flex gap-2 px-1 text-xs text-gray-500">
         <RelativeTime iso={message.created_at} />
         {status ? <span data-testid="chat-status">{t(`conversation.${status}`)}</span> : null}
       </span>
     </li>
+  );
+}
+
+/** Issue 14: a gift (its picture and name), a GIF, or an image (its thumbnail, a link to the full size). */
+function MediaBubble({ message, media, mine }: { message: ChatMessage; media: NonNullable<ChatMessage["media"]>; mine: boolean }) {
+  const { t } = useTranslation("chat");
+  const frame = `max-w-[85%] overflow-hidden rounded-2xl ${mine ? "rounded-br-sm" : "rounded-bl-sm"} bg-white ring-1 ring-gray-100`;
+  if (message.kind === "gift") {
+    const name = t(`gifts.${media.ref}`);
+    return (
+      <figure className={`${frame} flex flex-col items-center px-4 py-3`} data-kind="gift" data-gift={media.ref}>
+        <img src={media.url} width={media.width} height={media.height} alt={t("extras.giftAlt", { gift: name })} loading="lazy" />
+        <figcaption className="mt-1 text-sm font-medium text-gray-800">{mine ? t("extras.giftSent", { gift: name }) : t("extras.giftReceived", { gift: name })}</figcaption>
+      </figure>
+    );
+  }
+  const width = Math.min(media.width, 240);
+  const height = Math.round((width * media.height) / Math.max(media.width, 1));
+  if (message.kind === "gif") {
+    return (
+      <div className={frame} data-kind="gif" data-gif={media.ref}>
+        <img src={media.url} width={width} height={height} alt={t("extras.gifAlt")} loading="lazy" />
+      </div>
+    );
+  }
+  return (
+    <a href={media.url} target="_blank" rel="noopener" className={`${frame} block`} data-kind="image" aria-label={t("extras.openFull")}>
+      <img src={media.thumb_url} width={width} height={height} alt={t("extras.imageAlt")} loading="lazy" />
+    </a>
   );
 }
 
@@ -409,6 +460,8 @@ function PendingBubble({ pending, to, onDone, onEdit }: { pending: Pending; to: 
     </li>
   );
 }
+
+const extraLink = "rounded-full bg-gray-100 px-3 py-1 text-xs font-semibold text-gray-700 hover:bg-rose-50 hover:text-primary";
 
 type ComposerProps = {
   open: Open;
@@ -499,6 +552,20 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
             {t("composer.send")}
           </button>
         </Form>
+        <nav className="mt-2 flex flex-wrap gap-2" aria-label={t("extras.label")} data-testid="chat-extras">
+          <Link to="?icebreakers=1" className={extraLink} data-testid="open-icebreakers">
+            {t("extras.icebreakers")}
+          </Link>
+          <Link to="?gif=" className={extraLink} data-testid="open-gif">
+            {t("extras.gif")}
+          </Link>
+          <Link to="?gift=1" className={extraLink} data-testid="open-gift">
+            {t("extras.gift")}
+          </Link>
+          <Link to="?image=1" className={extraLink} data-testid="open-image">
+            {t("extras.image")}
+          </Link>
+        </nav>
         <p className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-gray-500" data-testid="chat-cost">
           <span>
             {open.message_credits > 0 ? t("composer.cost", { count: open.message_credits }) : t("composer.free")} · {t("composer.balance", { count: open.credits })}

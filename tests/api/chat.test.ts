@@ -179,7 +179,7 @@ describe("send, list and open", () => {
     const a = await newMember({ credits: cost });
     const b = await newMember();
     const chat = await open(a, `?member=${b.profileId}`);
-    expect(chat).toEqual({ conversation: null, profile: { id: b.profileId, name: b.name, thumbnail: null, fictional: false }, composer: "open", has_earlier: false, message_credits: cost, credits: cost, message_length: maxLength });
+    expect(chat).toEqual({ conversation: null, profile: { id: b.profileId, name: b.name, thumbnail: null, fictional: false }, composer: "open", has_earlier: false, message_credits: cost, gift_credits: expect.any(Number), photo_credits: expect.any(Number), credits: cost, message_length: maxLength });
     const list = await chats(a, `?member=${b.profileId}`);
     expect(list.open).toEqual(chat);
     expect(list.chats).toEqual([]);

@@ -1,0 +1,154 @@
+import { Form, Link } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { giftIds, giftImagePath, giftImageSide, chatImageField } from "#contract/gifts";
+import { photoMaxMegabytes } from "#contract/photos";
+import type { ChatPageData, ExtrasPanel } from "~/chat.server";
+
+type Open = NonNullable<ChatPageData["open"]>;
+
+/*
+ * Issue 14's pickers, loaded when a page shows one (whenShown): gifts, pickup lines, GIF search and the photo
+ * form. Each choice is a plain form posting to the chat page (intent=send with kind and body, or the multipart
+ * photo form), so every one works without JavaScript; with it, the same forms submit and the page updates.
+ * Each form carries a fresh idempotency key: a resent form sends (and charges) once.
+ */
+
+const choiceButton = "flex flex-col items-center gap-1 rounded-xl p-2 text-xs text-gray-700 ring-1 ring-gray-200 hover:bg-rose-50 hover:ring-primary focus:outline-none focus-visible:ring-2 focus-visible:ring-primary";
+
+function SendForm({ open, sendKey, kind, body, children, label, testId }: { open: Open; sendKey: string; kind: string; body: string; children: React.ReactNode; label: string; testId: string }) {
+  return (
+    <Form method="post" preventScrollReset={false}>
+      <input type="hidden" name="intent" value="send" />
+      <input type="hidden" name="to" value={open.profile.id} />
+      <input type="hidden" name="key" value={sendKey} />
+      <input type="hidden" name="kind" value={kind} />
+      <input type="hidden" name="body" value={body} />
+      <button type="submit" className={`${choiceButton} w-full`} aria-label={label} data-testid={testId}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/** Each choice its own key (the form's key plus its index): sending one choice twice stores it once. */
+const keyFor = (base: string, i: number) => `${base.slice(0, 56)}-${i}`;
+
+export function ExtrasPanelView({ open, page, extras, closeTo }: { open: Open; page: ChatPageData; extras: ExtrasPanel; closeTo: string }) {
+  const { t } = useTranslation("chat");
+  const title =
+    extras.panel === "gift" ? t("extras.giftTitle", { name: open.profile.name }) : extras.panel === "icebreakers" ? t("extras.icebreakersTitle", { name: open.profile.name }) : extras.panel === "gif" ? t("extras.gifTitle") : t("extras.imageTitle");
+  const price =
+    extras.panel === "gift" ? t("extras.giftCost", { count: open.gift_credits }) : extras.panel === "image" ? t("extras.imageCost", { count: open.photo_credits }) : t("composer.cost", { count: open.message_credits });
+  return (
+    <div className="fixed inset-0 z-40 flex items-end justify-center bg-black/40 sm:items-center" data-testid="chat-extras-backdrop">
+      <section role="dialog" aria-modal="true" aria-labelledby="chat-extras-title" className="max-h-[85vh] w-full max-w-lg overflow-y-auto rounded-t-2xl bg-white p-4 shadow-xl sm:rounded-2xl" data-testid={`chat-extras-${extras.panel}`}>
+        <header className="mb-3 flex items-start justify-between gap-3">
+          <div>
+            <h2 id="chat-extras-title" className="text-lg font-semibold text-gray-900">
+              {title}
+            </h2>
+            <p className="text-sm text-gray-600" data-testid="chat-extras-price">
+              {price} · {t("composer.balance", { count: open.credits })}
+            </p>
+          </div>
+          <Link to={closeTo} className="rounded-full px-2 text-xl leading-none text-gray-500 hover:text-gray-900" aria-label={t("extras.close")} data-testid="chat-extras-close">
+            ×
+          </Link>
+        </header>
+        {extras.panel === "gift" ? <GiftGrid open={open} sendKey={page.sendKey} /> : null}
+        {extras.panel === "icebreakers" ? <IcebreakerList open={open} sendKey={page.sendKey} lines={page.icebreakers ?? []} /> : null}
+        {extras.panel === "gif" ? <GifSearch open={open} sendKey={page.sendKey} extras={extras} /> : null}
+        {extras.panel === "image" ? <ImageForm open={open} sendKey={page.sendKey} /> : null}
+      </section>
+    </div>
+  );
+}
+
+function GiftGrid({ open, sendKey }: { open: Open; sendKey: string }) {
+  const { t } = useTranslation("chat");
+  return (
+    <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4" data-testid="gift-list">
+      {giftIds.map((gift, i) => (
+        <li key={gift}>
+          <SendForm open={open} sendKey={keyFor(sendKey, i)} kind="gift" body={gift} label={t("extras.sendGift", { gift: t(`gifts.${gift}`), name: open.profile.name })} testId={`gift-${gift}`}>
+            <img src={giftImagePath(gift)} width={giftImageSide / 1.5} height={giftImageSide / 1.5} alt="" loading="lazy" />
+            <span>{t(`gifts.${gift}`)}</span>
+          </SendForm>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function IcebreakerList({ open, sendKey, lines }: { open: Open; sendKey: string; lines: string[] }) {
+  const { t } = useTranslation("chat");
+  return (
+    <ul className="flex flex-col gap-2" data-testid="icebreaker-list">
+      {lines.map((line, i) => (
+        <li key={line}>
+          <Form method="post">
+            <input type="hidden" name="intent" value="send" />
+            <input type="hidden" name="to" value={open.profile.id} />
+            <input type="hidden" name="key" value={keyFor(sendKey, 100 + i)} />
+            <input type="hidden" name="kind" value="icebreaker" />
+            <input type="hidden" name="body" value={line} />
+            <button type="submit" className="w-full rounded-xl px-3 py-2 text-left text-sm text-gray-800 ring-1 ring-gray-200 hover:bg-rose-50 hover:ring-primary" data-testid="icebreaker" title={t("extras.sendLine")}>
+              {line}
+            </button>
+          </Form>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function GifSearch({ open, sendKey, extras }: { open: Open; sendKey: string; extras: Extract<ExtrasPanel, { panel: "gif" }> }) {
+  const { t } = useTranslation("chat");
+  return (
+    <>
+      <Form method="get" className="mb-3 flex gap-2" role="search">
+        <label className="sr-only" htmlFor="gif-q">
+          {t("extras.gifSearch")}
+        </label>
+        <input id="gif-q" name="gif" type="search" defaultValue={extras.q} maxLength={50} required placeholder={t("extras.gifPlaceholder")} className="min-w-0 flex-1 rounded-full border border-gray-300 px-4 py-2 focus:border-primary focus:outline-none" data-testid="gif-query" />
+        <button type="submit" className="rounded-full bg-primary px-4 py-2 font-semibold text-white hover:bg-primary-dark" data-testid="gif-search">
+          {t("extras.gifSearchButton")}
+        </button>
+      </Form>
+      {extras.gifs && extras.gifs.length === 0 ? (
+        <p className="text-sm text-gray-600" data-testid="gif-none">
+          {t("extras.gifNone", { q: extras.q })}
+        </p>
+      ) : null}
+      {extras.gifs && extras.gifs.length > 0 ? (
+        <ul className="grid grid-cols-3 gap-2 sm:grid-cols-4" data-testid="gif-list">
+          {extras.gifs.map((gif, i) => (
+            <li key={gif.id}>
+              <SendForm open={open} sendKey={keyFor(sendKey, 200 + i)} kind="gif" body={gif.id} label={t("extras.sendGif", { label: gif.label })} testId="gif-result">
+                <img src={gif.thumb_url} width={Math.min(gif.width, 120)} height={Math.round((Math.min(gif.width, 120) * gif.height) / Math.max(gif.width, 1))} alt={gif.label} loading="lazy" className="rounded-lg" />
+              </SendForm>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
+function ImageForm({ open, sendKey }: { open: Open; sendKey: string }) {
+  const { t } = useTranslation("chat");
+  return (
+    <Form method="post" encType="multipart/form-data" className="flex flex-col gap-3" data-testid="image-form">
+      <input type="hidden" name="intent" value="image" />
+      <input type="hidden" name="to" value={open.profile.id} />
+      <input type="hidden" name="key" value={sendKey} />
+      <label className="text-sm text-gray-700" htmlFor="chat-image">
+        {t("extras.imageChoose", { megabytes: photoMaxMegabytes })}
+      </label>
+      <input id="chat-image" name={chatImageField} type="file" accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif" required data-testid="image-file" />
+      <button type="submit" className="self-start rounded-full bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark" data-testid="image-send">
+        {t("extras.imageSend")}
+      </button>
+    </Form>
+  );
+}
