@@ -345,7 +345,9 @@ async function send(attempt: Attempt): Promise<number> {
   requests++;
   try {
     const res = await fetch(`${api.baseUrl}${attempt.path}`, { method: attempt.method, headers, body: attempt.body, signal: AbortSignal.timeout(20_000) });
-    await res.arrayBuffer();
+    // An event stream (GET /api/events.php) answers with its status and stays open: the status is the answer.
+    if (res.headers.get("content-type")?.startsWith("text/event-stream")) await res.body?.cancel();
+    else await res.arrayBuffer();
     if (res.status >= 500) failures.push({ ...attempt, status: res.status, logged: describeLogged(res.headers.get("x-request-id")) });
     return res.status;
   } catch (error) {
