@@ -39,6 +39,10 @@ async function main() {
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
     logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind }, "api listening");
   });
+  // web's fetch keeps idle connections for up to 4 s: the api keeps them longer, so a request web sends on an
+  // idle connection never meets one the api is closing (a reset POST is not retried).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const stop = () => {
     server.close(() => void pushWorker.stop().finally(() => void database.close().finally(() => process.exit(0))));
     setTimeout(() => process.exit(0), 5000).unref();
