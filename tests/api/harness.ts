@@ -10,6 +10,7 @@ import path from "node:path";
 import { getTableName, is, sql } from "drizzle-orm";
 import { PgTable } from "drizzle-orm/pg-core";
 import { createApiApp } from "../../api/app";
+import type { EventHub } from "../../api/events/hub";
 import { loadApiConfig } from "../../api/config";
 import { createLogger } from "../../api/logger";
 import { openDatabase, type Database, type Db } from "../../api/db/client";
@@ -40,18 +41,33 @@ export const schemaTables: string[] = Object.values(schema as Record<string, unk
   is(value, PgTable) ? [getTableName(value)] : [],
 );
 
+export type StartOptions = {
+  env?: Record<string, string>;
+  /** The event stream's heartbeat in ms (api/events/hub.ts; 15 s by default): tests of ended sessions shorten it. */
+  eventsHeartbeatMs?: number;
+  /**
+   * A further api instance on the PostgreSQL database another harness of this file already reset and
+   * seeded (scale-out tests): nothing is emptied or seeded. Needs DATABASE_URL (PGlite is per instance).
+   */
+  sharedDatabase?: boolean;
+};
+
 /**
  * A seeded api on a random loopback port: PostgreSQL when DATABASE_URL is set (emptied first, so a
- * re-run on the same database starts clean), else an in-memory PGlite. One per test file.
+ * re-run on the same database starts clean), else an in-memory PGlite. One per test file, plus any
+ * `sharedDatabase` instances beside it.
  */
-export async function startApi(options: { env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startApi(options: StartOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "rdv-api-test-"));
   const databaseUrl = process.env.DATABASE_URL || undefined;
+  if (options.sharedDatabase && !databaseUrl) throw new Error("sharedDatabase needs DATABASE_URL: PGlite is one per instance");
   const database = await openDatabase({ databaseUrl, dataDir: null });
   try {
-    await resetDatabase(database.db);
-    await seedDemoData(database.db, { uploadsDir: path.join(dataDir, "uploads") });
-    clearSiteCache();
+    if (!options.sharedDatabase) {
+      await resetDatabase(database.db);
+      await seedDemoData(database.db, { uploadsDir: path.join(dataDir, "uploads") });
+      clearSiteCache();
+    }
     const config = loadApiConfig({
       ...process.env,
       NODE_ENV: "test",
@@ -77,7 +93,7 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
     });
     // The api's own logger (its redaction included), writing into the sink.
     const logger = createLogger("api", "debug", sink);
-    const app = createApiApp({ database, config, logger });
+    const app = createApiApp({ database, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs });
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
       s.once("error", reject);
@@ -90,6 +106,8 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
       dataDir,
       logLines,
       close: async () => {
+        // Open event streams end and the bus listener stops before the database closes under them.
+        await (app.locals.hub as EventHub).stop();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
