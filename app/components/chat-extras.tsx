@@ -1,8 +1,8 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { giftIds, giftImagePath, giftImageSide, chatImageField } from "#contract/gifts";
 import { photoMaxMegabytes } from "#contract/photos";
-import type { ChatPageData, ExtrasPanel } from "~/chat.server";
+import type { ChatPageData, ExtrasPanel, SendActionData } from "~/chat.server";
 
 type Open = NonNullable<ChatPageData["open"]>;
 
@@ -35,6 +35,9 @@ const keyFor = (base: string, i: number) => `${base.slice(0, 56)}-${i}`;
 
 export function ExtrasPanelView({ open, page, extras, closeTo }: { open: Open; page: ChatPageData; extras: ExtrasPanel; closeTo: string }) {
   const { t } = useTranslation("chat");
+  // A refused pick (not enough credits, not an image, too large) is said here, where the member is looking.
+  const answer = useActionData<SendActionData | null>();
+  const refused = answer && !answer.ok ? answer : null;
   const title =
     extras.panel === "gift" ? t("extras.giftTitle", { name: open.profile.name }) : extras.panel === "icebreakers" ? t("extras.icebreakersTitle", { name: open.profile.name }) : extras.panel === "gif" ? t("extras.gifTitle") : t("extras.imageTitle");
   const price =
@@ -55,6 +58,16 @@ export function ExtrasPanelView({ open, page, extras, closeTo }: { open: Open; p
             ×
           </Link>
         </header>
+        {refused ? (
+          <p className="mb-3 rounded-lg bg-red-50 p-3 text-sm text-danger" role="alert" data-testid="chat-extras-error">
+            {refused.message}{" "}
+            {refused.link ? (
+              <Link to={refused.link.to} className="font-semibold">
+                {refused.link.label}
+              </Link>
+            ) : null}
+          </p>
+        ) : null}
         {extras.panel === "gift" ? <GiftGrid open={open} sendKey={page.sendKey} /> : null}
         {extras.panel === "icebreakers" ? <IcebreakerList open={open} sendKey={page.sendKey} lines={page.icebreakers ?? []} /> : null}
         {extras.panel === "gif" ? <GifSearch open={open} sendKey={page.sendKey} extras={extras} /> : null}

@@ -309,8 +309,10 @@ function ConversationView({ open, page }: { open: Open; page: ChatPageData }) {
             </Link>
           ) : null}
           {messages.length === 0 && pending.length === 0 ? (
-            <div className="my-6 flex flex-col items-center gap-3 self-center text-center" data-testid="chat-start">
-              <p className="text-gray-500">{t("conversation.start", { name: profile.name })}</p>
+            <div className="my-6 flex flex-col items-center gap-3 self-center text-center">
+              <p className="text-gray-500" data-testid="chat-start">
+                {t("conversation.start", { name: profile.name })}
+              </p>
               {page.icebreakers && page.icebreakers.length > 0 && page.extras?.panel !== "icebreakers" ? (
                 <div className="w-full max-w-md text-left" data-testid="chat-start-icebreakers">
                   <p className="mb-2 text-sm font-medium text-gray-700">
