@@ -7,7 +7,8 @@ import { faker } from "@faker-js/faker";
 import { City } from "country-state-city";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
-import { companies, creditLedger, interests, photos, profiles, sites, users } from "./schema";
+import { companies, creditLedger, creditPackages, interests, photos, profiles, sites, users } from "./schema";
+import { demoPackages } from "../domain/payments/catalogue";
 import { hashPassword } from "../domain/passwords";
 import { nichePrefix } from "#contract/settings";
 import { profileChoices } from "#contract/profile";
@@ -117,6 +118,8 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
         })
         .returning();
       if (!site) throw new Error("site insert returned nothing");
+      // Issue 15: four credit packages per country the site serves, in that country's currency.
+      await tx.insert(creditPackages).values(demoPackages(site.id, countries));
 
       for (let i = 0; i < membersPerSite; i++) {
         const gender = n.niche === 1 && i % 5 === 4 ? "male" : n.gender;

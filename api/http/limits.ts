@@ -23,6 +23,8 @@ export const clientLimits = {
   email_change_do: { perIp: { points: 10, seconds: 15 * 60 } },
   /** Password change, account deletion and reactivation: each re-checks a password or a link. */
   password_check: { perIp: { points: 20, seconds: 15 * 60 }, perAccount: { points: 5, seconds: 15 * 60 } },
+  /** Starting a payment or a repeat order: each calls a payment provider (and may charge a stored card). */
+  payment: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 20, seconds: 15 * 60 } },
 } as const;
 
 export type LimitName = keyof typeof clientLimits;
