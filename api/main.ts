@@ -1,6 +1,6 @@
 import { loadApiConfig } from "./config";
 import { openDatabase } from "./db/client";
-import { seedDemoData } from "./db/seed";
+import { seedDemoData, seedMissingPackages } from "./db/seed";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
@@ -18,6 +18,7 @@ async function main() {
   if (config.DEMO_DATA) {
     const seeded = await seedDemoData(database.db, { uploadsDir: `${config.DATA_DIR}/uploads` });
     if (seeded) logger.info({ members: seeded.members, sites: seeded.sites }, "demo data created");
+    else if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
   }
   const app = createApiApp({ database, config, logger });
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });

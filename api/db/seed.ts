@@ -225,3 +225,12 @@ function avatar(seed: string, gender: "male" | "female"): string {
     hair: gender === "female" ? ["long", "curly", "bobCut", "bobBangs", "curlyBun", "straightBun", "extraLong"] : ["bald", "balding", "buzzcut", "shortCombover", "fade", "mohawk", "curlyHighTop"],
   }).toString();
 }
+
+/** Demo packages for sites that have none (a database seeded before credit packages existed). */
+export async function seedMissingPackages(db: Db): Promise<number> {
+  const all = await db.select({ id: sites.id, countries: sites.countries }).from(sites);
+  const have = new Set((await db.selectDistinct({ siteId: creditPackages.siteId }).from(creditPackages)).map((r) => r.siteId));
+  const rows = all.filter((s) => !have.has(s.id)).flatMap((s) => demoPackages(s.id, s.countries));
+  if (rows.length) await db.insert(creditPackages).values(rows);
+  return rows.length;
+}

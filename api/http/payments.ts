@@ -18,7 +18,7 @@ import type { UserResponse } from "#contract/user";
 import { loadMe } from "../domain/me";
 import { publicOrigin } from "../domain/accounts/links";
 import { methodsFor, packagesFor, paymentCountry } from "../domain/payments/catalogue";
-import { applyNotification, lastOrder, paymentOf, paymentsOf, startPayment, toPayment } from "../domain/payments/payments";
+import { applyNotification, lastOrder, paymentOf, paymentsOf, startPayment, toPayment, type PaymentRow } from "../domain/payments/payments";
 import { countryOfIp } from "../services/geo";
 import type { PaymentProviders } from "../services/payments";
 import { sandboxCardTokens } from "../services/payments/sandbox";
@@ -94,8 +94,10 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     handle(async (req, res) => {
       const query = parseInput(res, PaymentQuery, req.query);
       if (!query) return;
-      const [row, meAnswer] = await Promise.all([paymentOf(db, member(res).userId, query.id), me(req, res)]);
+      let row = await paymentOf(db, member(res).userId, query.id);
       if (!row) return sendError(res, "not_found");
+      if (row.status === "pending") row = (await reconcile(db, providers, row, req)) ?? row;
+      const meAnswer = await me(req, res);
       noStore(res).json({ payment: toPayment(row), ...(meAnswer ? { me: meAnswer } : {}) });
     }),
   );
@@ -231,6 +233,23 @@ export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | 
     }),
   );
   return router;
+}
+
+/**
+ * A pending payment at a provider that posts back only approved sales (Verotel): its status service,
+ * asked server to server, settles a declined one. The sandbox notifies every outcome, so it is not asked.
+ * A provider that cannot be reached leaves the payment pending.
+ */
+async function reconcile(db: Db, providers: PaymentProviders, row: PaymentRow, req: Request): Promise<PaymentRow | null> {
+  const provider = providers.byId(row.provider);
+  if (!provider || provider.id === "sandbox") return null;
+  const status = await provider.readStatus(row.reference).catch((error: unknown) => {
+    req.log.warn({ err: error, provider: provider.id }, "payment status service failed");
+    return null;
+  });
+  if (!status || status === "pending") return null;
+  await applyNotification(db, provider, { reference: row.reference, status, amount: null, currency: null, eventId: "status-service" });
+  return paymentOf(db, row.userId, row.id);
 }
 
 /** Verifies and applies one notification; false when its signature does not hold. */
