@@ -66,9 +66,9 @@ export const PaymentMethod = z.object({
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 /** GET /api/packages.php?country=XX: the site's packages and methods for a payment country (spec 3 paymentCountry). */
-export const PackagesQuery = z.object({ country: CountryCode.optional(), with_user: z.literal("1").optional() });
+export const PackagesQuery = z.object({ country: CountryCode.optional(), package_id: queryId.optional(), with_user: z.literal("1").optional() });
 export const PackagesResponse = z.object({
-  /** The payment country the packages are for: the asked one if the site serves it, else the IP's, else the site's first. */
+  /** The payment country the packages are for: package_id's country; else the asked one if the site serves it, else the IP's, else the site's first. */
   country: z.string(),
   /** Countries the payer can choose (the site's). */
   countries: z.array(z.string()),

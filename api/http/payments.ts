@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from "express";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { payments } from "../db/schema";
+import { creditPackages, payments } from "../db/schema";
 import {
   CreatePaymentRequest,
   PackagesQuery,
@@ -54,7 +54,14 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
       const query = parseInput(res, PackagesQuery, req.query);
       if (!query) return;
       const site = res.locals.site;
-      const country = paymentCountry(site, query.country, countryOfIp(res.locals.clientIp));
+      const [asked] = query.package_id
+        ? await db
+            .select({ country: creditPackages.country })
+            .from(creditPackages)
+            .where(and(eq(creditPackages.id, query.package_id), eq(creditPackages.siteId, site.id)))
+            .limit(1)
+        : [];
+      const country = asked?.country ?? paymentCountry(site, query.country, countryOfIp(res.locals.clientIp));
       const m = res.locals.member;
       const [packages, last, meAnswer] = await Promise.all([packagesFor(db, site.id, country), m ? lastOrder(db, m.userId) : null, me(req, res)]);
       const body: PackagesResponse = {
