@@ -2,37 +2,15 @@ import { z } from "zod";
 import { LinkToken, queryId, text, id } from "./input";
 import { UserResponse } from "./user";
 import { CompanyInfo } from "./settings";
+import { paymentMethodIds, paymentStatuses, sandboxCards, sandboxOutcomes } from "./payment-methods";
 
-/** Spec 3 Payment: the payment methods, by the ids the spec gives them. */
-export const paymentMethodIds = ["sdd", "sct", "blik", "prezelewy24", "giropay", "cards", "ideal", "bancontact", "applepay", "paysafecard", "paypal", "sofort", "eps"] as const;
+export * from "./payment-methods";
+
 export const PaymentMethodId = z.enum(paymentMethodIds);
 export type PaymentMethodId = z.infer<typeof PaymentMethodId>;
 
-/** The names payers know the methods by (brand names, the same in every language). */
-export const paymentMethodNames: Record<PaymentMethodId, string> = {
-  sdd: "SEPA Direct Debit",
-  sct: "SEPA bank transfer",
-  blik: "BLIK",
-  prezelewy24: "Przelewy24",
-  giropay: "giropay",
-  cards: "Credit card",
-  ideal: "iDEAL",
-  bancontact: "Bancontact",
-  applepay: "Apple Pay",
-  paysafecard: "paysafecard",
-  paypal: "PayPal",
-  sofort: "Sofort",
-  eps: "eps",
-};
-
-/**
- * Spec 4 Payment states: pending ("processing") until the provider's notification makes it final.
- * paid may later become refunded (operator CLI).
- */
-export const paymentStatuses = ["pending", "paid", "failed", "cancelled", "expired", "refunded"] as const;
 export const PaymentStatus = z.enum(paymentStatuses);
 export type PaymentStatus = z.infer<typeof PaymentStatus>;
-export const finalFailures: readonly PaymentStatus[] = ["failed", "cancelled", "expired"];
 
 export const packageMarks = ["most_chosen", "best_value"] as const;
 export const PackageMark = z.enum(packageMarks);
@@ -122,9 +100,7 @@ export type TransactionResponse = z.infer<typeof TransactionResponse>;
 export const RepeatOrderRequest = z.object({}).strict();
 
 /** The sandbox provider's hosted checkout (a test page): its token is the only key. */
-export const sandboxOutcomes = ["paid", "failed", "cancelled", "pending", "expired"] as const;
 export const SandboxOutcome = z.enum(sandboxOutcomes);
-export const sandboxCards = ["ok", "declines_later"] as const;
 export const SandboxCheckoutQuery = z.object({ token: LinkToken });
 export const SandboxCheckoutResponse = z.object({
   payment_id: z.number().int(),

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CreatePaymentResponse, PaymentMethodId, paymentMethodNames } from "#contract/payments";
+import { CreatePaymentResponse, PaymentMethodId } from "#contract/payments";
+import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { fixedT } from "~/i18n.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { paymentMethodNames } from "#contract/payments";
+import { paymentMethodNames } from "#contract/payment-methods";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { loadPackages } from "~/payments.server";
