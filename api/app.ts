@@ -128,6 +128,7 @@ export function paymentProviders(database: Database, config: ApiConfig, logger: 
   if (Object.values(routes).includes("verotel") && !verotel) throw new Error("Invalid api configuration: PAYMENT_ROUTES names verotel but VEROTEL_SHOP_ID or VEROTEL_SIGNATURE_KEY is unset");
   const providers: PaymentProviders = createPaymentProviders({
     routes,
+    sandboxEnabled: config.PAYMENT_SANDBOX ? config.PAYMENT_SANDBOX === "true" : config.NODE_ENV !== "production",
     verotel,
     sandbox: {
       secret: sandboxSecret,

@@ -31,6 +31,8 @@ const ApiEnv = z.object({
   VEROTEL_SHOP_ID: optional(z.string().regex(/^\d{1,12}$/, "VEROTEL_SHOP_ID must be digits")),
   VEROTEL_SIGNATURE_KEY: optional(z.string().min(8)),
   VEROTEL_URL: z.string().url().default("https://secure.verotel.com"),
+  /** Whether the offline sandbox provider takes payments; unset: yes, except with NODE_ENV=production. */
+  PAYMENT_SANDBOX: optional(z.enum(["true", "false"])),
   /** Signs the sandbox provider's notifications; unset: derived from SESSION_SECRET. */
   SANDBOX_WEBHOOK_SECRET: optional(z.string().min(16)),
   /** Delays (ms) of each sandbox notification's deliveries: late and more than once, as real providers do. */

@@ -68,7 +68,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         country,
         countries: site.countries,
         packages,
-        methods: methodsFor(country),
+        methods: methodsFor(country).filter((m) => providers.forMethod(m.id) !== null),
         last_order:
           last && last.packageId !== null
             ? { package_id: last.packageId, method: last.method as PaymentMethodId, credits: last.credits, amount: last.amount, currency: last.currency, stored_card: Boolean(last.storedCard) }
@@ -158,6 +158,9 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
   );
 
   // The sandbox provider's hosted checkout: the token (our reference at the sandbox) is its only key, as at a real provider.
+  // Without the sandbox (production default) its checkout does not exist.
+  router.use("/api/sandbox-checkout.php", (_req, res, next) => (providers.sandboxEnabled ? next() : sendError(res, "not_found")));
+
   router.get(
     "/api/sandbox-checkout.php",
     handle(async (req, res) => {

@@ -54,8 +54,8 @@ export async function startPayment(
     .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.siteId, input.siteId), eq(creditPackages.active, true)))
     .limit(1);
   if (!pkg) return { kind: "not_found" };
-  if (!methodOffered(pkg.country, input.method)) return { kind: "method_unavailable" };
   const provider = providers.forMethod(input.method);
+  if (!methodOffered(pkg.country, input.method) || !provider) return { kind: "method_unavailable" };
   const reference = randomBytes(24).toString("base64url");
   const transactionCosts = transactionCostsOf(input.method, pkg.currency);
   const [payment] = await db

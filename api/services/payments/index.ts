@@ -5,9 +5,11 @@ import type { PaymentProvider, ProviderId } from "./types";
 
 export type PaymentProviders = {
   sandbox: ReturnType<typeof createSandboxProvider>;
+  /** Whether the sandbox takes payments (never by default in production: its checkout lets the payer choose "paid"). */
+  sandboxEnabled: boolean;
   byId(id: string): PaymentProvider | null;
-  /** The provider that takes a method: PAYMENT_ROUTES names it, else the sandbox. */
-  forMethod(method: PaymentMethodId): PaymentProvider;
+  /** The provider that takes a method: PAYMENT_ROUTES names it, else the sandbox when enabled; null: the method is not offered. */
+  forMethod(method: PaymentMethodId): PaymentProvider | null;
 };
 
 export type ProvidersConfig = {
@@ -15,19 +17,24 @@ export type ProvidersConfig = {
   verotel: VerotelOptions | null;
   /** method -> provider, from PAYMENT_ROUTES ("cards=verotel,sdd=verotel"). */
   routes: Partial<Record<PaymentMethodId, ProviderId>>;
+  /** Default true; false in production unless PAYMENT_SANDBOX=true. */
+  sandboxEnabled?: boolean;
 };
 
 export function createPaymentProviders(config: ProvidersConfig): PaymentProviders {
   const sandbox = createSandboxProvider(config.sandbox);
   const verotel = config.verotel ? createVerotelProvider(config.verotel) : null;
-  const all: Record<string, PaymentProvider | null> = { sandbox, verotel };
+  const sandboxEnabled = config.sandboxEnabled ?? true;
+  const all: Record<string, PaymentProvider | null> = { sandbox: sandboxEnabled ? sandbox : null, verotel };
   return {
     sandbox,
+    sandboxEnabled,
     byId: (id) => (Object.hasOwn(all, id) ? (all[id] ?? null) : null),
     forMethod(method) {
       const routed = config.routes[method];
       const provider = routed ? all[routed] : null;
-      return provider && provider.methods.includes(method) ? provider : sandbox;
+      if (provider && provider.methods.includes(method)) return provider;
+      return sandboxEnabled ? sandbox : null;
     },
   };
 }
