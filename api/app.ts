@@ -21,10 +21,9 @@ import { photoRoutes } from "./http/photos";
 import { likeRoutes } from "./http/likes";
 import { blockRoutes } from "./http/blocks";
 import { discoveryRoutes } from "./http/discovery";
-import { paymentNotifyRoutes, paymentRoutes, receiveNotification } from "./http/payments";
-import { createHmac } from "node:crypto";
-import { createPaymentProviders, parsePaymentRoutes, type PaymentProviders } from "./services/payments";
-import { paymentMethodIds } from "#contract/payments";
+import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
+import { configuredPaymentProviders } from "./domain/payments/providers";
+import type { PaymentProviders } from "./services/payments";
 import { createMailer, type Mailer } from "./services/mail";
 
 export function createApiApp(options: { database: Database; config: ApiConfig; logger: Logger; mailer?: Mailer; providers?: PaymentProviders }) {
@@ -33,7 +32,7 @@ export function createApiApp(options: { database: Database; config: ApiConfig; l
   const { db } = database;
   const limit = createClientLimiter(db, { secret: config.SESSION_SECRET, scale: config.CLIENT_LIMIT_SCALE });
   const accountDeps = { db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL, limit };
-  const providers = options.providers ?? paymentProviders(database, config, logger);
+  const providers = options.providers ?? configuredPaymentProviders(database, config, logger);
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
@@ -117,29 +116,4 @@ function trustProxyValue(value: string): boolean | number | string {
   if (value === "false") return false;
   if (/^\d+$/.test(value)) return Number(value);
   return value;
-}
-
-/** The payment providers from the configuration (docs/payments.md); the sandbox notifies this api in-process. */
-export function paymentProviders(database: Database, config: ApiConfig, logger: Logger): PaymentProviders {
-  const sandboxSecret = config.SANDBOX_WEBHOOK_SECRET ?? createHmac("sha256", config.SESSION_SECRET).update("sandbox-webhook").digest("base64url");
-  const verotel =
-    config.VEROTEL_SHOP_ID && config.VEROTEL_SIGNATURE_KEY ? { shopId: config.VEROTEL_SHOP_ID, signatureKey: config.VEROTEL_SIGNATURE_KEY, baseUrl: config.VEROTEL_URL } : null;
-  const routes = parsePaymentRoutes(config.PAYMENT_ROUTES, paymentMethodIds);
-  if (Object.values(routes).includes("verotel") && !verotel) throw new Error("Invalid api configuration: PAYMENT_ROUTES names verotel but VEROTEL_SHOP_ID or VEROTEL_SIGNATURE_KEY is unset");
-  const providers: PaymentProviders = createPaymentProviders({
-    routes,
-    sandboxEnabled: config.PAYMENT_SANDBOX ? config.PAYMENT_SANDBOX === "true" : config.NODE_ENV !== "production",
-    verotel,
-    sandbox: {
-      secret: sandboxSecret,
-      deliveryDelaysMs: config.SANDBOX_NOTIFY_DELAYS_MS,
-      pendingSettleMs: config.SANDBOX_PENDING_SETTLE_MS,
-      deliver: async (rawBody, signature) => {
-        const ok = await receiveNotification(database.db, providers.sandbox, { query: {}, rawBody, headers: { "x-sandbox-signature": signature } });
-        if (!ok) logger.warn("sandbox notification refused");
-      },
-      onError: (error) => logger.warn({ err: error }, "sandbox notification failed"),
-    },
-  });
-  return providers;
 }

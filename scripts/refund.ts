@@ -7,7 +7,7 @@
 import { loadApiConfig } from "../api/config";
 import { openDatabase } from "../api/db/client";
 import { createLogger } from "../api/logger";
-import { paymentProviders } from "../api/app";
+import { configuredPaymentProviders } from "../api/domain/payments/providers";
 import { refundPayment } from "../api/domain/payments/payments";
 
 const messages = {
@@ -26,7 +26,7 @@ async function main(): Promise<number> {
   const logger = createLogger("api", config.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    const outcome = await refundPayment(database.db, paymentProviders(database, config, logger), Number(arg));
+    const outcome = await refundPayment(database.db, configuredPaymentProviders(database, config, logger), Number(arg));
     if (outcome.kind !== "refunded") {
       console.error(messages[outcome.kind]);
       return 1;

@@ -18,7 +18,7 @@ import type { UserResponse } from "#contract/user";
 import { loadMe } from "../domain/me";
 import { publicOrigin } from "../domain/accounts/links";
 import { methodsFor, packagesFor, paymentCountry } from "../domain/payments/catalogue";
-import { applyNotification, lastOrder, paymentOf, paymentsOf, startPayment, toPayment, type PaymentRow } from "../domain/payments/payments";
+import { applyNotification, lastOrder, paymentOf, paymentsOf, receiveNotification, startPayment, toPayment, type PaymentRow } from "../domain/payments/payments";
 import { countryOfIp } from "../services/geo";
 import type { PaymentProviders } from "../services/payments";
 import { sandboxCardTokens } from "../services/payments/sandbox";
@@ -63,16 +63,13 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         : [];
       const country = asked?.country ?? paymentCountry(site, query.country, countryOfIp(res.locals.clientIp));
       const m = res.locals.member;
-      const [packages, last, meAnswer] = await Promise.all([packagesFor(db, site.id, country), m ? lastOrder(db, m.userId) : null, me(req, res)]);
+      const [packages, last, meAnswer] = await Promise.all([packagesFor(db, site.id, country), m ? lastOrderToRepeat(db, site.id, m.userId) : null, me(req, res)]);
       const body: PackagesResponse = {
         country,
         countries: site.countries,
         packages,
         methods: methodsFor(country).filter((m) => providers.forMethod(m.id) !== null),
-        last_order:
-          last && last.packageId !== null
-            ? { package_id: last.packageId, method: last.method as PaymentMethodId, credits: last.credits, amount: last.amount, currency: last.currency, stored_card: Boolean(last.storedCard) }
-            : null,
+        last_order: last,
         refund_days: site.refundDays,
         ...(meAnswer ? { me: meAnswer } : {}),
       };
@@ -229,15 +226,17 @@ export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | 
       if (req.method !== "GET" && req.method !== "POST") return sendError(res, "not_found");
       const provider = typeof req.query.provider === "string" ? providers.byId(req.query.provider) : null;
       if (!provider) return sendError(res, "not_found");
-      const notification = await receiveNotification(db, provider, {
+      const outcome = await receiveNotification(db, provider, {
         query: req.query as Record<string, unknown>,
         rawBody: typeof req.body === "string" ? req.body : "",
         headers: { "x-sandbox-signature": req.get("x-sandbox-signature") },
       });
-      if (!notification) {
+      if (!outcome) {
         req.log.warn({ provider: provider.id }, "payment notification with a bad signature");
         return sendError(res, "validation_failed", { fields: { signature: ["The signature does not match."] } });
       }
+      // Signed, but for no payment of ours or for another amount: nothing changed; the operator should look.
+      if (outcome === "mismatch" || outcome === "unknown") req.log.warn({ provider: provider.id, outcome }, "payment notification changed nothing");
       const reply = provider.acknowledge();
       res.status(reply.status).type(reply.contentType).send(reply.body);
     }),
@@ -250,9 +249,18 @@ export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | 
  * asked server to server, settles a declined one. The sandbox notifies every outcome, so it is not asked.
  * A provider that cannot be reached leaves the payment pending.
  */
+const statusAskedAt = new Map<number, number>();
+const statusAskEveryMs = 10_000;
+
 async function reconcile(db: Db, providers: PaymentProviders, row: PaymentRow, req: Request): Promise<PaymentRow | null> {
   const provider = providers.byId(row.provider);
   if (!provider || provider.id === "sandbox") return null;
+  // At most once per 10 s per payment, however often the page refreshes (bounded memory).
+  const now = Date.now();
+  if (now - (statusAskedAt.get(row.id) ?? 0) < statusAskEveryMs) return null;
+  statusAskedAt.delete(row.id);
+  statusAskedAt.set(row.id, now);
+  if (statusAskedAt.size > 10_000) statusAskedAt.delete(statusAskedAt.keys().next().value!);
   const status = await provider.readStatus(row.reference).catch((error: unknown) => {
     req.log.warn({ err: error, provider: provider.id }, "payment status service failed");
     return null;
@@ -262,14 +270,15 @@ async function reconcile(db: Db, providers: PaymentProviders, row: PaymentRow, r
   return paymentOf(db, row.userId, row.id);
 }
 
-/** Verifies and applies one notification; false when its signature does not hold. */
-export async function receiveNotification(
-  db: Db,
-  provider: Parameters<typeof applyNotification>[1] & { verifyNotification: PaymentProviders["sandbox"]["verifyNotification"] },
-  input: Parameters<PaymentProviders["sandbox"]["verifyNotification"]>[0],
-): Promise<boolean> {
-  const notification = provider.verifyNotification(input);
-  if (!notification) return false;
-  await applyNotification(db, provider, notification);
-  return true;
+/** The last paid order as a repeat order would buy it now: its package at today's price, and its method (null when the package is gone). */
+async function lastOrderToRepeat(db: Db, siteId: number, userId: number): Promise<PackagesResponse["last_order"]> {
+  const last = await lastOrder(db, userId);
+  if (!last || last.packageId === null) return null;
+  const [pkg] = await db
+    .select()
+    .from(creditPackages)
+    .where(and(eq(creditPackages.id, last.packageId), eq(creditPackages.siteId, siteId), eq(creditPackages.active, true)))
+    .limit(1);
+  if (!pkg) return null;
+  return { package_id: pkg.id, method: last.method as PaymentMethodId, credits: pkg.credits, amount: pkg.amount, currency: pkg.currency, stored_card: Boolean(last.storedCard) };
 }

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
 import type { Payment, PaymentMethodId, PaymentStatus } from "#contract/payments";
 import type { PaymentProviders } from "../../services/payments";
-import type { PaymentProvider, ProviderNotification } from "../../services/payments/types";
+import type { NotificationInput, PaymentProvider, ProviderNotification } from "../../services/payments/types";
 import { methodOffered } from "./catalogue";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -232,4 +232,11 @@ export async function refundPayment(db: Db, providers: PaymentProviders, payment
     await tx.update(payments).set({ refundedCredits: takenBack, refundShortfall: shortfall }).where(eq(payments.id, payment.id));
     return { kind: "refunded", takenBack, shortfall, manual } as const;
   });
+}
+
+/** Verifies and applies one notification: what it did, or false when its signature does not hold. */
+export async function receiveNotification(db: Db, provider: Pick<PaymentProvider, "id" | "verifyNotification">, input: NotificationInput): Promise<ApplyOutcome | false> {
+  const notification = provider.verifyNotification(input);
+  if (!notification) return false;
+  return applyNotification(db, provider, notification);
 }
