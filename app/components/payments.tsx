@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CreditPackage, PaymentMethod } from "#contract/payments";
 import { formatMoney, formatPerCredit, methodLogo } from "~/payments";
@@ -89,13 +89,19 @@ function useBrowserSupports(method: PaymentMethod): boolean {
 function MethodButton({ packageId, method }: { packageId: number; method: PaymentMethod }) {
   const href = useHref();
   const supported = useBrowserSupports(method);
+  const action = href(`/credits/${packageId}/${method.id}`);
+  // Spec 4 "loading": with JavaScript the chosen method shows it is on its way (and cannot be sent twice).
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === action;
   if (!supported) return null;
   return (
     <li>
-      <Form method="post" action={href(`/credits/${packageId}/${method.id}`)}>
+      <Form method="post" action={action}>
         <button
           type="submit"
-          className="flex w-full items-center gap-3 rounded-xl bg-white px-4 py-3 text-left font-medium text-gray-900 shadow-sm ring-1 ring-gray-200 hover:ring-primary"
+          disabled={busy}
+          aria-busy={busy}
+          className="flex w-full items-center gap-3 rounded-xl bg-white px-4 py-3 text-left font-medium text-gray-900 shadow-sm ring-1 ring-gray-200 hover:ring-primary disabled:opacity-60"
           data-testid={`method-${method.id}`}
         >
           <MethodLogo method={method.id} name={method.name} />
