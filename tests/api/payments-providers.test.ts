@@ -4,6 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { hashPassword } from "../../api/domain/passwords";
 import { createVerotelProvider } from "../../api/services/payments/verotel";
+import { createPaymentProviders } from "../../api/services/payments";
+import { settleAbandonedPayments } from "../../api/domain/payments/payments";
+import { payments } from "../../api/db/schema";
+import { eq } from "drizzle-orm";
 import { call, startApi, type Harness } from "./harness";
 import { balanceOf, newPayingMember, packagesFor, paymentRow, paymentStatus, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
 
@@ -237,3 +241,58 @@ describe("the sandbox's own deliveries", () => {
     expect((await balanceOf(api, a.userId)).credits).toBe(0);
   });
 });
+
+describe("the settle job: no payment stays pending forever", () => {
+  /** Providers as the api's own, but the sandbox delivers over HTTP to the api's webhook, as a provider would. */
+  const providers = () =>
+    createPaymentProviders({
+      routes: { cards: "verotel", sdd: "verotel" },
+      verotel: { shopId, signatureKey, baseUrl: flexpayUrl },
+      sandbox: {
+        secret: sandboxSecret,
+        deliveryDelaysMs: [0],
+        pendingSettleMs: 0,
+        deliver: async (rawBody, signature) => {
+          await fetch(`${api.baseUrl}/api/payment-notify.php?provider=sandbox`, { method: "POST", headers: { "X-Sandbox-Signature": signature }, body: rawBody });
+        },
+        onError: () => undefined,
+      },
+    });
+  const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+  async function waitForStatus(who: PayingMember, id: number, status: string) {
+    const until = Date.now() + 4000;
+    while (Date.now() < until && (await paymentStatus(api, who, id)) !== status) await new Promise((r) => setTimeout(r, 50));
+    expect(await paymentStatus(api, who, id)).toBe(status);
+  }
+
+  it("expires an abandoned sandbox checkout after its lifetime, and not before", async () => {
+    const a = await newMember();
+    const { payment_id } = await startPayment(api, a, { package_id: (await pkgOf(a, "NL")).id, method: "ideal" });
+    await settleAbandonedPayments(api.db, providers(), inMinutes(5));
+    expect((await paymentRow(api, payment_id)).sandboxOutcome).toBeNull();
+    await settleAbandonedPayments(api.db, providers(), inMinutes(31));
+    await waitForStatus(a, payment_id, "expired");
+  });
+
+  it("notifies again a sandbox outcome whose notifications were lost (a restart), and credits once", async () => {
+    const a = await newMember();
+    const pkg = await pkgOf(a, "NL");
+    const { payment_id } = await startPayment(api, a, { package_id: pkg.id, method: "ideal" });
+    // The payer chose "paid" but the api restarted before the timers fired.
+    await api.db.update(payments).set({ sandboxOutcome: "paid" }).where(eq(payments.id, payment_id));
+    await settleAbandonedPayments(api.db, providers(), inMinutes(2));
+    await waitForStatus(a, payment_id, "paid");
+    await settleAbandonedPayments(api.db, providers(), inMinutes(3));
+    expect((await balanceOf(api, a.userId)).credits).toBe(pkg.credits);
+  });
+
+  it("asks Verotel about a pending order, and expires one it still does not know after a day", async () => {
+    const a = await newMember();
+    const { payment_id } = await startPayment(api, a, { package_id: (await pkgOf(a)).id, method: "cards" });
+    expect((await settleAbandonedPayments(api.db, providers(), inMinutes(16))).asked).toBeGreaterThanOrEqual(1);
+    expect((await paymentRow(api, payment_id)).status).toBe("pending");
+    await settleAbandonedPayments(api.db, providers(), inMinutes(25 * 60));
+    expect((await paymentRow(api, payment_id)).status).toBe("expired");
+  });
+});
+

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
 import type { Payment, PaymentMethodId, PaymentStatus } from "#contract/payments";
@@ -239,4 +239,78 @@ export async function receiveNotification(db: Db, provider: Pick<PaymentProvider
   const notification = provider.verifyNotification(input);
   if (!notification) return false;
   return applyNotification(db, provider, notification);
+}
+
+export type SettleOptions = {
+  /** An undecided sandbox checkout expires after this (a provider's checkout session lifetime). */
+  checkoutTtlMs: number;
+  /** A pending payment at a real provider is asked about after this. */
+  askAfterMs: number;
+  /** Still unknown to the provider after this: expired here (its order page is long gone). */
+  giveUpAfterMs: number;
+  batch: number;
+};
+
+export const defaultSettleOptions: SettleOptions = { checkoutTtlMs: 30 * 60_000, askAfterMs: 15 * 60_000, giveUpAfterMs: 24 * 60 * 60_000, batch: 50 };
+
+/**
+ * The job that keeps no payment pending forever (api/jobs/settle-payments.ts): an abandoned sandbox
+ * checkout expires (the sandbox notifies it, as a provider does); a sandbox outcome whose notifications
+ * were lost (a restart) is notified again; a real provider is asked for what it knows, and a payment it
+ * still does not know after a day expires here. Every change goes through the conditional update.
+ */
+export async function settleAbandonedPayments(db: Db, providers: PaymentProviders, now = new Date(), options = defaultSettleOptions): Promise<{ expired: number; renotified: number; asked: number }> {
+  let expired = 0;
+  let renotified = 0;
+  let asked = 0;
+  if (providers.sandboxEnabled) {
+    const abandoned = await db
+      .update(payments)
+      .set({ sandboxOutcome: "expired" })
+      .where(
+        and(
+          eq(payments.provider, "sandbox"),
+          eq(payments.status, "pending"),
+          isNull(payments.sandboxOutcome),
+          lt(payments.createdAt, new Date(now.getTime() - options.checkoutTtlMs)),
+        ),
+      )
+      .returning();
+    for (const row of abandoned) providers.sandbox.notifyOutcome({ reference: row.reference, status: "expired", amount: row.amount, currency: row.currency });
+    expired += abandoned.length;
+    const undelivered = await db
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.provider, "sandbox"),
+          eq(payments.status, "pending"),
+          isNotNull(payments.sandboxOutcome),
+          lt(payments.createdAt, new Date(now.getTime() - 60_000)),
+        ),
+      )
+      .limit(options.batch);
+    for (const row of undelivered) {
+      providers.sandbox.notifyOutcome({ reference: row.reference, status: row.sandboxOutcome as ProviderNotification["status"], amount: row.amount, currency: row.currency });
+    }
+    renotified = undelivered.length;
+  }
+  const waiting = await db
+    .select()
+    .from(payments)
+    .where(and(ne(payments.provider, "sandbox"), eq(payments.status, "pending"), lt(payments.createdAt, new Date(now.getTime() - options.askAfterMs))))
+    .orderBy(payments.createdAt)
+    .limit(options.batch);
+  for (const row of waiting) {
+    const provider = providers.byId(row.provider);
+    if (!provider) continue;
+    asked++;
+    const status = await provider.readStatus(row.reference).catch(() => null);
+    if (status && status !== "pending") {
+      await applyNotification(db, provider, { reference: row.reference, status, amount: null, currency: null, eventId: "status-service" }, now);
+    } else if (!status && now.getTime() - row.createdAt.getTime() > options.giveUpAfterMs) {
+      if ((await applyNotification(db, provider, { reference: row.reference, status: "expired", amount: null, currency: null, eventId: "expired-here" }, now)) === "applied") expired++;
+    }
+  }
+  return { expired, renotified, asked };
 }
