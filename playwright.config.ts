@@ -67,6 +67,8 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // Hundreds of signups and logins from one address in one run: the limits themselves are tested in tests/api.
       CLIENT_LIMIT_SCALE: "1000",
+      // The payment tests pay through the offline sandbox, also where NODE_ENV=production is inherited.
+      PAYMENT_SANDBOX: "true",
       // Lets the api start even where NODE_ENV=production is inherited (it then requires a secret).
       SESSION_SECRET: randomBytes(32).toString("base64url"),
     },
