@@ -69,6 +69,8 @@ export default defineConfig({
       CLIENT_LIMIT_SCALE: "1000",
       // The polling fallback (when the live stream cannot be used) every 2 s instead of 60 s: tests/e2e/live-chat.spec.ts.
       USER_REFETCH_SECONDS: "2",
+      // The payment tests pay through the offline sandbox, also where NODE_ENV=production is inherited.
+      PAYMENT_SANDBOX: "true",
       // Lets the api start even where NODE_ENV=production is inherited (it then requires a secret).
       SESSION_SECRET: randomBytes(32).toString("base64url"),
     },

@@ -26,6 +26,9 @@ import { discoveryRoutes } from "./http/discovery";
 import { chatRoutes } from "./http/chat";
 import { eventRoutes } from "./http/events";
 import { EventHub } from "./events/hub";
+import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
+import { configuredPaymentProviders } from "./domain/payments/providers";
+import type { PaymentProviders } from "./services/payments";
 import { createMailer, type Mailer } from "./services/mail";
 
 export function createApiApp(options: {
@@ -37,6 +40,8 @@ export function createApiApp(options: {
   eventsHeartbeatMs?: number;
   /** The GIF provider (issue 14); default: the one GIF_PROVIDER and TENOR_API_KEY choose. */
   gifs?: GifProvider;
+  /** The payment providers; default: the ones the configuration chooses (docs/payments.md). */
+  providers?: PaymentProviders;
 }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
@@ -46,6 +51,7 @@ export function createApiApp(options: {
   const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs);
   // The fuzz test wires the routes over a stand-in database that cannot listen.
   if (typeof database.listen === "function") hub.start(database.listen).catch((error: unknown) => logger.error({ err: error }, "event bus failed to start"));
+  const providers = options.providers ?? configuredPaymentProviders(database, config, logger);
   const app = express();
   app.disable("x-powered-by");
   app.locals.hub = hub;
@@ -91,6 +97,8 @@ export function createApiApp(options: {
   app.use(clientContext);
   app.use(bodyCap);
   app.use("/uploads", express.static(path.resolve(config.DATA_DIR, "uploads"), { maxAge: "30d", immutable: true, fallthrough: false }));
+  // Provider notifications: no session, raw body (the signature is over it), so before the JSON parser.
+  app.use(paymentNotifyRoutes({ db, providers }));
   app.use(express.json({ limit: bodyLimits.jsonBytes }));
   app.use(requestContext(db, config.SESSION_SECRET));
   app.use(settingsRoutes());
@@ -106,6 +114,7 @@ export function createApiApp(options: {
   app.use(chatRoutes(db, limit, gifs));
   app.use(chatExtrasRoutes(db, limit, { dataDir: config.DATA_DIR, gifs }));
   app.use(eventRoutes(db, hub, limit));
+  app.use(paymentRoutes({ db, providers, limit, publicUrl: config.PUBLIC_URL }));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

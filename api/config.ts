@@ -38,6 +38,24 @@ const ApiEnv = z.object({
   PUSH_KEYLESS_SITES: optional(z.enum(["true", "false"]).transform((v) => v === "true")),
   /** web-push (default): send to the browser's push service; files: write each push as JSON under DATA_DIR/push (offline). */
   PUSH_DELIVERY: z.enum(["web-push", "files"]).default("web-push"),
+  /** Which provider takes which payment method ("cards=verotel,sdd=verotel"); unset methods go to the sandbox (docs/payments.md). */
+  PAYMENT_ROUTES: optional(z.string().regex(/^[a-z0-9=, ]*$/, "PAYMENT_ROUTES must look like cards=verotel,sdd=verotel")),
+  /** Verotel FlexPay: the website's shop ID and FlexPay signature key (Control Center), and the brand's URL. */
+  VEROTEL_SHOP_ID: optional(z.string().regex(/^\d{1,12}$/, "VEROTEL_SHOP_ID must be digits")),
+  VEROTEL_SIGNATURE_KEY: optional(z.string().min(8)),
+  VEROTEL_URL: z.string().url().default("https://secure.verotel.com"),
+  /** Whether the offline sandbox provider takes payments; unset: yes, except with NODE_ENV=production. */
+  PAYMENT_SANDBOX: optional(z.enum(["true", "false"])),
+  /** Signs the sandbox provider's notifications; unset: derived from SESSION_SECRET. */
+  SANDBOX_WEBHOOK_SECRET: optional(z.string().min(16)),
+  /** Delays (ms) of each sandbox notification's deliveries: late and more than once, as real providers do. */
+  SANDBOX_NOTIFY_DELAYS_MS: z
+    .string()
+    .regex(/^(\d{1,7}(,\d{1,7})*)?$/, "SANDBOX_NOTIFY_DELAYS_MS must be a list of milliseconds")
+    .default("300,2500")
+    .transform((v) => (v ? v.split(",").map(Number) : [])),
+  /** A sandbox payment left pending settles as paid after this many ms. */
+  SANDBOX_PENDING_SETTLE_MS: z.coerce.number().int().min(0).max(86_400_000).default(5000),
 });
 
 /** An empty variable counts as unset, as in a .env file with `SMTP_URL=`. */

@@ -1,11 +1,13 @@
 import { loadApiConfig } from "./config";
 import { openDatabase } from "./db/client";
-import { seedDemoData } from "./db/seed";
+import { seedDemoData, seedMissingPackages } from "./db/seed";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
 import { startPushWorker } from "./jobs/push";
 import { createPushSender, deploymentVapidKeys } from "./services/push";
+import { startSettlePaymentsJob } from "./jobs/settle-payments";
+import { configuredPaymentProviders } from "./domain/payments/providers";
 
 async function main() {
   let config;
@@ -20,8 +22,16 @@ async function main() {
   if (config.DEMO_DATA) {
     const seeded = await seedDemoData(database.db, { uploadsDir: `${config.DATA_DIR}/uploads` });
     if (seeded) logger.info({ members: seeded.members, sites: seeded.sites }, "demo data created");
+    else if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
   }
-  const app = createApiApp({ database, config, logger });
+  let providers;
+  try {
+    providers = configuredPaymentProviders(database, config, logger);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+  const app = createApiApp({ database, config, logger, providers });
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });
   // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,
   // and the settings then report that public key, so browsers subscribe with the key pushes are signed with.
@@ -36,6 +46,7 @@ async function main() {
     subject: config.VAPID_SUBJECT,
     listen: database.listen,
   });
+  startSettlePaymentsJob(database.db, providers, { logger });
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
     logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind }, "api listening");
   });

@@ -5,7 +5,7 @@ export const i18nConfig = {
   supportedLngs: [...locales],
   fallbackLng: defaultLocale,
   defaultNS: "common",
-  ns: ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat"],
+  ns: ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat", "payments"],
   interpolation: { escapeValue: false },
 } as const;
 
@@ -13,6 +13,6 @@ export const i18nConfig = {
  * Namespaces the browser gets (one content-hashed file per locale that every page preloads, ADR 005, so
  * client-side navigation never lacks a text):
  * `account` holds the account forms' validation messages, which the browser shows while typing; the
- * member-area namespaces (profile, photos, likes, member, discovery, chat) hold texts of interactive parts.
+ * member-area namespaces (profile, photos, likes, member, discovery, chat, payments) hold texts of interactive parts.
  */
-export const clientNamespaces = ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat"] as const;
+export const clientNamespaces = ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat", "payments"] as const;

@@ -493,3 +493,85 @@ export const pushJobs = pgTable(
   },
   (t) => [index("push_jobs_due_idx").on(t.runAfter, t.id), index("push_jobs_event_idx").on(t.eventId), index("push_jobs_subscription_idx").on(t.subscriptionId)],
 );
+
+/* ---- Credits and payments (issue 15) ---- */
+
+/** Spec 3 Payment: a credit package of a site for one payment country; money in integer minor units. */
+export const creditPackages = pgTable(
+  "credit_packages",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    country: text("country").notNull(),
+    credits: integer("credits").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    mark: text("mark", { enum: ["most_chosen", "best_value"] }),
+    position: integer("position").notNull().default(0),
+    active: boolean("active").notNull().default(true),
+  },
+  (t) => [index("credit_packages_site_country_idx").on(t.siteId, t.country, t.position)],
+);
+
+/**
+ * A payment: what was bought (credits and amount copied from the package at creation), with which method
+ * and provider, and its state (contract/payments.ts paymentStatuses). Only a conditional update from
+ * `pending` makes it final; credits are granted in the same transaction (ledger reference `payment:{id}`).
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    packageId: integer("package_id").references(() => creditPackages.id, { onDelete: "set null" }),
+    credits: integer("credits").notNull(),
+    amount: integer("amount").notNull(),
+    transactionCosts: integer("transaction_costs").notNull().default(0),
+    currency: text("currency").notNull(),
+    country: text("country").notNull(),
+    method: text("method").notNull(),
+    provider: text("provider").notNull(),
+    status: text("status", { enum: ["pending", "paid", "failed", "cancelled", "expired", "refunded"] }).notNull().default("pending"),
+    /** Our reference at the provider (random, unguessable): the sandbox checkout token, Verotel's referenceID. */
+    reference: text("reference").notNull(),
+    /** The provider's id of the sale (Verotel saleID), once known. */
+    providerReference: text("provider_reference"),
+    /** A stored card the provider can charge again (repeat order); null when none. */
+    storedCard: text("stored_card"),
+    /** Whether this payment charged a stored card (repeat order). */
+    usedStoredCard: boolean("used_stored_card").notNull().default(false),
+    /** The sandbox's own state (the payer's choice): the fake provider keeps it here. */
+    sandboxOutcome: text("sandbox_outcome"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    refundedCredits: integer("refunded_credits").notNull().default(0),
+    /** Credits already spent when refunded: not taken back (the balance never goes below zero). */
+    refundShortfall: integer("refund_shortfall").notNull().default(0),
+  },
+  (t) => [uniqueIndex("payments_reference_idx").on(t.provider, t.reference), index("payments_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** Every notification a provider sent (replays included), and what it changed: the audit trail of a payment. */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: serial("id").primaryKey(),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    eventId: text("event_id"),
+    status: text("status").notNull(),
+    /** applied (changed the payment), ignored (replay, late or out of order), mismatch (amount or currency differs). */
+    outcome: text("outcome", { enum: ["applied", "ignored", "mismatch"] }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_events_payment_idx").on(t.paymentId, t.receivedAt)],
+);

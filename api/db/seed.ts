@@ -7,7 +7,8 @@ import { faker } from "@faker-js/faker";
 import { City } from "country-state-city";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
-import { companies, creditLedger, interests, photos, profiles, sites, users } from "./schema";
+import { companies, creditLedger, creditPackages, interests, photos, profiles, sites, users } from "./schema";
+import { demoPackages } from "../domain/payments/catalogue";
 import { hashPassword } from "../domain/passwords";
 import { seedConversations } from "./seed-chat";
 import { nichePrefix } from "#contract/settings";
@@ -120,6 +121,8 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
         })
         .returning();
       if (!site) throw new Error("site insert returned nothing");
+      // Issue 15: four credit packages per country the site serves, in that country's currency.
+      await tx.insert(creditPackages).values(demoPackages(site.id, countries));
 
       for (let i = 0; i < membersPerSite; i++) {
         const gender = n.niche === 1 && i % 5 === 4 ? "male" : n.gender;
@@ -227,4 +230,13 @@ function avatar(seed: string, gender: "male" | "female"): string {
     facialHairProbability: gender === "male" ? 60 : 0,
     hair: gender === "female" ? ["long", "curly", "bobCut", "bobBangs", "curlyBun", "straightBun", "extraLong"] : ["bald", "balding", "buzzcut", "shortCombover", "fade", "mohawk", "curlyHighTop"],
   }).toString();
+}
+
+/** Demo packages for sites that have none (a database seeded before credit packages existed). */
+export async function seedMissingPackages(db: Db): Promise<number> {
+  const all = await db.select({ id: sites.id, countries: sites.countries }).from(sites);
+  const have = new Set((await db.selectDistinct({ siteId: creditPackages.siteId }).from(creditPackages)).map((r) => r.siteId));
+  const rows = all.filter((s) => !have.has(s.id)).flatMap((s) => demoPackages(s.id, s.countries));
+  if (rows.length) await db.insert(creditPackages).values(rows);
+  return rows.length;
 }

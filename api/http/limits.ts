@@ -30,6 +30,8 @@ export const clientLimits = {
   /** "Is typing" signals: the browser sends one at most every 3 s while typing. */
   typing: { perIp: { points: 200, seconds: 60 }, perAccount: { points: 40, seconds: 60 } },
   password_check: { perIp: { points: 20, seconds: 15 * 60 }, perAccount: { points: 5, seconds: 15 * 60 } },
+  /** Starting a payment or a repeat order: each calls a payment provider (and may charge a stored card). */
+  payment: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 20, seconds: 15 * 60 } },
 } as const;
 
 export type LimitName = keyof typeof clientLimits;

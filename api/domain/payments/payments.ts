@@ -1,0 +1,316 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
+import type { Payment, PaymentMethodId, PaymentStatus } from "#contract/payments";
+import type { PaymentProviders } from "../../services/payments";
+import type { NotificationInput, PaymentProvider, ProviderNotification } from "../../services/payments/types";
+import { methodOffered } from "./catalogue";
+
+export type PaymentRow = typeof payments.$inferSelect;
+
+export function toPayment(row: PaymentRow): Payment {
+  return {
+    payment_id: row.id,
+    date: row.createdAt.toISOString(),
+    status: row.status,
+    package_id: row.packageId,
+    credits: row.credits,
+    amount: row.amount,
+    transaction_costs: row.transactionCosts,
+    currency: row.currency,
+    method: row.method as PaymentMethodId,
+    country: row.country,
+    stored_card: row.usedStoredCard,
+    paid_at: row.paidAt?.toISOString() ?? null,
+    refunded_at: row.refundedAt?.toISOString() ?? null,
+    refunded_credits: row.refundedCredits,
+  };
+}
+
+/** Per-method transaction costs (minor units) added to the package's price; none today. */
+export function transactionCostsOf(_method: PaymentMethodId, _currency: string): number {
+  return 0;
+}
+
+export type CreateOutcome =
+  | { kind: "created"; payment: PaymentRow; redirectUrl: string }
+  | { kind: "not_found" }
+  | { kind: "method_unavailable" };
+
+/**
+ * Starts a payment for a package: the amount always comes from the package on the server. The payer
+ * then goes to the provider's checkout; a stored card (repeat order) is charged at once.
+ */
+export async function startPayment(
+  db: Db,
+  providers: PaymentProviders,
+  input: { siteId: number; siteName: string; userId: number; packageId: number; method: PaymentMethodId; origin: string; storedCard?: string | null },
+  now = new Date(),
+): Promise<CreateOutcome> {
+  const [pkg] = await db
+    .select()
+    .from(creditPackages)
+    .where(and(eq(creditPackages.id, input.packageId), eq(creditPackages.siteId, input.siteId), eq(creditPackages.active, true)))
+    .limit(1);
+  if (!pkg) return { kind: "not_found" };
+  const provider = providers.forMethod(input.method);
+  if (!methodOffered(pkg.country, input.method) || !provider) return { kind: "method_unavailable" };
+  const reference = randomBytes(24).toString("base64url");
+  const transactionCosts = transactionCostsOf(input.method, pkg.currency);
+  const [payment] = await db
+    .insert(payments)
+    .values({
+      userId: input.userId,
+      siteId: input.siteId,
+      packageId: pkg.id,
+      credits: pkg.credits,
+      amount: pkg.amount + transactionCosts,
+      transactionCosts,
+      currency: pkg.currency,
+      country: pkg.country,
+      method: input.method,
+      provider: provider.id,
+      reference,
+      usedStoredCard: Boolean(input.storedCard),
+      createdAt: now,
+    })
+    .returning();
+  if (!payment) throw new Error("payment insert returned nothing");
+  const created = await provider
+    .createPayment({
+      paymentId: payment.id,
+      reference,
+      amount: payment.amount,
+      currency: payment.currency,
+      method: input.method,
+      description: `${pkg.credits} credits - ${input.siteName}`,
+      returnUrl: `${input.origin}/payment/${payment.id}`,
+      storedCard: input.storedCard,
+    })
+    .catch(async (error: unknown) => {
+      await finish(db, payment.id, "failed", now);
+      throw error;
+    });
+  if ("charged" in created) {
+    await applyNotification(db, provider, created.charged, now);
+    return { kind: "created", payment, redirectUrl: `/payment/${payment.id}` };
+  }
+  return { kind: "created", payment, redirectUrl: created.redirectUrl };
+}
+
+async function finish(db: Db, paymentId: number, status: PaymentStatus, now: Date) {
+  await db
+    .update(payments)
+    .set({ status, finishedAt: now })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")));
+}
+
+export type ApplyOutcome = "applied" | "ignored" | "mismatch" | "unknown";
+
+/**
+ * A verified notification changes a pending payment once: a conditional UPDATE from `pending`, and for
+ * `paid`, the credits, paid_user and the ledger row in the same transaction. Replays, a notification
+ * racing the browser's return, and statuses after the final one find no pending row and change nothing.
+ * An amount or currency other than the payment's is recorded and changes nothing.
+ */
+export async function applyNotification(db: Db, provider: Pick<PaymentProvider, "id">, n: ProviderNotification, now = new Date()): Promise<ApplyOutcome> {
+  const [payment] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, provider.id), eq(payments.reference, n.reference)))
+    .limit(1);
+  const event = { provider: provider.id, eventId: n.eventId?.slice(0, 100) ?? null, status: n.status, receivedAt: now };
+  if (!payment) {
+    await db.insert(paymentEvents).values({ ...event, paymentId: null, outcome: "ignored" });
+    return "unknown";
+  }
+  if ((n.amount !== null && n.amount !== payment.amount) || (n.currency !== null && n.currency !== payment.currency)) {
+    await db.insert(paymentEvents).values({ ...event, paymentId: payment.id, outcome: "mismatch" });
+    return "mismatch";
+  }
+  if (n.status === "pending") {
+    await db.insert(paymentEvents).values({ ...event, paymentId: payment.id, outcome: "ignored" });
+    return "ignored";
+  }
+  return db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(payments)
+      .set({
+        status: n.status,
+        finishedAt: now,
+        paidAt: n.status === "paid" ? now : null,
+        providerReference: n.providerReference ?? payment.providerReference,
+        storedCard: n.status === "paid" ? (n.storedCard ?? null) : null,
+      })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+      .returning({ userId: payments.userId, credits: payments.credits });
+    if (changed && n.status === "paid") {
+      const [user] = await tx
+        .update(users)
+        .set({ credits: sql`${users.credits} + ${changed.credits}`, paidUser: true })
+        .where(eq(users.id, changed.userId))
+        .returning({ credits: users.credits });
+      if (!user) throw new Error("credits update found no user");
+      await tx.insert(creditLedger).values({ userId: changed.userId, delta: changed.credits, balanceAfter: user.credits, reason: "purchase", reference: `payment:${payment.id}`, createdAt: now });
+    }
+    await tx.insert(paymentEvents).values({ ...event, paymentId: payment.id, outcome: changed ? "applied" : "ignored" });
+    return changed ? "applied" : "ignored";
+  });
+}
+
+export async function paymentOf(db: Db, userId: number, paymentId: number): Promise<PaymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function paymentsOf(db: Db, userId: number, limit = 200): Promise<PaymentRow[]> {
+  return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt), desc(payments.id)).limit(limit);
+}
+
+/** The member's last paid order (spec 2 /credits/repeat-order): its package, method and stored card. */
+export async function lastOrder(db: Db, userId: number): Promise<PaymentRow | null> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.status, "paid")))
+    .orderBy(desc(payments.paidAt), desc(payments.id))
+    .limit(1);
+  return row ?? null;
+}
+
+export type RefundOutcome =
+  | { kind: "refunded"; takenBack: number; shortfall: number; manual: boolean }
+  | { kind: "not_found" | "not_paid" | "window_passed" };
+
+/**
+ * Refund by the operator (npm run refund): within the site's refund_days of the payment, the provider
+ * gives the money back, then one transaction marks the payment refunded (conditional on `paid`) and takes
+ * the credits back through the ledger. Credits already spent are not taken: the balance never goes below
+ * zero, and the shortfall is recorded on the payment. The member stays premium only with another paid payment.
+ */
+export async function refundPayment(db: Db, providers: PaymentProviders, paymentId: number, now = new Date()): Promise<RefundOutcome> {
+  const [found] = await db
+    .select({ payment: payments, refundDays: sites.refundDays })
+    .from(payments)
+    .innerJoin(sites, eq(sites.id, payments.siteId))
+    .where(eq(payments.id, paymentId))
+    .limit(1);
+  if (!found) return { kind: "not_found" };
+  const { payment, refundDays } = found;
+  if (payment.status !== "paid" || !payment.paidAt) return { kind: "not_paid" };
+  if (now.getTime() - payment.paidAt.getTime() > refundDays * 86_400_000) return { kind: "window_passed" };
+  const provider = providers.byId(payment.provider);
+  if (!provider) throw new Error(`provider ${payment.provider} is not configured`);
+  const { manual } = await provider.refund({ reference: payment.reference, providerReference: payment.providerReference, amount: payment.amount, currency: payment.currency });
+  return db.transaction(async (tx) => {
+    const [marked] = await tx
+      .update(payments)
+      .set({ status: "refunded", refundedAt: now })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "paid")))
+      .returning({ id: payments.id });
+    if (!marked) return { kind: "not_paid" } as const;
+    const result = await tx.execute<{ before: number; after: number }>(sql`
+      with old as (select id, credits from users where id = ${payment.userId} for update)
+      update users u
+         set credits = greatest(u.credits - ${payment.credits}, 0),
+             paid_user = u.paid_user and exists (select 1 from payments p where p.user_id = u.id and p.status = 'paid' and p.id <> ${payment.id})
+        from old
+       where u.id = old.id
+   returning old.credits as before, u.credits as after`);
+    const row = (result as unknown as { rows: { before: number; after: number }[] }).rows[0];
+    if (!row) throw new Error("refund found no user");
+    const takenBack = Number(row.before) - Number(row.after);
+    if (takenBack > 0) {
+      await tx.insert(creditLedger).values({ userId: payment.userId, delta: -takenBack, balanceAfter: Number(row.after), reason: "refund", reference: `payment:${payment.id}`, createdAt: now });
+    }
+    const shortfall = payment.credits - takenBack;
+    await tx.update(payments).set({ refundedCredits: takenBack, refundShortfall: shortfall }).where(eq(payments.id, payment.id));
+    return { kind: "refunded", takenBack, shortfall, manual } as const;
+  });
+}
+
+/** Verifies and applies one notification: what it did, or false when its signature does not hold. */
+export async function receiveNotification(db: Db, provider: Pick<PaymentProvider, "id" | "verifyNotification">, input: NotificationInput): Promise<ApplyOutcome | false> {
+  const notification = provider.verifyNotification(input);
+  if (!notification) return false;
+  return applyNotification(db, provider, notification);
+}
+
+export type SettleOptions = {
+  /** An undecided sandbox checkout expires after this (a provider's checkout session lifetime). */
+  checkoutTtlMs: number;
+  /** A pending payment at a real provider is asked about after this. */
+  askAfterMs: number;
+  /** Still unknown to the provider after this: expired here (its order page is long gone). */
+  giveUpAfterMs: number;
+  batch: number;
+};
+
+export const defaultSettleOptions: SettleOptions = { checkoutTtlMs: 30 * 60_000, askAfterMs: 15 * 60_000, giveUpAfterMs: 24 * 60 * 60_000, batch: 50 };
+
+/**
+ * The job that keeps no payment pending forever (api/jobs/settle-payments.ts): an abandoned sandbox
+ * checkout expires (the sandbox notifies it, as a provider does); a sandbox outcome whose notifications
+ * were lost (a restart) is notified again; a real provider is asked for what it knows, and a payment it
+ * still does not know after a day expires here. Every change goes through the conditional update.
+ */
+export async function settleAbandonedPayments(db: Db, providers: PaymentProviders, now = new Date(), options = defaultSettleOptions): Promise<{ expired: number; renotified: number; asked: number }> {
+  let expired = 0;
+  let renotified = 0;
+  let asked = 0;
+  if (providers.sandboxEnabled) {
+    const abandoned = await db
+      .update(payments)
+      .set({ sandboxOutcome: "expired" })
+      .where(
+        and(
+          eq(payments.provider, "sandbox"),
+          eq(payments.status, "pending"),
+          isNull(payments.sandboxOutcome),
+          lt(payments.createdAt, new Date(now.getTime() - options.checkoutTtlMs)),
+        ),
+      )
+      .returning();
+    for (const row of abandoned) providers.sandbox.notifyOutcome({ reference: row.reference, status: "expired", amount: row.amount, currency: row.currency });
+    expired += abandoned.length;
+    const undelivered = await db
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.provider, "sandbox"),
+          eq(payments.status, "pending"),
+          isNotNull(payments.sandboxOutcome),
+          lt(payments.createdAt, new Date(now.getTime() - 60_000)),
+        ),
+      )
+      .limit(options.batch);
+    for (const row of undelivered) {
+      providers.sandbox.notifyOutcome({ reference: row.reference, status: row.sandboxOutcome as ProviderNotification["status"], amount: row.amount, currency: row.currency });
+    }
+    renotified = undelivered.length;
+  }
+  const waiting = await db
+    .select()
+    .from(payments)
+    .where(and(ne(payments.provider, "sandbox"), eq(payments.status, "pending"), lt(payments.createdAt, new Date(now.getTime() - options.askAfterMs))))
+    .orderBy(payments.createdAt)
+    .limit(options.batch);
+  for (const row of waiting) {
+    const provider = providers.byId(row.provider);
+    if (!provider) continue;
+    asked++;
+    const status = await provider.readStatus(row.reference).catch(() => null);
+    if (status && status !== "pending") {
+      await applyNotification(db, provider, { reference: row.reference, status, amount: null, currency: null, eventId: "status-service" }, now);
+    } else if (!status && now.getTime() - row.createdAt.getTime() > options.giveUpAfterMs) {
+      if ((await applyNotification(db, provider, { reference: row.reference, status: "expired", amount: null, currency: null, eventId: "expired-here" }, now)) === "applied") expired++;
+    }
+  }
+  return { expired, renotified, asked };
+}

@@ -1,0 +1,32 @@
+import { createHmac } from "node:crypto";
+import type { Logger } from "pino";
+import { paymentMethodIds } from "#contract/payments";
+import type { ApiConfig } from "../../config";
+import type { Database } from "../../db/client";
+import { createPaymentProviders, parsePaymentRoutes, type PaymentProviders } from "../../services/payments";
+import { receiveNotification } from "./payments";
+
+/** The payment providers from the configuration (docs/payments.md); the sandbox notifies this api in-process. */
+export function configuredPaymentProviders(database: Database, config: ApiConfig, logger: Logger): PaymentProviders {
+  const sandboxSecret = config.SANDBOX_WEBHOOK_SECRET ?? createHmac("sha256", config.SESSION_SECRET).update("sandbox-webhook").digest("base64url");
+  const verotel =
+    config.VEROTEL_SHOP_ID && config.VEROTEL_SIGNATURE_KEY ? { shopId: config.VEROTEL_SHOP_ID, signatureKey: config.VEROTEL_SIGNATURE_KEY, baseUrl: config.VEROTEL_URL } : null;
+  const routes = parsePaymentRoutes(config.PAYMENT_ROUTES, paymentMethodIds);
+  if (Object.values(routes).includes("verotel") && !verotel) throw new Error("Invalid api configuration: PAYMENT_ROUTES names verotel but VEROTEL_SHOP_ID or VEROTEL_SIGNATURE_KEY is unset");
+  const providers: PaymentProviders = createPaymentProviders({
+    routes,
+    sandboxEnabled: config.PAYMENT_SANDBOX ? config.PAYMENT_SANDBOX === "true" : config.NODE_ENV !== "production",
+    verotel,
+    sandbox: {
+      secret: sandboxSecret,
+      deliveryDelaysMs: config.SANDBOX_NOTIFY_DELAYS_MS,
+      pendingSettleMs: config.SANDBOX_PENDING_SETTLE_MS,
+      deliver: async (rawBody, signature) => {
+        const ok = await receiveNotification(database.db, providers.sandbox, { query: {}, rawBody, headers: { "x-sandbox-signature": signature } });
+        if (!ok) logger.warn("sandbox notification refused");
+      },
+      onError: (error) => logger.warn({ err: error }, "sandbox notification failed"),
+    },
+  });
+  return providers;
+}

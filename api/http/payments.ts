@@ -1,0 +1,284 @@
+import express, { Router, type Request, type Response } from "express";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { creditPackages, payments } from "../db/schema";
+import {
+  CreatePaymentRequest,
+  PackagesQuery,
+  PaymentQuery,
+  RepeatOrderRequest,
+  SandboxCheckoutQuery,
+  SandboxCheckoutRequest,
+  TransactionsQuery,
+  type PackagesResponse,
+  type PaymentMethodId,
+} from "#contract/payments";
+import { withUserParam } from "#contract/members";
+import type { UserResponse } from "#contract/user";
+import { loadMe } from "../domain/me";
+import { publicOrigin } from "../domain/accounts/links";
+import { methodsFor, packagesFor, paymentCountry } from "../domain/payments/catalogue";
+import { applyNotification, lastOrder, paymentOf, paymentsOf, receiveNotification, startPayment, toPayment, type PaymentRow } from "../domain/payments/payments";
+import { countryOfIp } from "../services/geo";
+import type { PaymentProviders } from "../services/payments";
+import { sandboxCardTokens } from "../services/payments/sandbox";
+import { requireMember, type Member } from "./context";
+import { sessionMember, type ClientLimiter } from "./limits";
+import { handle, parseInput, sendError } from "./respond";
+
+const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
+
+function member(res: Response): Member {
+  const m = res.locals.member;
+  if (!m) throw new Error("requireMember must run first");
+  return m;
+}
+
+export type PaymentDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; publicUrl?: string };
+
+/** Credits and payments (issue 15): packages, starting a payment, its state, transactions, repeat order and the sandbox checkout. */
+export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps): Router {
+  const router = Router();
+  const me = (req: Request, res: Response): Promise<UserResponse | undefined> => {
+    const m = res.locals.member;
+    if (req.query[withUserParam] !== "1" || !m) return Promise.resolve(undefined);
+    return loadMe(db, m, res.locals.site.id);
+  };
+  const origin = (req: Request, res: Response) =>
+    publicOrigin({ publicUrl, protocol: req.protocol, forwardedHost: req.get("x-forwarded-host"), host: req.get("host"), siteDomain: res.locals.site.domain });
+
+  // Public (spec 2 /pricing): a visitor sees the packages too; a member also gets their last order.
+  router.get(
+    "/api/packages.php",
+    handle(async (req, res) => {
+      const query = parseInput(res, PackagesQuery, req.query);
+      if (!query) return;
+      const site = res.locals.site;
+      const [asked] = query.package_id
+        ? await db
+            .select({ country: creditPackages.country })
+            .from(creditPackages)
+            .where(and(eq(creditPackages.id, query.package_id), eq(creditPackages.siteId, site.id)))
+            .limit(1)
+        : [];
+      const country = asked?.country ?? paymentCountry(site, query.country, countryOfIp(res.locals.clientIp));
+      const m = res.locals.member;
+      const [packages, last, meAnswer] = await Promise.all([packagesFor(db, site.id, country), m ? lastOrderToRepeat(db, site.id, m.userId) : null, me(req, res)]);
+      const body: PackagesResponse = {
+        country,
+        countries: site.countries,
+        packages,
+        methods: methodsFor(country).filter((m) => providers.forMethod(m.id) !== null),
+        last_order: last,
+        refund_days: site.refundDays,
+        ...(meAnswer ? { me: meAnswer } : {}),
+      };
+      (m ? noStore(res) : res.set("Cache-Control", "private, max-age=60")).json(body);
+    }),
+  );
+
+  router.post(
+    "/api/payment.php",
+    requireMember,
+    limit("payment", sessionMember),
+    handle(async (req, res) => {
+      const body = parseInput(res, CreatePaymentRequest, req.body);
+      if (!body) return;
+      const site = res.locals.site;
+      const outcome = await startPayment(db, providers, { siteId: site.id, siteName: site.name, userId: member(res).userId, packageId: body.package_id, method: body.method, origin: origin(req, res) });
+      if (outcome.kind === "not_found") return sendError(res, "not_found");
+      if (outcome.kind === "method_unavailable") return sendError(res, "validation_failed", { fields: { method: ["This payment method is not offered for this package's country."] } });
+      noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
+    }),
+  );
+
+  router.get(
+    "/api/payment.php",
+    requireMember,
+    handle(async (req, res) => {
+      const query = parseInput(res, PaymentQuery, req.query);
+      if (!query) return;
+      let row = await paymentOf(db, member(res).userId, query.id);
+      if (!row) return sendError(res, "not_found");
+      if (row.status === "pending") row = (await reconcile(db, providers, row, req)) ?? row;
+      const meAnswer = await me(req, res);
+      noStore(res).json({ payment: toPayment(row), ...(meAnswer ? { me: meAnswer } : {}) });
+    }),
+  );
+
+  router.get(
+    "/api/transactions.php",
+    requireMember,
+    handle(async (req, res) => {
+      const query = parseInput(res, TransactionsQuery, req.query);
+      if (!query) return;
+      const [rows, meAnswer] = await Promise.all([paymentsOf(db, member(res).userId), me(req, res)]);
+      noStore(res).json({ transactions: rows.map(toPayment), ...(meAnswer ? { me: meAnswer } : {}) });
+    }),
+  );
+
+  router.get(
+    "/api/transaction.php",
+    requireMember,
+    handle(async (req, res) => {
+      const query = parseInput(res, PaymentQuery, req.query);
+      if (!query) return;
+      const [row, meAnswer] = await Promise.all([paymentOf(db, member(res).userId, query.id), me(req, res)]);
+      if (!row) return sendError(res, "not_found");
+      const site = res.locals.site;
+      noStore(res).json({ payment: toPayment(row), company: res.locals.company, site_name: site.name, refund_days: site.refundDays, ...(meAnswer ? { me: meAnswer } : {}) });
+    }),
+  );
+
+  router.post(
+    "/api/repeat-order.php",
+    requireMember,
+    limit("payment", sessionMember),
+    handle(async (req, res) => {
+      if (!parseInput(res, RepeatOrderRequest, req.body ?? {})) return;
+      const m = member(res);
+      const last = await lastOrder(db, m.userId);
+      if (!last || last.packageId === null) return sendError(res, "not_found");
+      const site = res.locals.site;
+      const outcome = await startPayment(db, providers, {
+        siteId: site.id,
+        siteName: site.name,
+        userId: m.userId,
+        packageId: last.packageId,
+        method: last.method as PaymentMethodId,
+        origin: origin(req, res),
+        storedCard: last.method === "cards" ? last.storedCard : null,
+      });
+      if (outcome.kind !== "created") return sendError(res, "not_found");
+      noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
+    }),
+  );
+
+  // The sandbox provider's hosted checkout: the token (our reference at the sandbox) is its only key, as at a real provider.
+  // Without the sandbox (production default) its checkout does not exist.
+  router.use("/api/sandbox-checkout.php", (_req, res, next) => (providers.sandboxEnabled ? next() : sendError(res, "not_found")));
+
+  router.get(
+    "/api/sandbox-checkout.php",
+    handle(async (req, res) => {
+      const query = parseInput(res, SandboxCheckoutQuery, req.query);
+      if (!query) return;
+      const [row] = await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.provider, "sandbox"), eq(payments.reference, query.token)))
+        .limit(1);
+      if (!row) return sendError(res, "not_found");
+      noStore(res).json({
+        payment_id: row.id,
+        site_name: res.locals.site.name,
+        description: `${row.credits} credits`,
+        amount: row.amount,
+        currency: row.currency,
+        method: row.method,
+        decided: row.sandboxOutcome !== null,
+      });
+    }),
+  );
+
+  router.post(
+    "/api/sandbox-checkout.php",
+    handle(async (req, res) => {
+      const body = parseInput(res, SandboxCheckoutRequest, req.body);
+      if (!body) return;
+      // The payer decides once; a second submit (back button, double click) changes nothing.
+      const [row] = await db
+        .update(payments)
+        .set({ sandboxOutcome: body.outcome })
+        .where(and(eq(payments.provider, "sandbox"), eq(payments.reference, body.token), isNull(payments.sandboxOutcome)))
+        .returning();
+      if (row) {
+        const storedCard = row.method === "cards" && body.outcome === "paid" ? sandboxCardTokens[body.card ?? "ok"] : undefined;
+        providers.sandbox.notifyOutcome({ reference: row.reference, status: body.outcome, amount: row.amount, currency: row.currency, storedCard });
+        noStore(res).json({ payment_id: row.id });
+        return;
+      }
+      const [existing] = await db
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.provider, "sandbox"), eq(payments.reference, body.token)))
+        .limit(1);
+      if (!existing) return sendError(res, "not_found");
+      noStore(res).json({ payment_id: existing.id });
+    }),
+  );
+
+  return router;
+}
+
+/**
+ * Provider notifications (webhooks, postbacks), reachable without a session: the signature is checked
+ * before anything else is read; a bad one gets 400 and changes nothing. Registered before the JSON body
+ * parser, so the signature is checked over the raw body.
+ */
+export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | "providers">): Router {
+  const router = Router();
+  const rawBody = express.text({ type: () => true, limit: "16kb" });
+  router.all(
+    "/api/payment-notify.php",
+    rawBody,
+    handle(async (req, res) => {
+      if (req.method !== "GET" && req.method !== "POST") return sendError(res, "not_found");
+      const provider = typeof req.query.provider === "string" ? providers.byId(req.query.provider) : null;
+      if (!provider) return sendError(res, "not_found");
+      const outcome = await receiveNotification(db, provider, {
+        query: req.query as Record<string, unknown>,
+        rawBody: typeof req.body === "string" ? req.body : "",
+        headers: { "x-sandbox-signature": req.get("x-sandbox-signature") },
+      });
+      if (!outcome) {
+        req.log.warn({ provider: provider.id }, "payment notification with a bad signature");
+        return sendError(res, "validation_failed", { fields: { signature: ["The signature does not match."] } });
+      }
+      // Signed, but for no payment of ours or for another amount: nothing changed; the operator should look.
+      if (outcome === "mismatch" || outcome === "unknown") req.log.warn({ provider: provider.id, outcome }, "payment notification changed nothing");
+      const reply = provider.acknowledge();
+      res.status(reply.status).type(reply.contentType).send(reply.body);
+    }),
+  );
+  return router;
+}
+
+/**
+ * A pending payment at a provider that posts back only approved sales (Verotel): its status service,
+ * asked server to server, settles a declined one. The sandbox notifies every outcome, so it is not asked.
+ * A provider that cannot be reached leaves the payment pending.
+ */
+const statusAskedAt = new Map<number, number>();
+const statusAskEveryMs = 10_000;
+
+async function reconcile(db: Db, providers: PaymentProviders, row: PaymentRow, req: Request): Promise<PaymentRow | null> {
+  const provider = providers.byId(row.provider);
+  if (!provider || provider.id === "sandbox") return null;
+  // At most once per 10 s per payment, however often the page refreshes (bounded memory).
+  const now = Date.now();
+  if (now - (statusAskedAt.get(row.id) ?? 0) < statusAskEveryMs) return null;
+  statusAskedAt.delete(row.id);
+  statusAskedAt.set(row.id, now);
+  if (statusAskedAt.size > 10_000) statusAskedAt.delete(statusAskedAt.keys().next().value!);
+  const status = await provider.readStatus(row.reference).catch((error: unknown) => {
+    req.log.warn({ err: error, provider: provider.id }, "payment status service failed");
+    return null;
+  });
+  if (!status || status === "pending") return null;
+  await applyNotification(db, provider, { reference: row.reference, status, amount: null, currency: null, eventId: "status-service" });
+  return paymentOf(db, row.userId, row.id);
+}
+
+/** The last paid order as a repeat order would buy it now: its package at today's price, and its method (null when the package is gone). */
+async function lastOrderToRepeat(db: Db, siteId: number, userId: number): Promise<PackagesResponse["last_order"]> {
+  const last = await lastOrder(db, userId);
+  if (!last || last.packageId === null) return null;
+  const [pkg] = await db
+    .select()
+    .from(creditPackages)
+    .where(and(eq(creditPackages.id, last.packageId), eq(creditPackages.siteId, siteId), eq(creditPackages.active, true)))
+    .limit(1);
+  if (!pkg) return null;
+  return { package_id: pkg.id, method: last.method as PaymentMethodId, credits: pkg.credits, amount: pkg.amount, currency: pkg.currency, stored_card: Boolean(last.storedCard) };
+}

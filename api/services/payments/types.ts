@@ -1,0 +1,71 @@
+import type { PaymentMethodId } from "#contract/payments";
+
+/** What a provider can say about a payment. */
+export type ProviderStatus = "pending" | "paid" | "failed" | "cancelled" | "expired";
+export type ProviderId = "sandbox" | "verotel";
+
+/** A verified notification (webhook, postback) or a server-to-server answer, in our words. */
+export type ProviderNotification = {
+  /** Our reference (payments.reference) the provider echoes back. */
+  reference: string;
+  status: ProviderStatus;
+  /** What the provider says it charged, in minor units; null when it does not say. */
+  amount: number | null;
+  currency: string | null;
+  /** The provider's id of this notification or transaction (for the audit trail). */
+  eventId: string | null;
+  /** The provider's id of the sale. */
+  providerReference?: string;
+  /** A card the provider can charge again (one-click), when the payer allowed it. */
+  storedCard?: string;
+};
+
+export type CreatePaymentInput = {
+  paymentId: number;
+  reference: string;
+  amount: number;
+  currency: string;
+  method: PaymentMethodId;
+  description: string;
+  /** Our payment result page (absolute URL), where the provider sends the payer back. */
+  returnUrl: string;
+};
+
+/** Either the payer goes to the provider's checkout, or (a stored card) the provider answered at once. */
+export type CreatedPayment = { redirectUrl: string } | { charged: ProviderNotification };
+
+export type NotificationInput = { query: Record<string, unknown>; rawBody: string; headers: Record<string, string | undefined> };
+
+/** The reply a provider expects to a notification it sent (Verotel wants the text "OK"). */
+export type NotificationReply = { status: number; contentType: string; body: string };
+
+/** docs/decisions/008-payment-providers.md: every provider does these four things. */
+export interface PaymentProvider {
+  readonly id: ProviderId;
+  /** The methods this provider can take. */
+  readonly methods: readonly PaymentMethodId[];
+  createPayment(input: CreatePaymentInput & { storedCard?: string | null }): Promise<CreatedPayment>;
+  /** Asks the provider for a payment's state (server to server); null when it does not know it. */
+  readStatus(reference: string): Promise<ProviderStatus | null>;
+  /** The notification if its signature holds, else null (nothing else is read from a request that fails this). */
+  verifyNotification(input: NotificationInput): ProviderNotification | null;
+  /** The answer the provider expects once we stored the notification. */
+  acknowledge(): NotificationReply;
+  /** Gives the money back; `manual` when the operator must do it in the provider's own dashboard. */
+  refund(payment: { reference: string; providerReference: string | null; amount: number; currency: string }): Promise<{ manual: boolean }>;
+}
+
+/** "12.34" from 1234 minor units: integer arithmetic only (all supported currencies have 2 decimals). */
+export function minorToDecimal(amount: number): string {
+  const sign = amount < 0 ? "-" : "";
+  const abs = Math.abs(amount);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** 1234 from "12.34" (or "12.3", "12"); null when it is no plain amount. */
+export function decimalToMinor(value: unknown): number | null {
+  if (typeof value !== "string") return null;
+  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(value);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}

@@ -1,0 +1,125 @@
+import { useSyncExternalStore } from "react";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import type { CreditPackage, PaymentMethod } from "#contract/payments";
+import { formatMoney, formatPerCredit, methodLogo } from "~/payments";
+import { useHref, useLocale } from "./root-data";
+
+/** Spec 2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */
+export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; linkTo: (pkg: CreditPackage) => string }) {
+  const { t } = useTranslation("payments");
+  const locale = useLocale();
+  if (!packages.length) return <p className="mt-6 text-gray-600">{t("packages.empty")}</p>;
+  return (
+    <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="packages">
+      {packages.map((pkg) => (
+        <li key={pkg.id} className={`relative flex flex-col rounded-2xl bg-white p-5 shadow-sm ring-1 ${pkg.mark ? "ring-2 ring-primary" : "ring-gray-100"}`} data-testid="package" data-package-id={pkg.id}>
+          {pkg.mark ? (
+            <span className="absolute -top-3 left-4 rounded-full bg-primary px-3 py-0.5 text-xs font-semibold text-white" data-testid="package-mark">
+              {t(pkg.mark === "most_chosen" ? "packages.mostChosen" : "packages.bestValue")}
+            </span>
+          ) : null}
+          <p className="text-2xl font-bold text-gray-900">{t("packages.credits", { credits: pkg.credits })}</p>
+          <p className="mt-1 text-xl font-semibold text-primary" data-testid="package-price">
+            {formatMoney(pkg.amount, pkg.currency, locale)}
+          </p>
+          <p className="mt-1 text-sm text-gray-500">{t("packages.perCredit", { price: formatPerCredit(pkg.price_per_credit, pkg.currency, locale) })}</p>
+          <Link to={linkTo(pkg)} className="mt-4 rounded-full bg-primary px-4 py-2 text-center font-semibold text-white hover:bg-primary-dark hover:text-white" data-testid="package-choose">
+            {t("packages.choose")}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Spec 3 paymentCountry: a GET form, so it works without JavaScript; with it, choosing submits. */
+export function CountrySelect({ country, countries }: { country: string; countries: string[] }) {
+  const { t } = useTranslation("payments");
+  const locale = useLocale();
+  const names = new Intl.DisplayNames([locale], { type: "region" });
+  const sorted = [...countries].sort((a, b) => (names.of(a) ?? a).localeCompare(names.of(b) ?? b, locale));
+  return (
+    <Form method="get" className="mt-4 flex flex-wrap items-end gap-2" data-testid="payment-country">
+      <label className="text-sm font-medium text-gray-700">
+        {t("packages.country")}
+        <select
+          name="country"
+          defaultValue={country}
+          className="ml-2 rounded-md border border-gray-300 px-2 py-1.5"
+          onChange={(event) => event.currentTarget.form?.requestSubmit()}
+        >
+          {sorted.map((code) => (
+            <option key={code} value={code}>
+              {names.of(code) ?? code}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50">
+        {t("packages.change")}
+      </button>
+    </Form>
+  );
+}
+
+export function MethodLogo({ method, name }: { method: string; name: string }) {
+  return <img src={methodLogo(method)} alt="" width={48} height={30} className="h-[30px] w-12 shrink-0" aria-hidden="true" data-name={name} />;
+}
+
+type ApplePayWindow = Window & { ApplePaySession?: { canMakePayments?: () => boolean } };
+
+const noSubscription = () => () => undefined;
+
+function applePayUsable(): boolean {
+  try {
+    return Boolean((window as ApplePayWindow).ApplePaySession?.canMakePayments?.());
+  } catch {
+    return false;
+  }
+}
+
+/** Apple Pay is offered only where the browser says it can pay with it; the server (and a page without JavaScript) shows none. */
+function useBrowserSupports(method: PaymentMethod): boolean {
+  const usable = useSyncExternalStore(noSubscription, applePayUsable, () => false);
+  return !method.needs_browser_support || usable;
+}
+
+/** One method as a submit button of a plain POST form to /credits/{id}/{method}. */
+function MethodButton({ packageId, method }: { packageId: number; method: PaymentMethod }) {
+  const href = useHref();
+  const supported = useBrowserSupports(method);
+  const action = href(`/credits/${packageId}/${method.id}`);
+  // Spec 4 "loading": with JavaScript the chosen method shows it is on its way (and cannot be sent twice).
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === action;
+  if (!supported) return null;
+  return (
+    <li>
+      <Form method="post" action={action}>
+        <button
+          type="submit"
+          disabled={busy}
+          aria-busy={busy}
+          className="flex w-full items-center gap-3 rounded-xl bg-white px-4 py-3 text-left font-medium text-gray-900 shadow-sm ring-1 ring-gray-200 hover:ring-primary disabled:opacity-60"
+          data-testid={`method-${method.id}`}
+        >
+          <MethodLogo method={method.id} name={method.name} />
+          <span>{method.name}</span>
+        </button>
+      </Form>
+    </li>
+  );
+}
+
+export function MethodList({ packageId, methods, exclude }: { packageId: number; methods: PaymentMethod[]; exclude?: string }) {
+  return (
+    <ul className="mt-4 grid gap-2 sm:grid-cols-2" data-testid="methods">
+      {methods
+        .filter((m) => m.id !== exclude)
+        .map((method) => (
+          <MethodButton key={method.id} packageId={packageId} method={method} />
+        ))}
+    </ul>
+  );
+}

@@ -1,0 +1,109 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { CreatePaymentResponse, PaymentMethodId } from "#contract/payments";
+import { paymentMethodNames } from "#contract/payment-methods";
+import { apiFor } from "~/api.server";
+import { apiErrorMessage } from "~/api-errors";
+import { fixedT } from "~/i18n.server";
+import { urlLocale } from "~/locale.server";
+import { localizePath, safeRedirectPath } from "~/paths";
+import { loadPackages, routeId } from "~/payments.server";
+import { formatMoney } from "~/payments";
+import { requireUser } from "~/session.server";
+import { MethodList, MethodLogo } from "~/components/payments";
+import { GeneralErrorBoundary } from "~/components/error-page";
+import { useHref, useLocale } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
+
+/**
+ * Spec 2 /credits/{id}/{paymentmethod?}: without a method, the methods of the package's country (each a
+ * POST to its own URL); with one, a page to check and pay. The action starts the payment (the amount is
+ * the api's, from the package) and sends the payer to the provider's checkout.
+ */
+function methodOf(value: string | undefined): PaymentMethodId | null {
+  if (value === undefined) return null;
+  const parsed = PaymentMethodId.safeParse(value);
+  if (!parsed.success) throw data(null, { status: 404 });
+  return parsed.data;
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  const id = routeId(params.id);
+  const method = methodOf(params.method);
+  const packages = await loadPackages(request, context, locale, { member: true, packageId: id });
+  const pkg = packages.packages.find((p) => p.id === id);
+  if (!pkg) throw data(null, { status: 404 });
+  if (method && !packages.methods.some((m) => m.id === method)) throw data(null, { status: 404 });
+  return { pkg, method, methods: packages.methods, title: fixedT(locale, "payments")(method ? "title.confirm" : "title.method") };
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const locale = urlLocale(request);
+  const id = routeId(params.id);
+  const method = methodOf(params.method);
+  if (!method) throw data(null, { status: 405 });
+  await requireUser(request, context, locale);
+  // The form carries nothing the api would use: package and method come from the URL, the amount from the package.
+  const result = await apiFor(request, context).post("/api/payment.php", CreatePaymentResponse, { package_id: id, method });
+  if (!result.ok) {
+    if (result.status === 404) throw data(null, { status: 404 });
+    return data({ message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
+  }
+  const target = result.data.redirect_url;
+  // A provider's checkout is another origin (https); our own pages (the sandbox, the result page) are paths.
+  if (/^https:\/\//.test(target) || (process.env.NODE_ENV !== "production" && /^http:\/\//.test(target))) throw redirect(target);
+  throw redirect(localizePath(locale, safeRedirectPath(target, `/payment/${result.data.payment_id}`)));
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+
+export default function ChooseMethod() {
+  const { t } = useTranslation("payments");
+  const href = useHref();
+  const locale = useLocale();
+  const { pkg, method, methods } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  const amount = formatMoney(pkg.amount, pkg.currency, locale);
+  return (
+    <section className="container max-w-2xl py-8" data-testid={method ? "confirm-page" : "method-page"}>
+      <h1 className="text-2xl font-bold text-gray-900">{t(method ? "title.confirm" : "title.method")}</h1>
+      <p className="mt-2 text-lg text-gray-800" data-testid="order-summary">
+        {t("methods.for", { credits: pkg.credits, amount })}
+      </p>
+      {failed ? (
+        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-danger">
+          {failed.message}
+        </p>
+      ) : null}
+      {method ? (
+        <Form method="post" className="mt-6 space-y-4">
+          <p className="flex items-center gap-3 font-medium text-gray-900">
+            <MethodLogo method={method} name={paymentMethodNames[method]} />
+            {paymentMethodNames[method]}
+          </p>
+          <p className="text-sm text-gray-600">{t("methods.secure")}</p>
+          <button type="submit" className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark" data-testid="pay">
+            {t("methods.pay", { amount })}
+          </button>
+          <p>
+            <Link to={href(`/credits/${pkg.id}`)}>{t("methods.other")}</Link>
+          </p>
+        </Form>
+      ) : (
+        <>
+          <MethodList packageId={pkg.id} methods={methods} />
+          <p className="mt-6 text-sm text-gray-600">
+            {t("methods.otherCountry")} <Link to={href("/credits")}>{t("title.credits")}</Link>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

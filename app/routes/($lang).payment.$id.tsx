@@ -1,0 +1,117 @@
+import { useEffect } from "react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { PaymentResponse } from "#contract/payments";
+import { finalFailures, paymentMethodNames } from "#contract/payment-methods";
+import { apiFor } from "~/api.server";
+import { fixedT } from "~/i18n.server";
+import { urlLocale } from "~/locale.server";
+import { routeId } from "~/payments.server";
+import { formatMoney } from "~/payments";
+import { callWithMember, requireUser } from "~/session.server";
+import { GeneralErrorBoundary } from "~/components/error-page";
+import { useHref, useLocale, useRootData } from "~/components/root-data";
+import { pageTitle } from "~/page-title";
+
+/** How often a pending payment's page looks again (seconds). */
+const refreshSeconds = 2;
+
+/**
+ * The payment result page (spec 4 Payment states): processing while pending, refreshing itself (a meta
+ * refresh without JavaScript, a revalidation with it) until the provider's notification makes it final.
+ * The browser's return changes nothing: this page only reads the payment.
+ */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  const id = routeId(params.id);
+  const early = callWithMember(request, context, "/api/payment.php", PaymentResponse, { id });
+  await requireUser(request, context, locale);
+  const result = (await early) ?? (await apiFor(request, context).get("/api/payment.php", PaymentResponse, { id }));
+  if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
+  return { payment: result.data.payment, title: fixedT(locale, "payments")("title.result") };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const tags = [{ title: pageTitle(data?.title, matches) }];
+  return data?.payment.status === "pending" ? [...tags, { httpEquiv: "refresh", content: String(refreshSeconds) }] : tags;
+};
+
+export default function PaymentResult() {
+  const { t } = useTranslation("payments");
+  const href = useHref();
+  const locale = useLocale();
+  const root = useRootData();
+  const { payment } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const pending = payment.status === "pending";
+  useEffect(() => {
+    if (!pending) return;
+    const timer = window.setInterval(() => {
+      if (revalidator.state === "idle") revalidator.revalidate();
+    }, refreshSeconds * 1000);
+    return () => window.clearInterval(timer);
+  }, [pending, revalidator]);
+  const amount = formatMoney(payment.amount, payment.currency, locale);
+  const failed = finalFailures.includes(payment.status);
+  const cardFailed = failed && payment.stored_card && payment.method === "cards";
+  return (
+    <section className="container max-w-2xl py-8" data-testid="payment-result" data-status={payment.status}>
+      <h1 className="text-2xl font-bold text-gray-900">{t("title.result")}</h1>
+      <p className="mt-2 text-gray-700">
+        {t("methods.for", { credits: payment.credits, amount })} · {paymentMethodNames[payment.method]}
+      </p>
+      {pending ? (
+        <p className="mt-6 flex items-center gap-3 rounded-xl bg-white p-4 text-gray-800 ring-1 ring-gray-200" role="status" data-testid="payment-processing">
+          <span className="h-4 w-4 animate-spin rounded-full border-2 border-primary border-t-transparent" aria-hidden="true" />
+          {t("result.processing")}
+        </p>
+      ) : null}
+      {payment.status === "paid" ? (
+        <div className="mt-6 rounded-xl bg-green-50 p-4 text-green-900 ring-1 ring-green-200" role="status" data-testid="payment-completed">
+          <p className="font-semibold">{t("result.completed", { credits: payment.credits })}</p>
+          {root?.user ? <p className="mt-1">{t("result.balance", { credits: root.user.credits })}</p> : null}
+          <p className="mt-3">
+            <Link to={href("/members")}>{t("result.toMembers")}</Link>
+          </p>
+        </div>
+      ) : null}
+      {payment.status === "refunded" ? <p className="mt-6 rounded-xl bg-white p-4 ring-1 ring-gray-200">{t("result.refunded")}</p> : null}
+      {failed ? (
+        <div className="mt-6 rounded-xl bg-red-50 p-4 ring-1 ring-red-200" role="alert" data-testid="payment-failed">
+          <p className="font-semibold text-danger">{cardFailed ? t("result.cardFailed") : t("result.failed")}</p>
+          {cardFailed ? (
+            <div className="mt-3 flex flex-wrap gap-3">
+              <Form method="post" action={href("/credits/repeat-order")}>
+                <button type="submit" className="rounded-full bg-primary px-4 py-2 font-semibold text-white hover:bg-primary-dark" data-testid="retry-card">
+                  {t("result.retryCard")}
+                </button>
+              </Form>
+              {payment.package_id ? (
+                <Form method="post" action={href(`/credits/${payment.package_id}/paypal`)}>
+                  <button type="submit" className="rounded-full bg-white px-4 py-2 font-semibold text-gray-900 ring-1 ring-gray-300 hover:ring-primary" data-testid="retry-paypal">
+                    {t("result.payPal")}
+                  </button>
+                </Form>
+              ) : null}
+            </div>
+          ) : payment.package_id ? (
+            <p className="mt-3">
+              <Link to={href(`/credits/${payment.package_id}`)} className="font-semibold" data-testid="retry-other-method">
+                {t("result.retry")}
+              </Link>
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+      <p className="mt-8 text-sm">
+        <Link to={href("/transactions")}>{t("title.transactions")}</Link>
+      </p>
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,37 @@
+/*
+ * The payment constants the browser needs too (names, states). No zod here, so a page that shows a
+ * method's name does not ship the schemas (contract/payments.ts re-exports all of it).
+ */
+
+/** Spec 3 Payment: the payment methods, by the ids the spec gives them. */
+export const paymentMethodIds = ["sdd", "sct", "blik", "prezelewy24", "giropay", "cards", "ideal", "bancontact", "applepay", "paysafecard", "paypal", "sofort", "eps"] as const;
+export type PaymentMethodId = (typeof paymentMethodIds)[number];
+
+/** The names payers know the methods by (brand names, the same in every language). */
+export const paymentMethodNames: Record<PaymentMethodId, string> = {
+  sdd: "SEPA Direct Debit",
+  sct: "SEPA bank transfer",
+  blik: "BLIK",
+  prezelewy24: "Przelewy24",
+  giropay: "giropay",
+  cards: "Credit card",
+  ideal: "iDEAL",
+  bancontact: "Bancontact",
+  applepay: "Apple Pay",
+  paysafecard: "paysafecard",
+  paypal: "PayPal",
+  sofort: "Sofort",
+  eps: "eps",
+};
+
+/**
+ * Spec 4 Payment states: pending ("processing") until the provider's notification makes it final.
+ * paid may later become refunded (operator CLI).
+ */
+export const paymentStatuses = ["pending", "paid", "failed", "cancelled", "expired", "refunded"] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+export const finalFailures: readonly PaymentStatus[] = ["failed", "cancelled", "expired"];
+
+/** The sandbox checkout's outcomes and test cards. */
+export const sandboxOutcomes = ["paid", "failed", "cancelled", "pending", "expired"] as const;
+export const sandboxCards = ["ok", "declines_later"] as const;

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { decimalToMinor, minorToDecimal } from "../../api/services/payments/types";
+import { flexpaySignature } from "../../api/services/payments/verotel";
+import { currencyOf, demoPackages, methodsFor, paymentCountry } from "../../api/domain/payments/catalogue";
+import { formatMoney } from "../../app/payments";
+
+/** Issue 15 rules that need no database: money without floats, currencies and methods per country, the FlexPay signature. */
+describe("money in minor units", () => {
+  it("writes and reads FlexPay's nnn.nn amounts exactly, for every amount", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 999_999_999 }), (amount) => decimalToMinor(minorToDecimal(amount)) === amount));
+    expect(minorToDecimal(2999)).toBe("29.99");
+    expect(minorToDecimal(5)).toBe("0.05");
+    expect(decimalToMinor("12.3")).toBe(1230);
+    for (const bad of ["", "1e3", "-1.00", "1.234", " 1.00", "0x10", undefined, 12]) expect(decimalToMinor(bad)).toBeNull();
+  });
+
+  it("formats amounts in the reader's locale", () => {
+    expect(formatMoney(2999, "EUR", "en")).toBe("€29.99");
+    expect(formatMoney(2999, "EUR", "de")).toBe("29,99\u00a0€");
+    expect(formatMoney(6499, "PLN", "pl")).toBe("64,99\u00a0zł");
+    expect(formatMoney(1299, "GBP", "en")).toBe("£12.99");
+  });
+});
+
+describe("packages and methods per payment country", () => {
+  it("prices each country in its currency", () => {
+    expect(["NL", "DE", "FI", "IE"].map(currencyOf)).toEqual(["EUR", "EUR", "EUR", "EUR"]);
+    expect(["GB", "US", "PL", "DK", "SE", "NO", "CH", "CA"].map(currencyOf)).toEqual(["GBP", "USD", "PLN", "DKK", "SEK", "NOK", "CHF", "USD"]);
+    const rows = demoPackages(1, ["NL", "CH"]);
+    expect(rows.map((r) => [r.country, r.currency, r.credits, r.mark])).toEqual([
+      ["NL", "EUR", 60, null], ["NL", "EUR", 150, "most_chosen"], ["NL", "EUR", 400, null], ["NL", "EUR", 1000, "best_value"],
+      ["CH", "CHF", 60, null], ["CH", "CHF", 150, "most_chosen"], ["CH", "CHF", 400, null], ["CH", "CHF", 1000, "best_value"],
+    ]);
+    expect(rows.every((r) => Number.isInteger(r.amount))).toBe(true);
+  });
+
+  it("offers local methods only where they exist, SEPA in euro countries, and Apple Pay only with browser support", () => {
+    const ids = (country: string) => methodsFor(country).map((m) => m.id);
+    expect(ids("NL")).toEqual(["ideal", "cards", "paypal", "applepay", "sdd", "sct", "paysafecard"]);
+    expect(ids("BE")[0]).toBe("bancontact");
+    expect(ids("AT").slice(0, 3)).toEqual(["eps", "sofort", "giropay"]);
+    expect(ids("DE").slice(0, 2)).toEqual(["sofort", "giropay"]);
+    expect(ids("PL").slice(0, 2)).toEqual(["blik", "prezelewy24"]);
+    expect(ids("GB")).toEqual(["cards", "paypal", "applepay", "paysafecard"]);
+    expect(methodsFor("US").filter((m) => m.needs_browser_support).map((m) => m.id)).toEqual(["applepay"]);
+  });
+
+  it("takes the asked country if the site serves it, else the IP's, else the site's first", () => {
+    const site = { countries: ["NL", "DE", "GB"] };
+    expect(paymentCountry(site, "DE", "GB")).toBe("DE");
+    expect(paymentCountry(site, "JP", "GB")).toBe("GB");
+    expect(paymentCountry(site, undefined, null)).toBe("NL");
+  });
+});
+
+describe("FlexPay signature", () => {
+  it("is the SHA-256 of the key and the sorted parameters, without the signature itself (the library docs' example)", () => {
+    // Verotel::FlexPay's documented example signs "aaB:custom1=xyz:custom2=:shopID=123".
+    expect(flexpaySignature("aaB", { shopID: "123", custom1: "xyz", custom2: "", signature: "ignored" })).toBe("b78a4348fe45ec2cfd3a3d1b30d6067c14dd42c2e58a94f99fcced2fef0cc8bc");
+  });
+});
