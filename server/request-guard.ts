@@ -62,14 +62,15 @@ export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
   if (safeMethods.has(req.method)) return legacy;
   if (!isSameOrigin(req)) return { status: 403, reason: "cross_site" };
   if (legacy) return legacy;
-  const upload = kind === "api" || isUploadPath(req.path);
+  const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  // Only a multipart form carries a photo: the other forms of an upload page (a chat's text) stay small.
+  const upload = kind === "api" || (isUploadPath(req.path) && type === "multipart/form-data");
   const limit = upload ? bodyLimits.uploadBytes : bodyLimits.formBytes;
   const length = req.get("content-length");
   if (length !== undefined && !(Number(length) <= limit)) return { status: 413, reason: "too_large" };
   // A body of unknown length (chunked) is counted by the api's parsers; a page form always has a length.
   if (length === undefined && req.get("transfer-encoding") !== undefined && kind === "page") return { status: 411, reason: "length_required" };
   if (kind === "page" && length !== undefined && Number(length) > 0) {
-    const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
     if (!formTypes.includes(type)) return { status: 415, reason: "not_a_form" };
   }
   return null;
