@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles, sessions, users } from "../db/schema";
 
@@ -61,6 +61,16 @@ export async function memberOfUser(db: Db, userId: number): Promise<SessionMembe
     .limit(1);
   if (!row) throw new Error(`user ${userId} has no profile`);
   return row;
+}
+
+/** Which of these session token hashes still belong to a live (unexpired) session: the event streams' heartbeat asks for all at once. */
+export async function liveSessionHashes(db: Db, tokenHashes: string[]): Promise<Set<string>> {
+  if (tokenHashes.length === 0) return new Set();
+  const rows = await db
+    .select({ tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .where(and(inArray(sessions.tokenHash, [...new Set(tokenHashes)]), gt(sessions.expiresAt, new Date())));
+  return new Set(rows.map((r) => r.tokenHash));
 }
 
 export async function deleteSession(db: Db, token: string, secret: string): Promise<void> {

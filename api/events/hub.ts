@@ -6,7 +6,7 @@ import { heartbeatSeconds, type LiveEventKind } from "#contract/events";
 import type { ChatMessage } from "#contract/chat";
 import { toChatMessage } from "../domain/chat-media";
 import { listableTo } from "../domain/visibility";
-import { sessionMember } from "../domain/sessions";
+import { hashToken, liveSessionHashes } from "../domain/sessions";
 import { eventChannel } from "./emit";
 
 type EventRow = typeof memberEvents.$inferSelect;
@@ -15,7 +15,8 @@ type EventRow = typeof memberEvents.$inferSelect;
 type Stream = {
   profileId: number;
   siteId: number;
-  token: string;
+  /** The session's token hash (the raw token is not kept): the heartbeat checks the session is still live. */
+  tokenHash: string;
   res: Response;
   /** The last event id written to this stream; nothing at or below it is written again. */
   lastId: number;
@@ -71,7 +72,7 @@ export class EventHub {
    * (or announces `ready` with the latest id), then writes live events as they come.
    */
   async open(res: Response, member: { profileId: number; siteId: number; token: string }, lastEventId: number | null): Promise<void> {
-    const stream: Stream = { ...member, res, lastId: lastEventId ?? 0, queue: [] };
+    const stream: Stream = { profileId: member.profileId, siteId: member.siteId, tokenHash: hashToken(member.token, this.secret), res, lastId: lastEventId ?? 0, queue: [] };
     res.status(200).set({
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "private, no-store, no-transform",
@@ -222,14 +223,18 @@ export class EventHub {
         .set({ streamUntil: sql`now() + make_interval(secs => ${presenceSeconds})` })
         .where(inArray(memberPresence.profileId, [...this.streams.keys()]))
         .catch(() => undefined);
-      for (const set of this.streams.values()) {
-        for (const stream of [...set]) {
-          const alive = await sessionMember(this.db, stream.token, this.secret, stream.siteId).catch(() => "unknown" as const);
-          if (alive === null) {
-            this.write(stream, stream.lastId, "end", {});
-            stream.res.end();
-            this.close(stream);
-          }
+      // Every open stream's session in one query (not one per stream): the ended ones are told and closed.
+      const all = [...this.streams.values()].flatMap((set) => [...set]);
+      const live = await liveSessionHashes(
+        this.db,
+        all.map((stream) => stream.tokenHash),
+      ).catch(() => null);
+      if (live) {
+        for (const stream of all) {
+          if (live.has(stream.tokenHash)) continue;
+          this.write(stream, stream.lastId, "end", {});
+          stream.res.end();
+          this.close(stream);
         }
       }
     }
