@@ -4,6 +4,7 @@ import { seedDemoData, seedMissingPackages } from "./db/seed";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
+import { startChatImageSweep } from "./jobs/sweep-chat-images";
 import { startPushWorker } from "./jobs/push";
 import { createPushSender, deploymentVapidKeys } from "./services/push";
 import { startSettlePaymentsJob } from "./jobs/settle-payments";
@@ -33,6 +34,7 @@ async function main() {
   }
   const app = createApiApp({ database, config, logger, providers });
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });
+  startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger });
   // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,
   // and the settings then report that public key, so browsers subscribe with the key pushes are signed with.
   const keylessSites = config.PUSH_KEYLESS_SITES ?? Boolean(config.VAPID_PUBLIC_KEY);

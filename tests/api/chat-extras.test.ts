@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -10,9 +10,11 @@ import { eq } from "drizzle-orm";
 import { ChatResponse, GifsResponse, SendMessageResponse } from "#contract/chat";
 import { giftIds } from "#contract/gifts";
 import { photoMaxBytes } from "#contract/photos";
-import { creditLedger, profiles, sites, users } from "../../api/db/schema";
+import { creditLedger, messages, profiles, sites, users } from "../../api/db/schema";
+import { imageKeyOf } from "../../api/domain/chat-media";
 import { createSession } from "../../api/domain/sessions";
 import { tenorProvider } from "../../api/services/gifs";
+import { sweepChatImages } from "../../api/jobs/sweep-chat-images";
 import { call, cookieHeader, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
@@ -242,6 +244,27 @@ describe("image messages", () => {
     // Not served by the public /uploads either.
     const direct = await fetch(`${api.baseUrl}/uploads/img/x.jpg`, { headers: { "X-Forwarded-Host": "localhost" } });
     expect(direct.status).toBe(404);
+  });
+
+  it("an image's files go when its conversation goes (a block), by the sweep; images still in a conversation stay", async () => {
+    const a = await newMember();
+    const b = await newMember();
+    const c = await newMember();
+    const image = new Blob([new Uint8Array(jpeg)], { type: "image/jpeg" });
+    const kept = SendMessageResponse.parse(await (await uploadImage(a, { to: c.profileId, key: newKey() }, image)).json()).message;
+    const gone = SendMessageResponse.parse(await (await uploadImage(a, { to: b.profileId, key: newKey() }, image)).json()).message;
+    const fileOf = (key: string) => path.join(api.dataDir, "chat-images", `${key}.jpg`);
+    const keyOf = async (id: number) => imageKeyOf((await api.db.select({ body: messages.body }).from(messages).where(eq(messages.id, id)))[0]?.body ?? "") ?? "";
+    const keptRef = await keyOf(kept.id);
+    const goneRef = await keyOf(gone.id);
+    expect([existsSync(fileOf(keptRef)), existsSync(fileOf(goneRef))]).toEqual([true, true]);
+    // A young file is left alone (its message may be being written); an orphan older than the minimum age goes.
+    expect((await sweepChatImages(api.db, { dataDir: api.dataDir })).removed).toEqual([]);
+    expect((await call(api, "POST", "/api/block.php", { token: b.token, body: { id: a.profileId } })).status).toBeLessThan(300);
+    const { removed } = await sweepChatImages(api.db, { dataDir: api.dataDir, minAgeMs: 0 });
+    expect(removed).toEqual(expect.arrayContaining([`${goneRef.slice(4)}.jpg`, `${goneRef.slice(4)}-t.jpg`]));
+    expect(removed).not.toContain(`${keptRef.slice(4)}.jpg`);
+    expect([existsSync(fileOf(keptRef)), existsSync(fileOf(goneRef))]).toEqual([true, false]);
   });
 
   it("a text message's id is no image", async () => {
