@@ -5,6 +5,9 @@ import { memberEvents } from "../db/schema";
 /** The NOTIFY channel of the event bus: its payload is event ids only, comma-separated (listeners read the rows). */
 export const eventChannel = "member_events";
 
+/** The advisory lock that orders event ids by commit (emitEvents); any constant no other lock uses. */
+const eventsLockKey = 0x6d657674;
+
 export type NewMemberEvent = typeof memberEvents.$inferInsert;
 
 /** The events a member away from the site hears of by web push (api/jobs/push.ts). */
@@ -22,6 +25,10 @@ export const pushedEventKinds = ["message", "like", "match"] as const;
  */
 export async function emitEvents(tx: Pick<Db, "insert" | "execute">, events: NewMemberEvent[]): Promise<void> {
   if (events.length === 0) return;
+  // Event ids in commit order: a serial id is taken at insert, so two transactions could otherwise commit
+  // (and be announced) out of id order, and a stream that already wrote the higher id, or a reconnect
+  // resuming after it, would never deliver the lower one. Held to commit; only the tail of the cause waits.
+  await tx.execute(sql`select pg_advisory_xact_lock(${eventsLockKey})`);
   const rows = await tx.insert(memberEvents).values(events).returning({ id: memberEvents.id });
   const ids = rows.map((r) => r.id);
   const notify = sql`select pg_notify(${eventChannel}, ${ids.join(",")})`;

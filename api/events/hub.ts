@@ -40,6 +40,8 @@ export class EventHub {
   private stopListening: (() => Promise<void>) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private ticks = 0;
+  /** The tail of the delivery queue (see serial). */
+  private delivering: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -58,6 +60,17 @@ export class EventHub {
     for (const set of this.streams.values()) for (const stream of set) stream.res.end();
     this.streams.clear();
     await this.stopListening?.();
+  }
+
+  /**
+   * Runs deliveries one at a time, in the order the bus announced them: otherwise a later event whose
+   * reads finish first is written first, and the earlier one then counts as written (its id is below the
+   * stream's last) and is lost.
+   */
+  private serial(task: () => Promise<void>): Promise<void> {
+    const run = this.delivering.then(task);
+    this.delivering = run.catch(() => undefined);
+    return run;
   }
 
   /** Open streams on this instance (tests and the bench). */
@@ -90,6 +103,12 @@ export class EventHub {
       .values({ profileId: member.profileId, streamUntil: sql`now() + make_interval(secs => ${presenceSeconds})`, hidden: false })
       .onConflictDoUpdate({ target: memberPresence.profileId, set: { streamUntil: sql`now() + make_interval(secs => ${presenceSeconds})`, hidden: false } });
 
+    await this.serial(() => this.replay(stream, member.profileId, lastEventId));
+  }
+
+  /** A new stream's start, in the delivery queue: `ready`, or the events after `lastEventId`; then what queued meanwhile. */
+  private async replay(stream: Stream, profileId: number, lastEventId: number | null): Promise<void> {
+    const member = { profileId };
     if (lastEventId === null) {
       const [latest] = await this.db.select({ id: sql<number>`coalesce(max(${memberEvents.id}), 0)::int` }).from(memberEvents).where(eq(memberEvents.profileId, member.profileId));
       stream.lastId = Math.max(stream.lastId, Number(latest?.id ?? 0));
@@ -121,7 +140,11 @@ export class EventHub {
       .catch(() => undefined);
   }
 
-  private async onNotify(payload: string): Promise<void> {
+  private onNotify(payload: string): Promise<void> {
+    return this.serial(() => this.readAnnounced(payload));
+  }
+
+  private async readAnnounced(payload: string): Promise<void> {
     if (this.streams.size === 0) return;
     const ids = payload
       .split(",")
@@ -141,8 +164,12 @@ export class EventHub {
   }
 
   /** After the bus connection was lost: every stream reads what it may have missed. */
-  private async resync(): Promise<void> {
-    for (const [profileId, set] of this.streams) {
+  private resync(): Promise<void> {
+    return this.serial(() => this.readMissed());
+  }
+
+  private async readMissed(): Promise<void> {
+    for (const [profileId, set] of [...this.streams]) {
       for (const stream of set) {
         const missed = await this.db
           .select()

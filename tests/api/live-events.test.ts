@@ -260,6 +260,21 @@ describe("live delivery", () => {
     expect(ofB.of("like")).toHaveLength(1);
   });
 
+  it("messages from many senders at once all arrive on the recipient's stream, each once, in id order", async () => {
+    const senders = await Promise.all(Array.from({ length: 8 }, () => sender()));
+    const b = await newMember();
+    const ofB = await stream(b);
+    await ofB.readyId();
+    const sent = await Promise.all(senders.flatMap((a) => [1, 2, 3].map((i) => send(a, b, `burst ${i}`))));
+    await ofB.next("message", sent.length, 5000);
+    await sleep(300);
+    const ids = ofB.of("message").map((e) => (e.data as { message: { id: number } }).message.id);
+    expect(ids).toHaveLength(sent.length);
+    expect([...ids].sort((x, y) => x - y)).toEqual(sent.map((s) => s.message.id).sort((x, y) => x - y));
+    const eventIds = ofB.events.map((e) => Number(e.id));
+    expect(eventIds).toEqual([...eventIds].sort((x, y) => x - y));
+  });
+
   it("event ids only grow on a stream, and a heartbeat comment keeps it open", async () => {
     const a = await sender();
     const b = await newMember();
