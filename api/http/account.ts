@@ -23,7 +23,7 @@ import { loadUser } from "../domain/members";
 import { createSession, memberOfUser, sessionMaxAgeSeconds } from "../domain/sessions";
 import { countryOfIp } from "../services/geo";
 import type { Mailer } from "../services/mail";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
 import { mailAccountLink, mailEmailChangeNotice } from "./account-mail";
 import { emailInBody, sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
@@ -40,11 +40,6 @@ export function pendingDeletionMailer(deps: AccountDeps) {
   };
 }
 
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 function refuse(res: Response, refusal: SignupRefusal): void {
   if (refusal.code === "validation_failed") return sendError(res, "validation_failed", { fields: refusal.fields });
@@ -104,7 +99,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     requireMember,
     limit("activation_mail", sessionMember),
     handle(async (req, res) => {
-      const { userId } = member(res);
+      const { userId } = memberOf(res);
       const outcome = await reissueActivation(db, secret, userId);
       if (outcome === "limited") return sendError(res, "too_many_requests");
       if (outcome !== "confirmed") {
@@ -122,7 +117,7 @@ export function accountRoutes(deps: AccountDeps): Router {
       const body = parseInput(res, ProfileUpdate, req.body);
       if (!body) return;
       // Always the session's own profile: the body has no id, and unknown keys (an id, a user_id) are dropped.
-      const { userId } = member(res);
+      const { userId } = memberOf(res);
       const fields = await profileUpdateErrors(db, res.locals.site, userId, body);
       if (fields) return sendError(res, "validation_failed", { fields });
       await updateProfile(db, userId, body);
@@ -134,7 +129,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     "/api/signup-matches.php",
     requireMember,
     handle(async (_req, res) => {
-      res.set("Cache-Control", "private, no-store").json(await signupMatches(db, member(res).userId, res.locals.site.id));
+      res.set("Cache-Control", "private, no-store").json(await signupMatches(db, memberOf(res).userId, res.locals.site.id));
     }),
   );
 
@@ -170,7 +165,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     handle(async (req, res) => {
       const body = parseInput(res, PasswordChange, req.body);
       if (!body) return;
-      const { userId, token } = member(res);
+      const { userId, token } = memberOf(res);
       if (!(await changePassword(db, secret, userId, token, body.old_password, body.password))) return sendError(res, "old_password_wrong");
       ok(res);
     }),
@@ -183,7 +178,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     handle(async (req, res) => {
       const body = parseInput(res, EmailChangeRequest, req.body);
       if (!body) return;
-      const { userId } = member(res);
+      const { userId } = memberOf(res);
       const outcome = await requestEmailChange(db, secret, { userId, siteId: res.locals.site.id }, body.email, body.password);
       if (typeof outcome === "string") return sendError(res, outcome);
       const recipient = await recipientOf(db, userId);
@@ -215,7 +210,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     handle(async (req, res) => {
       const body = parseInput(res, DeleteAccountRequest, req.body);
       if (!body) return;
-      const { userId } = member(res);
+      const { userId } = memberOf(res);
       const outcome = await deleteAccount(db, secret, userId, body);
       if (outcome === "password_wrong") return sendError(res, "password_wrong");
       res.locals.member = null;
@@ -243,7 +238,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     "/api/dismissals.php",
     requireMember,
     handle(async (_req, res) => {
-      res.set("Cache-Control", "private, no-store").json({ dismissals: await listDismissals(db, member(res).userId) });
+      res.set("Cache-Control", "private, no-store").json({ dismissals: await listDismissals(db, memberOf(res).userId) });
     }),
   );
 
@@ -253,7 +248,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     handle(async (req, res) => {
       const body = parseInput(res, DismissRequest, req.body);
       if (!body) return;
-      const { userId } = member(res);
+      const { userId } = memberOf(res);
       await dismiss(db, userId, body.key);
       res.set("Cache-Control", "no-store").json({ dismissals: await listDismissals(db, userId) });
     }),

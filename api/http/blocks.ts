@@ -2,14 +2,9 @@ import { Router, type Response } from "express";
 import type { Db } from "../db/client";
 import { BlockQuery, BlockRequest, BlocksQuery, blocksPageSize, type BlockResponse } from "#contract/blocks";
 import { blockedMembers, blockProfile, unblockProfile } from "../domain/blocks";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
 import { handle, parseInput, sendError } from "./respond";
 
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 /** Block, unblock and the list of blocked members (contract/blocks.ts); always for the session's own profile. */
 export function blockRoutes(db: Db): Router {
@@ -22,7 +17,7 @@ export function blockRoutes(db: Db): Router {
     handle(async (req, res) => {
       const body = parseInput(res, BlockRequest, req.body);
       if (!body) return;
-      const outcome = await blockProfile(db, res.locals.site.id, member(res).profileId, body.id);
+      const outcome = await blockProfile(db, res.locals.site.id, memberOf(res).profileId, body.id);
       if (outcome === "not_found") return sendError(res, "not_found");
       noStore(res).json({ blocked: true } satisfies BlockResponse);
     }),
@@ -34,7 +29,7 @@ export function blockRoutes(db: Db): Router {
     handle(async (req, res) => {
       const query = parseInput(res, BlockQuery, req.query);
       if (!query) return;
-      const outcome = await unblockProfile(db, res.locals.site.id, member(res).profileId, query.id);
+      const outcome = await unblockProfile(db, res.locals.site.id, memberOf(res).profileId, query.id);
       if (outcome === "not_found") return sendError(res, "not_found");
       noStore(res).json({ blocked: false } satisfies BlockResponse);
     }),
@@ -46,7 +41,7 @@ export function blockRoutes(db: Db): Router {
     handle(async (req, res) => {
       const query = parseInput(res, BlocksQuery, req.query);
       if (!query) return;
-      noStore(res).json(await blockedMembers(db, member(res).profileId, query.page, blocksPageSize));
+      noStore(res).json(await blockedMembers(db, memberOf(res).profileId, query.page, blocksPageSize));
     }),
   );
 

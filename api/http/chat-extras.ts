@@ -1,18 +1,18 @@
 import path from "node:path";
-import { Router, type Request, type Response } from "express";
-import multer from "multer";
+import { Router, type Response } from "express";
 import type { Db } from "../db/client";
 import { ChatImageFields, ChatImageQuery, GifQuery, GifsQuery, type GifsResponse, type SendMessageResponse } from "#contract/chat";
 import { chatImageField } from "#contract/gifts";
-import { photoMaxBytes, photoMaxMegabytes } from "#contract/photos";
+import { photoMaxMegabytes } from "#contract/photos";
 import { defaultLocale } from "#contract/locales";
 import { sendMessage } from "../domain/chat";
 import { imageBody } from "../domain/chat-media";
 import { chatImageFile, processChatImage, removeChatImage, storeChatImage } from "../domain/chat-images";
 import { localDiskStorage } from "../services/storage";
 import type { Gif, GifProvider } from "../services/gifs";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
+import { photoUploadReader } from "./upload";
 import { handle, parseInput, sendError } from "./respond";
 
 /*
@@ -23,25 +23,8 @@ import { handle, parseInput, sendError } from "./respond";
  *   GET  /api/chat-image.php  ChatImageQuery -> the image, for the two members of its conversation only (404 otherwise)
  */
 
-const parseUpload = multer({ storage: multer.memoryStorage(), limits: { fileSize: photoMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 } }).single(chatImageField);
+const readUpload = photoUploadReader(chatImageField);
 
-type Upload = { file: Express.Multer.File | undefined } | { error: "file_too_large" | "malformed" };
-
-function readUpload(req: Request, res: Response): Promise<Upload> {
-  return new Promise((resolve) => {
-    parseUpload(req, res, (error: unknown) => {
-      if (!error) return resolve({ file: req.file });
-      if (error instanceof multer.MulterError && error.code === "LIMIT_FILE_SIZE") return resolve({ error: "file_too_large" });
-      resolve({ error: "malformed" });
-    });
-  });
-}
-
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -95,7 +78,7 @@ export function chatExtrasRoutes(db: Db, limit: ClientLimiter, options: { dataDi
     handle(async (req, res) => {
       const query = parseInput(res, ChatImageQuery, req.query);
       if (!query) return;
-      const file = await chatImageFile(db, imagesRoot, member(res).profileId, query.message, query.size ?? "full");
+      const file = await chatImageFile(db, imagesRoot, memberOf(res).profileId, query.message, query.size ?? "full");
       if (!file) return sendError(res, "not_found");
       noStore(res).set("Content-Type", "image/jpeg").send(file);
     }),
@@ -117,7 +100,7 @@ export function chatExtrasRoutes(db: Db, limit: ClientLimiter, options: { dataDi
       const image = await processChatImage(upload.file.buffer);
       if (!image) return sendError(res, "unsupported_image");
       const key = await storeChatImage(storage, image);
-      const outcome = await sendMessage(db, res.locals.site, member(res), { to: fields.to, key: fields.key, kind: "image", body: imageBody(key, image.fullSize, image.thumbSize) }).catch(async (error: unknown) => {
+      const outcome = await sendMessage(db, res.locals.site, memberOf(res), { to: fields.to, key: fields.key, kind: "image", body: imageBody(key, image.fullSize, image.thumbSize) }).catch(async (error: unknown) => {
         await removeChatImage(storage, key);
         throw error;
       });

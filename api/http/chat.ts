@@ -3,18 +3,13 @@ import type { Db } from "../db/client";
 import { ChatQuery, ChatsQuery, DeleteChatRequest, MarkReadRequest, SendMessageRequest, type ChatResponse, type ChatsResponse, type SendMessageResponse } from "#contract/chat";
 import { chatList, deleteChat, markRead, openChat, sendMessage, unreadTotal, type OpenChatOutcome } from "../domain/chat";
 import { loadMe } from "../domain/me";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { isGiftId } from "#contract/gifts";
 import { gifBody } from "../domain/chat-media";
 import type { GifProvider } from "../services/gifs";
 
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -29,7 +24,7 @@ function refused(res: Response, outcome: OpenChatOutcome): outcome is Exclude<Op
 /** Chat (contract/chat.ts): the list, one conversation, send (text, icebreaker, gift, GIF), mark read, delete. */
 export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Router {
   const router = Router();
-  const me = (res: Response) => loadMe(db, member(res), res.locals.site.id);
+  const me = (res: Response) => loadMe(db, memberOf(res), res.locals.site.id);
 
   router.get(
     "/api/chats.php",
@@ -41,11 +36,11 @@ export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Rou
       let open: ChatsResponse["open"] = null;
       const target = query.conversation !== undefined ? { conversation: query.conversation } : query.member !== undefined ? { member: query.member } : null;
       if (target) {
-        const outcome = await openChat(db, site, member(res), target, query.before);
+        const outcome = await openChat(db, site, memberOf(res), target, query.before);
         if (refused(res, outcome)) return;
         open = outcome.chat;
       }
-      const list = await chatList(db, site.id, member(res).profileId, query.page ?? 1);
+      const list = await chatList(db, site.id, memberOf(res).profileId, query.page ?? 1);
       const body: ChatsResponse = { ...list, open, ...(query.with_user ? { me: await me(res) } : {}) };
       noStore(res).json(body);
     }),
@@ -58,7 +53,7 @@ export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Rou
       const query = parseInput(res, ChatQuery, req.query);
       if (!query) return;
       const target = query.conversation !== undefined ? { conversation: query.conversation } : { member: query.member ?? 0 };
-      const outcome = await openChat(db, res.locals.site, member(res), target, query.before);
+      const outcome = await openChat(db, res.locals.site, memberOf(res), target, query.before);
       if (refused(res, outcome)) return;
       const body: ChatResponse = { ...outcome.chat, ...(query.with_user ? { me: await me(res) } : {}) };
       noStore(res).json(body);
@@ -80,7 +75,7 @@ export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Rou
         if (!gif) return sendError(res, "validation_failed", { fields: { body: ["must be the id of a GIF"] } });
         stored = gifBody(gif.id, gif.width, gif.height);
       }
-      const outcome = await sendMessage(db, res.locals.site, member(res), { ...body, body: stored });
+      const outcome = await sendMessage(db, res.locals.site, memberOf(res), { ...body, body: stored });
       switch (outcome.kind) {
         case "sent": {
           const answer: SendMessageResponse = { message: outcome.message, credits: outcome.credits, repeated: outcome.repeated };
@@ -106,8 +101,8 @@ export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Rou
     handle(async (req, res) => {
       const body = parseInput(res, MarkReadRequest, req.body);
       if (!body) return;
-      if (!(await markRead(db, member(res).profileId, body.conversation))) return sendError(res, "not_found");
-      const total = await unreadTotal(db, res.locals.site.id, member(res).profileId);
+      if (!(await markRead(db, memberOf(res).profileId, body.conversation))) return sendError(res, "not_found");
+      const total = await unreadTotal(db, res.locals.site.id, memberOf(res).profileId);
       noStore(res).json({ num_unread_messages: total, ...(body.with_user ? { me: await me(res) } : {}) });
     }),
   );
@@ -118,7 +113,7 @@ export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Rou
     handle(async (req, res) => {
       const body = parseInput(res, DeleteChatRequest, req.body);
       if (!body) return;
-      if (!(await deleteChat(db, member(res).profileId, body.conversation))) return sendError(res, "not_found");
+      if (!(await deleteChat(db, memberOf(res).profileId, body.conversation))) return sendError(res, "not_found");
       noStore(res).json({ ok: true });
     }),
   );

@@ -33,6 +33,13 @@ export function requestContext(db: Db, secret: string) {
   });
 }
 
+/** The member of a route behind requireMember. */
+export function memberOf(res: Response): Member {
+  const m = res.locals.member;
+  if (!m) throw new Error("requireMember must run first");
+  return m;
+}
+
 export function requireMember(_req: Request, res: Response, next: NextFunction): void {
   if (!res.locals.member) return sendError(res, "authentication_required");
   next();

@@ -1,15 +1,10 @@
-import { Router, type Response } from "express";
+import { Router } from "express";
 import type { Db } from "../db/client";
 import { DiscoveryDecisionRequest, DiscoveryQuery } from "#contract/discovery";
 import { decide, discoveryState } from "../domain/discovery";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
 import { handle, parseInput, sendError } from "./respond";
 
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 /** Discovery (issue 4 item 6): the swipe game and the match finder, one candidate at a time. */
 export function discoveryRoutes(db: Db): Router {
@@ -21,7 +16,7 @@ export function discoveryRoutes(db: Db): Router {
     handle(async (req, res) => {
       const query = parseInput(res, DiscoveryQuery, req.query);
       if (!query) return;
-      const state = await discoveryState(db, res.locals.site.id, member(res), query.game, query.match);
+      const state = await discoveryState(db, res.locals.site.id, memberOf(res), query.game, query.match);
       res.set("Cache-Control", "private, no-store").json(state);
     }),
   );
@@ -32,7 +27,7 @@ export function discoveryRoutes(db: Db): Router {
     handle(async (req, res) => {
       const body = parseInput(res, DiscoveryDecisionRequest, req.body);
       if (!body) return;
-      const outcome = await decide(db, res.locals.site.id, member(res), body.game, body.id, body.decision);
+      const outcome = await decide(db, res.locals.site.id, memberOf(res), body.game, body.id, body.decision);
       if (outcome.kind === "not_found") return sendError(res, "not_found");
       if (outcome.kind === "limit_reached") return sendError(res, "swipe_limit_reached", { params: { limit: outcome.limit } });
       res.set("Cache-Control", "private, no-store").json(outcome.answer);

@@ -8,14 +8,9 @@ import { loadMe } from "../domain/me";
 import { autoLike, likeProfile, likesOverview, unlikeProfile } from "../domain/likes";
 import { memberCards } from "../domain/members";
 import { hasBlocked } from "../domain/visibility";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
 import { handle, parseInput, sendError } from "./respond";
 
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -39,7 +34,7 @@ export function likeRoutes(db: Db): Router {
     handle(async (req, res) => {
       const body = parseInput(res, LikeRequest, req.body);
       if (!body) return;
-      const me = member(res);
+      const me = memberOf(res);
       const site = res.locals.site;
       const outcome = await likeProfile(db, site.id, me.profileId, body.id);
       if (outcome.kind === "not_found") return sendError(res, "not_found");
@@ -63,7 +58,7 @@ export function likeRoutes(db: Db): Router {
     handle(async (req, res) => {
       const query = parseInput(res, LikeQuery, req.query);
       if (!query) return;
-      noStore(res).json({ removed: await unlikeProfile(db, member(res).profileId, query.id) });
+      noStore(res).json({ removed: await unlikeProfile(db, memberOf(res).profileId, query.id) });
     }),
   );
 
@@ -71,8 +66,8 @@ export function likeRoutes(db: Db): Router {
     "/api/likes.php",
     requireMember,
     handle(async (req, res) => {
-      const overview = await likesOverview(db, res.locals.site.id, member(res).profileId, likesListCap);
-      const me = req.query[withUserParam] === "1" ? await loadMe(db, member(res), res.locals.site.id) : undefined;
+      const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap);
+      const me = req.query[withUserParam] === "1" ? await loadMe(db, memberOf(res), res.locals.site.id) : undefined;
       noStore(res).json(me ? { ...overview, me } : overview);
     }),
   );
@@ -81,7 +76,7 @@ export function likeRoutes(db: Db): Router {
     "/api/auto-like.php",
     requireMember,
     handle(async (_req, res) => {
-      noStore(res).json({ profile: await autoLike(db, res.locals.site.id, member(res).profileId) });
+      noStore(res).json({ profile: await autoLike(db, res.locals.site.id, memberOf(res).profileId) });
     }),
   );
 

@@ -22,17 +22,12 @@ import { applyNotification, lastOrder, paymentOf, paymentsOf, receiveNotificatio
 import { countryOfIp } from "../services/geo";
 import type { PaymentProviders } from "../services/payments";
 import { sandboxCardTokens } from "../services/payments/sandbox";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 export type PaymentDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; publicUrl?: string };
 
@@ -85,7 +80,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
       const body = parseInput(res, CreatePaymentRequest, req.body);
       if (!body) return;
       const site = res.locals.site;
-      const outcome = await startPayment(db, providers, { siteId: site.id, siteName: site.name, userId: member(res).userId, packageId: body.package_id, method: body.method, origin: origin(req, res) });
+      const outcome = await startPayment(db, providers, { siteId: site.id, siteName: site.name, userId: memberOf(res).userId, packageId: body.package_id, method: body.method, origin: origin(req, res) });
       if (outcome.kind === "not_found") return sendError(res, "not_found");
       if (outcome.kind === "method_unavailable") return sendError(res, "validation_failed", { fields: { method: ["This payment method is not offered for this package's country."] } });
       noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
@@ -98,7 +93,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     handle(async (req, res) => {
       const query = parseInput(res, PaymentQuery, req.query);
       if (!query) return;
-      let row = await paymentOf(db, member(res).userId, query.id);
+      let row = await paymentOf(db, memberOf(res).userId, query.id);
       if (!row) return sendError(res, "not_found");
       if (row.status === "pending") row = (await reconcile(db, providers, row, req)) ?? row;
       const meAnswer = await me(req, res);
@@ -112,7 +107,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     handle(async (req, res) => {
       const query = parseInput(res, TransactionsQuery, req.query);
       if (!query) return;
-      const [rows, meAnswer] = await Promise.all([paymentsOf(db, member(res).userId), me(req, res)]);
+      const [rows, meAnswer] = await Promise.all([paymentsOf(db, memberOf(res).userId), me(req, res)]);
       noStore(res).json({ transactions: rows.map(toPayment), ...(meAnswer ? { me: meAnswer } : {}) });
     }),
   );
@@ -123,7 +118,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     handle(async (req, res) => {
       const query = parseInput(res, PaymentQuery, req.query);
       if (!query) return;
-      const [row, meAnswer] = await Promise.all([paymentOf(db, member(res).userId, query.id), me(req, res)]);
+      const [row, meAnswer] = await Promise.all([paymentOf(db, memberOf(res).userId, query.id), me(req, res)]);
       if (!row) return sendError(res, "not_found");
       const site = res.locals.site;
       noStore(res).json({ payment: toPayment(row), company: res.locals.company, site_name: site.name, refund_days: site.refundDays, ...(meAnswer ? { me: meAnswer } : {}) });
@@ -136,7 +131,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     limit("payment", sessionMember),
     handle(async (req, res) => {
       if (!parseInput(res, RepeatOrderRequest, req.body ?? {})) return;
-      const m = member(res);
+      const m = memberOf(res);
       const last = await lastOrder(db, m.userId);
       if (!last || last.packageId === null) return sendError(res, "not_found");
       const site = res.locals.site;

@@ -1,35 +1,15 @@
 import path from "node:path";
-import { Router, type Request, type Response } from "express";
-import multer from "multer";
+import { Router, type Response } from "express";
 import type { Db } from "../db/client";
-import { PhotoQuery, PhotoUpdate, photoMaxBytes, photoMaxMegabytes, photoUploadField } from "#contract/photos";
+import { PhotoQuery, PhotoUpdate, photoMaxMegabytes, photoUploadField } from "#contract/photos";
 import { addPhoto, deletePhoto, listOwnPhotos, makeMainPhoto, processPhoto, uploadRefusal, type LimitRefusal } from "../domain/photos";
 import { localDiskStorage, type FileStorage } from "../services/storage";
-import { requireMember, type Member } from "./context";
+import { requireMember, memberOf } from "./context";
+import { photoUploadReader } from "./upload";
 import { handle, parseInput, sendError } from "./respond";
 
-/** One file in memory, at most photoMaxBytes; a few small fields beside it are tolerated. */
-const parseUpload = multer({ storage: multer.memoryStorage(), limits: { fileSize: photoMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 10_000 } }).single(photoUploadField);
+const readUpload = photoUploadReader(photoUploadField);
 
-type Upload = { file: Express.Multer.File | undefined } | { error: "file_too_large" | "malformed" };
-
-/** Runs multer as a promise: the file, or which of the client's mistakes it was. */
-function readUpload(req: Request, res: Response): Promise<Upload> {
-  return new Promise((resolve) => {
-    parseUpload(req, res, (error: unknown) => {
-      if (!error) return resolve({ file: req.file });
-      if (error instanceof multer.MulterError && error.code === "LIMIT_FILE_SIZE") return resolve({ error: "file_too_large" });
-      // Other multer limits and busboy's parse errors (cut-off body, bad boundary): a malformed request.
-      resolve({ error: "malformed" });
-    });
-  });
-}
-
-function member(res: Response): Member {
-  const m = res.locals.member;
-  if (!m) throw new Error("requireMember must run first");
-  return m;
-}
 
 function refuseLimit(res: Response, refusal: LimitRefusal): void {
   if (refusal.code === "photo_limit_reached") return sendError(res, "photo_limit_reached", { params: { limit: refusal.limit } });
@@ -46,7 +26,7 @@ export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileSt
     "/api/photos.php",
     requireMember,
     handle(async (_req, res) => {
-      noStore(res).json(await listOwnPhotos(db, member(res)));
+      noStore(res).json(await listOwnPhotos(db, memberOf(res)));
     }),
   );
 
@@ -60,7 +40,7 @@ export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileSt
         return sendError(res, "validation_failed", { fields: { [photoUploadField]: ["Send one photo as multipart/form-data in the field photo"] } });
       }
       if (!upload.file || upload.file.size === 0) return sendError(res, "validation_failed", { fields: { [photoUploadField]: ["Choose a photo to upload"] } });
-      const owner = member(res);
+      const owner = memberOf(res);
       // Cheap check first, so a member at the limit is not made to wait for the image work; addPhoto checks again under a lock.
       const early = await uploadRefusal(db, owner);
       if (early) return refuseLimit(res, early);
@@ -80,7 +60,7 @@ export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileSt
     handle(async (req, res) => {
       const body = parseInput(res, PhotoUpdate, req.body);
       if (!body) return;
-      const outcome = await makeMainPhoto(db, member(res), body.id);
+      const outcome = await makeMainPhoto(db, memberOf(res), body.id);
       if (outcome === "not_found") return sendError(res, "not_found");
       if (outcome === "not_active") return sendError(res, "validation_failed", { fields: { id: ["Only an active photo can be the main photo"] } });
       noStore(res).json(outcome);
@@ -93,7 +73,7 @@ export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileSt
     handle(async (req, res) => {
       const query = parseInput(res, PhotoQuery, req.query);
       if (!query) return;
-      const owner = member(res);
+      const owner = memberOf(res);
       if (!(await deletePhoto(db, storage, owner, query.id))) return sendError(res, "not_found");
       noStore(res).json(await listOwnPhotos(db, owner));
     }),
