@@ -1,5 +1,6 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { ChatRefusal } from "./chat-refusal";
 import { giftIds, giftImagePath, giftImageSide, chatImageField } from "#contract/gifts";
 import { photoMaxMegabytes } from "#contract/photos";
 import type { ChatPageData, ExtrasPanel, SendActionData } from "~/chat.server";
@@ -58,16 +59,7 @@ export function ExtrasPanelView({ open, page, extras, closeTo }: { open: Open; p
             ×
           </Link>
         </header>
-        {refused ? (
-          <p className="mb-3 rounded-lg bg-red-50 p-3 text-sm text-danger" role="alert" data-testid="chat-extras-error">
-            {refused.message}{" "}
-            {refused.link ? (
-              <Link to={refused.link.to} className="font-semibold">
-                {refused.link.label}
-              </Link>
-            ) : null}
-          </p>
-        ) : null}
+        {refused ? <ChatRefusal refused={refused} className="mb-3 rounded-lg bg-red-50 p-3 text-sm text-danger" testId="chat-extras-error" /> : null}
         {extras.panel === "gift" ? <GiftGrid open={open} sendKey={page.sendKey} /> : null}
         {extras.panel === "icebreakers" ? <IcebreakerList open={open} sendKey={page.sendKey} lines={page.icebreakers ?? []} /> : null}
         {extras.panel === "gif" ? <GifSearch open={open} sendKey={page.sendKey} extras={extras} /> : null}

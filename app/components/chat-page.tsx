@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { ChatRefusal } from "./chat-refusal";
 import { useAtomValue } from "jotai";
 import { typingSendEverySeconds } from "#contract/events";
 import { typingAtom } from "~/state/live";
@@ -518,16 +519,7 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
             <ResendActivationForm />
           </div>
         ) : null}
-        {refused ? (
-          <p className="mb-2 text-sm text-danger" role="alert" data-testid="chat-error">
-            {refused.message}{" "}
-            {refused.link ? (
-              <Link to={refused.link.to} className="font-semibold">
-                {refused.link.label}
-              </Link>
-            ) : null}
-          </p>
-        ) : null}
+        {refused ? <ChatRefusal refused={refused} className="mb-2 text-sm text-danger" testId="chat-error" /> : null}
         <Form method="post" onSubmit={submit} className="flex items-end gap-2" data-testid="chat-composer">
           <input type="hidden" name="intent" value="send" />
           <input type="hidden" name="to" value={profile.id} />
