@@ -1,5 +1,5 @@
 import type { TypingEvent } from "#contract/events";
-import { typingShowSeconds } from "#contract/events";
+import { typingShowSeconds } from "#contract/live";
 
 /*
  * The browser's end of the live state (issue 13), loaded after hydration: one EventSource per tab on

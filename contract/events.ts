@@ -34,7 +34,4 @@ export const LikeEvent = z.object({ from: EventProfile });
 
 export const TypingRequest = z.object({ conversation: z.number().int().min(1).max(2_147_483_647) });
 
-/** Spec 9 constants of the live state. */
-export const typingSendEverySeconds = 3;
-export const typingShowSeconds = 5;
-export const heartbeatSeconds = 15;
+export { heartbeatSeconds, typingSendEverySeconds, typingShowSeconds } from "./live";

@@ -1,15 +1,7 @@
 import { z } from "zod";
 import { id, queryId } from "./input";
 
-/** Spec 5 and 9: how many photos a member may have. */
-export const photoLimits = { free: 3, premium: 25 } as const;
-
-/** The largest upload the api (and web, before forwarding) accepts. */
-export const photoMaxMegabytes = 10;
-export const photoMaxBytes = photoMaxMegabytes * 1024 * 1024;
-
-/** The multipart field of POST /api/photos.php. */
-export const photoUploadField = "photo";
+export { photoLimits, photoMaxBytes, photoMaxMegabytes, photoUploadField } from "./photo-limits";
 
 /**
  * Spec 6: how many of another member's photos a viewer sees on the member page, in the member's

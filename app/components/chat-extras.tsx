@@ -2,7 +2,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ChatRefusal } from "./chat-refusal";
 import { giftIds, giftImagePath, giftImageSide, chatImageField } from "#contract/gifts";
-import { photoMaxMegabytes } from "#contract/photos";
+import { photoMaxMegabytes } from "#contract/photo-limits";
 import type { ChatPageData, ExtrasPanel, SendActionData } from "~/chat.server";
 
 type Open = NonNullable<ChatPageData["open"]>;

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ChangeEvent } from "react";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { photoMaxMegabytes, photoUploadField } from "#contract/photos";
+import { photoMaxMegabytes, photoUploadField } from "#contract/photo-limits";
 import { FormAlert, SubmitButton } from "./form-fields";
 
 /**

@@ -11,4 +11,6 @@ export const action = (args: ActionFunctionArgs) => chatAction(args);
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
-export default ChatPage;
+export default function ChatsPage() {
+  return <ChatPage />;
+}

@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { queryId } from "#contract/input";
 import { chatAction, loadChatPage } from "~/chat.server";
 import { ChatPage } from "~/components/chat-page";
+import { ConversationView } from "~/components/chat-conversation";
 import { MemberErrorBoundary } from "~/components/member-actions";
 import { pageTitle } from "~/page-title";
 
@@ -22,5 +23,7 @@ export const action = (args: ActionFunctionArgs) => chatAction(args);
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
-export default ChatPage;
+export default function ConversationPage() {
+  return <ChatPage Conversation={ConversationView} />;
+}
 export const ErrorBoundary = MemberErrorBoundary;
