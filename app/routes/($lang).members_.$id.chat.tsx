@@ -4,7 +4,7 @@ import { queryId } from "#contract/input";
 import { chatAction, loadChatPage } from "~/chat.server";
 import { ChatPage } from "~/components/chat-page";
 import { ConversationView } from "~/components/chat-conversation";
-import { MemberErrorBoundary } from "~/components/member-actions";
+import { whenShown } from "~/components/when-shown";
 import { pageTitle } from "~/page-title";
 
 /**
@@ -26,4 +26,5 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title
 export default function ConversationPage() {
   return <ChatPage Conversation={ConversationView} />;
 }
-export const ErrorBoundary = MemberErrorBoundary;
+// The blocked member's message (else the general error page); its code loads when shown.
+export const ErrorBoundary = whenShown(() => import("~/components/member-error").then((m) => m.MemberErrorBoundary));
