@@ -153,12 +153,18 @@ test("a member's page sends one beacon when it becomes hidden, with lb or not", 
     if (response.url().endsWith("/api/page-hidden.php") && response.request().method() === "POST") beacons.push(response.status());
   });
   // A member's page always tells the api it is hidden (issue 13: the member counts as away), once, with ?lb or not.
+  // The live client (which sends it) loads after hydration: hidden only once its stream is asked for.
+  const live = () => page.waitForRequest((request) => request.url().includes("/api/events.php"));
+  let started = live();
   await page.goto("/members");
   await expect(page.getByTestId("member-cards")).toBeVisible();
+  await started;
   await hide();
   await expect.poll(() => beacons).toEqual([204]);
+  started = live();
   await page.goto("/members?lb=1");
   await expect(page.getByTestId("member-cards")).toBeVisible();
+  await started;
   await hide();
   await expect.poll(() => beacons).toEqual([204, 204]);
   await page.waitForTimeout(500);
