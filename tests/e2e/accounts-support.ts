@@ -89,3 +89,23 @@ export async function activeMember(browser: Browser, baseURL: string): Promise<A
   expect(me.user?.status).toBe("active");
   return { ...account, profileId: me.user?.profile.id ?? 0, page };
 }
+
+/**
+ * For a spec whose tests make members with pages of their own: the maker, and their deletion after each test,
+ * so they do not crowd other tests' searches.
+ */
+export function membersDeletedAfterEach(): (browser: Browser, baseURL: string | undefined) => Promise<ActiveMember> {
+  const created: ActiveMember[] = [];
+  test.afterEach(async () => {
+    for (const member of created.splice(0)) {
+      const deleted = await member.page.request.post("/api/delete-account.php", { headers: sameOrigin, data: { password: member.password } });
+      expect(deleted.status(), "test member deleted").toBe(200);
+      await member.page.context().close();
+    }
+  });
+  return async (browser, baseURL) => {
+    const member = await activeMember(browser, baseURL ?? "");
+    created.push(member);
+    return member;
+  };
+}

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, expectPath, readLocale, sameOrigin, test, text } from "./fixtures";
-import { activeMember as newActiveMember, type ActiveMember } from "./accounts-support";
+import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
  * Issue 12 (chat), "Done means" browser tests, with JavaScript on and off: send and see a message, the
@@ -26,23 +26,8 @@ const messageCredits = 10;
 /** "10 credits per message · You have 20 credits" */
 const costLine = (credits: number) => `${t("composer.cost_other", { count: messageCredits })} · ${t(credits === 1 ? "composer.balance_one" : "composer.balance_other", { count: credits })}`;
 
-/** Members this worker's current test made: deleted afterwards, so they do not crowd other tests' searches. */
-const created: ActiveMember[] = [];
-
-test.afterEach(async () => {
-  for (const member of created.splice(0)) {
-    const deleted = await member.page.request.post("/api/delete-account.php", { headers: sameOrigin, data: { password: member.password } });
-    expect(deleted.status(), "test member deleted").toBe(200);
-    await member.page.context().close();
-  }
-});
-
-/** A fresh, activated (free) member with a browser page of their own, deleted after the test. */
-async function activeMember(browser: Browser, baseURL: string | undefined): Promise<ActiveMember> {
-  const member = await newActiveMember(browser, baseURL ?? "");
-  created.push(member);
-  return member;
-}
+/** Fresh, activated (free) members with browser pages of their own, deleted after each test. */
+const activeMember = membersDeletedAfterEach();
 
 type Sent = { message: { id: number; conversation_id: number; body: string }; credits: number };
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Browser, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, expectPath, readLocale, sameOrigin, test, text } from "./fixtures";
-import { activeMember as newActiveMember, type ActiveMember } from "./accounts-support";
+import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
  * Issue 13 (live chat) "Done means" in the browser, two members in two browser contexts: a message shows in
@@ -22,21 +22,8 @@ const liveMs = 2000;
 
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the live stream and polling are JavaScript; without it each page load shows the latest state (tests/e2e/chat.spec.ts)");
 
-const created: ActiveMember[] = [];
-
-test.afterEach(async () => {
-  for (const member of created.splice(0)) {
-    const deleted = await member.page.request.post("/api/delete-account.php", { headers: sameOrigin, data: { password: member.password } });
-    expect(deleted.status(), "test member deleted").toBe(200);
-    await member.page.context().close();
-  }
-});
-
-async function activeMember(browser: Browser, baseURL: string | undefined): Promise<ActiveMember> {
-  const member = await newActiveMember(browser, baseURL ?? "");
-  created.push(member);
-  return member;
-}
+/** Fresh, activated (free) members with browser pages of their own, deleted after each test. */
+const activeMember = membersDeletedAfterEach();
 
 type Sent = { message: { id: number; conversation_id: number; body: string } };
 
