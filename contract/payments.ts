@@ -3,8 +3,11 @@ import { LinkToken, queryId, text, id } from "./input";
 import { UserResponse } from "./user";
 import { CompanyInfo } from "./settings";
 import { paymentMethodIds, paymentStatuses, sandboxCards, sandboxOutcomes } from "./payment-methods";
+import { ActiveDiscount, DiscountCodeInput, DiscountRefusal } from "./discounts";
 
 export * from "./payment-methods";
+export * from "./offers";
+export * from "./discounts";
 
 export const PaymentMethodId = z.enum(paymentMethodIds);
 export type PaymentMethodId = z.infer<typeof PaymentMethodId>;
@@ -32,6 +35,8 @@ export const CreditPackage = z.object({
   /** Price per credit in minor units, to 2 decimals (a display ratio, not an amount charged). */
   price_per_credit: z.number(),
   mark: PackageMark.nullable(),
+  /** The price with the page's discount (minor units); null when no discount applies to this package. */
+  discounted_amount: z.number().int().nullable(),
 });
 export type CreditPackage = z.infer<typeof CreditPackage>;
 
@@ -44,7 +49,13 @@ export const PaymentMethod = z.object({
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
 /** GET /api/packages.php?country=XX: the site's packages and methods for a payment country (spec 3 paymentCountry). */
-export const PackagesQuery = z.object({ country: CountryCode.optional(), package_id: queryId.optional(), with_user: z.literal("1").optional() });
+export const PackagesQuery = z.object({
+  country: CountryCode.optional(),
+  package_id: queryId.optional(),
+  /** A discount code the member typed; without it a member's automatic discount (time bonus, welcome) applies. */
+  code: DiscountCodeInput.optional(),
+  with_user: z.literal("1").optional(),
+});
 export const PackagesResponse = z.object({
   /** The payment country the packages are for: package_id's country; else the asked one if the site serves it, else the IP's, else the site's first. */
   country: z.string(),
@@ -55,12 +66,16 @@ export const PackagesResponse = z.object({
   /** The member's last paid order (for /credits/repeat-order), null when none or no member. */
   last_order: z.object({ package_id: z.number().int(), method: PaymentMethodId, credits: z.number().int(), amount: z.number().int(), currency: z.string(), stored_card: z.boolean() }).nullable(),
   refund_days: z.number().int(),
+  /** The discount the prices show (the typed code, else the member's time bonus or welcome discount). */
+  discount: ActiveDiscount.nullable(),
+  /** Why the typed code does not apply (the prices then show the automatic discount, if any). */
+  discount_error: DiscountRefusal.nullable(),
   me: UserResponse.optional(),
 });
 export type PackagesResponse = z.infer<typeof PackagesResponse>;
 
 /** POST /api/payment.php: only a package and a method; the amount is always the server's. */
-export const CreatePaymentRequest = z.object({ package_id: id, method: PaymentMethodId });
+export const CreatePaymentRequest = z.object({ package_id: id, method: PaymentMethodId, discount_code: DiscountCodeInput.optional() });
 export const CreatePaymentResponse = z.object({
   payment_id: z.number().int(),
   /** Where to send the payer: the provider's checkout (absolute) or our page (a path). */
@@ -84,6 +99,9 @@ export const Payment = z.object({
   paid_at: z.string().nullable(),
   refunded_at: z.string().nullable(),
   refunded_credits: z.number().int(),
+  discount_code: z.string().nullable(),
+  /** Minor units off the package's price. */
+  discount_amount: z.number().int(),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -125,3 +143,8 @@ export const SandboxNotification = z.object({
   card_token: text(100).optional(),
 });
 export type SandboxNotification = z.infer<typeof SandboxNotification>;
+
+/** GET /api/discountcode.php: `welcome=true` for the welcome discount; `code` (with package_id) checks a code. */
+export const DiscountCodeQuery = z.object({ welcome: z.literal("true").optional(), code: DiscountCodeInput.optional(), package_id: queryId.optional() });
+export const DiscountCodeResponse = z.object({ discount: ActiveDiscount.nullable(), refusal: DiscountRefusal.nullable() });
+export type DiscountCodeResponse = z.infer<typeof DiscountCodeResponse>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CurrentPassword, Email } from "./input";
 import { locales } from "./locales";
+import { ActiveDiscount } from "./discounts";
 
 export const Locale = z.enum(locales);
 
@@ -59,7 +60,15 @@ export type User = z.infer<typeof User>;
 export const UserCounts = z.object({ unread_messages: z.number().int().min(0), new_likes: z.number().int().min(0) });
 
 /** GET /api/user.php and the answers of POST/PUT: `user` is null when nobody is logged in. */
-export const UserResponse = z.object({ user: User.nullable(), counts: UserCounts.optional() });
+export const UserResponse = z.object({
+  user: User.nullable(),
+  counts: UserCounts.optional(),
+  /**
+   * The member's offer (spec 4 time bonus, spec 9 welcome discount): the time bonus while it runs, else
+   * the welcome discount; null when neither (paid before, too long since signup). Absent for visitors.
+   */
+  discount: ActiveDiscount.nullable().optional(),
+});
 export type UserResponse = z.infer<typeof UserResponse>;
 export type UserCounts = z.infer<typeof UserCounts>;
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   primaryKey,
   date,
   index,
@@ -63,6 +64,8 @@ export const sites = pgTable(
     fictionalSingular: text("fictional_singular").notNull().default(""),
     fictionalPlural: text("fictional_plural").notNull().default(""),
     refundDays: integer("refund_days").notNull().default(14),
+    /** Spec 9 welcome discount: how long after signup a member's first purchase gets it; 0: no welcome discount. */
+    welcomeDiscountHours: integer("welcome_discount_hours").notNull().default(72),
     /** Minimum age at signup; spec 5 names min_age a parameter, 18 unless the site sets more. */
     minAge: integer("min_age").notNull().default(18),
     /** Whether the signup form asks for a first message (signup_message). */
@@ -556,6 +559,10 @@ export const payments = pgTable(
     refundedCredits: integer("refunded_credits").notNull().default(0),
     /** Credits already spent when refunded: not taken back (the balance never goes below zero). */
     refundShortfall: integer("refund_shortfall").notNull().default(0),
+    /** The discount this payment got (issue 16): its code (upper case), percentage and amount off the package's price. */
+    discountCode: text("discount_code"),
+    discountPercentage: integer("discount_percentage"),
+    discountAmount: integer("discount_amount").notNull().default(0),
   },
   (t) => [uniqueIndex("payments_reference_idx").on(t.provider, t.reference), index("payments_user_idx").on(t.userId, t.createdAt)],
 );
@@ -574,4 +581,61 @@ export const paymentEvents = pgTable(
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("payment_events_payment_idx").on(t.paymentId, t.receivedAt)],
+);
+
+/**
+ * Spec 3 discount codes an operator hands out (the welcome discount and the time bonus are rules in
+ * api/domain/payments/discounts.ts, not rows). `site_id` null: valid on every site.
+ */
+export const discountCodes = pgTable(
+  "discount_codes",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id").references(() => sites.id, { onDelete: "cascade" }),
+    /** Upper case; members may type it in any case. */
+    code: text("code").notNull(),
+    percentage: integer("percentage").notNull(),
+    /** Minor units of the package's price (before transaction costs); 0: none. */
+    minimumOrderValue: integer("minimum_order_value").notNull().default(0),
+    /** Only for payments in this currency (and the minimum order is in it); null: any. */
+    currency: text("currency"),
+    /** Only for this payment country; null: any. */
+    country: text("country"),
+    /** Only for these payment methods; null: any. */
+    paymentMethods: jsonb("payment_methods").$type<string[]>(),
+    validity: text("validity", { enum: ["once_per_user", "uses"] }).notNull().default("once_per_user"),
+    /** With validity `uses`: how many paid (or running) payments may use it in all. */
+    maxUses: integer("max_uses"),
+    /** Uses held by running payments and used by paid ones (validity `uses`). */
+    usedCount: integer("used_count").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    active: boolean("active").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("discount_codes_code_idx").on(t.code, t.siteId), check("discount_codes_percentage_check", sql`${t.percentage} between 1 and 90`)],
+);
+
+/**
+ * A discount held by a running payment (`reserved`) or used by a paid one (`used`). A payment that ends
+ * unpaid gives its reservation back. A once-per-member code has `once_key` = the member, so the unique
+ * index lets one payment of theirs hold it at a time, however many start at once.
+ */
+export const discountUses = pgTable(
+  "discount_uses",
+  {
+    id: serial("id").primaryKey(),
+    code: text("code").notNull(),
+    discountCodeId: integer("discount_code_id").references(() => discountCodes.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    onceKey: integer("once_key"),
+    status: text("status", { enum: ["reserved", "used"] }).notNull().default("reserved"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("discount_uses_payment_idx").on(t.paymentId), uniqueIndex("discount_uses_once_idx").on(t.code, t.onceKey), index("discount_uses_user_idx").on(t.userId)],
 );

@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { creditPackages, payments } from "../db/schema";
 import {
   CreatePaymentRequest,
+  DiscountCodeQuery,
   PackagesQuery,
   PaymentQuery,
   RepeatOrderRequest,
@@ -20,6 +21,9 @@ import { publicOrigin } from "../domain/accounts/links";
 import { methodsFor, packagesFor, paymentCountry } from "../domain/payments/catalogue";
 import { applyNotification, lastOrder, paymentOf, paymentsOf, receiveNotification, startPayment, toPayment, type PaymentRow } from "../domain/payments/payments";
 import { countryOfIp } from "../services/geo";
+import { users } from "../db/schema";
+import { lookUpCode, priceList, refusalFor, refusalMessage, toActiveDiscount, welcomeDiscountOf, type DiscountMember } from "../domain/payments/discounts";
+import type { DiscountRefusal } from "#contract/discounts";
 import type { PaymentProviders } from "../services/payments";
 import { sandboxCardTokens } from "../services/payments/sandbox";
 import { requireMember, memberOf } from "./context";
@@ -43,8 +47,11 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     publicOrigin({ publicUrl, protocol: req.protocol, forwardedHost: req.get("x-forwarded-host"), host: req.get("host"), siteDomain: res.locals.site.domain });
 
   // Public (spec 2 /pricing): a visitor sees the packages too; a member also gets their last order.
+  const limitCodeChecks = limit("discount_code", sessionMember);
   router.get(
     "/api/packages.php",
+    // A typed code is checked: limited like /api/discountcode.php, so codes cannot be guessed through prices.
+    (req, res, next) => (req.query.code && res.locals.member ? limitCodeChecks(req, res, next) : next()),
     handle(async (req, res) => {
       const query = parseInput(res, PackagesQuery, req.query);
       if (!query) return;
@@ -58,11 +65,15 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         : [];
       const country = asked?.country ?? paymentCountry(site, query.country, countryOfIp(res.locals.clientIp));
       const m = res.locals.member;
-      const [packages, last, meAnswer] = await Promise.all([packagesFor(db, site.id, country), m ? lastOrderToRepeat(db, site.id, m.userId) : null, me(req, res)]);
+      const [packages, last, meAnswer, member] = await Promise.all([packagesFor(db, site.id, country), m ? lastOrderToRepeat(db, site.id, m.userId) : null, me(req, res), discountMember(db, m?.userId)]);
+      const now = new Date();
+      const prices = await priceList(db, site, member, packages, query.code, now, query.package_id ? packages.find((p) => p.id === query.package_id) : undefined);
       const body: PackagesResponse = {
         country,
         countries: site.countries,
-        packages,
+        packages: prices.packages,
+        discount: prices.discount,
+        discount_error: prices.discountError,
         methods: methodsFor(country).filter((m) => providers.forMethod(m.id) !== null),
         last_order: last,
         refund_days: site.refundDays,
@@ -80,8 +91,17 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
       const body = parseInput(res, CreatePaymentRequest, req.body);
       if (!body) return;
       const site = res.locals.site;
-      const outcome = await startPayment(db, providers, { siteId: site.id, siteName: site.name, userId: memberOf(res).userId, packageId: body.package_id, method: body.method, origin: origin(req, res) });
+      const outcome = await startPayment(db, providers, {
+        siteId: site.id,
+        siteName: site.name,
+        userId: memberOf(res).userId,
+        packageId: body.package_id,
+        method: body.method,
+        origin: origin(req, res),
+        discountCode: body.discount_code || null,
+      });
       if (outcome.kind === "not_found") return sendError(res, "not_found");
+      if (outcome.kind === "discount_refused") return refuseDiscount(res, outcome.refusal);
       if (outcome.kind === "method_unavailable") return sendError(res, "validation_failed", { fields: { method: ["This payment method is not offered for this package's country."] } });
       noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
     }),
@@ -144,8 +164,43 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         origin: origin(req, res),
         storedCard: last.method === "cards" ? last.storedCard : null,
       });
+      if (outcome.kind === "discount_refused") return refuseDiscount(res, outcome.refusal);
       if (outcome.kind !== "created") return sendError(res, "not_found");
       noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
+    }),
+  );
+
+  // Spec 7 GET /api/discountcode.php: welcome=true answers the member's welcome discount (null when none);
+  // code=... checks a typed code (against package_id's package when given).
+  router.get(
+    "/api/discountcode.php",
+    requireMember,
+    limit("discount_code", sessionMember),
+    handle(async (req, res) => {
+      const query = parseInput(res, DiscountCodeQuery, req.query);
+      if (!query) return;
+      const site = res.locals.site;
+      const member = await discountMember(db, memberOf(res).userId);
+      if (!member) return sendError(res, "authentication_required");
+      const now = new Date();
+      let body: { discount: ReturnType<typeof toActiveDiscount> | null; refusal: DiscountRefusal | null } = { discount: null, refusal: null };
+      if (query.code) {
+        const found = await lookUpCode(db, site, member, query.code, now);
+        const [pkg] = query.package_id
+          ? await db
+              .select()
+              .from(creditPackages)
+              .where(and(eq(creditPackages.id, query.package_id), eq(creditPackages.siteId, site.id), eq(creditPackages.active, true)))
+              .limit(1)
+          : [];
+        if (query.package_id && !pkg) return sendError(res, "not_found");
+        const refusal = "refusal" in found ? found.refusal : pkg ? refusalFor(found.discount, pkg) : null;
+        body = refusal ? { discount: null, refusal } : { discount: "discount" in found ? toActiveDiscount(found.discount) : null, refusal: null };
+      } else if (query.welcome) {
+        const welcome = welcomeDiscountOf(member, site, now);
+        body = { discount: welcome ? toActiveDiscount(welcome) : null, refusal: null };
+      }
+      noStore(res).json(body);
     }),
   );
 
@@ -276,4 +331,17 @@ async function lastOrderToRepeat(db: Db, siteId: number, userId: number): Promis
     .limit(1);
   if (!pkg) return null;
   return { package_id: pkg.id, method: last.method as PaymentMethodId, credits: pkg.credits, amount: pkg.amount, currency: pkg.currency, stored_card: Boolean(last.storedCard) };
+}
+
+/** What the discount rules need of a member: signup date and whether they ever paid. */
+async function discountMember(db: Db, userId: number | undefined): Promise<DiscountMember | null> {
+  if (userId === undefined) return null;
+  const [row] = await db.select({ userId: users.id, signupDate: users.signupDate, paidUser: users.paidUser }).from(users).where(eq(users.id, userId)).limit(1);
+  return row ?? null;
+}
+
+/** A refused code: 400 with its reason and message on the discount_code field (web shows its translation). */
+function refuseDiscount(res: Response, refusal: DiscountRefusal): void {
+  const params = Object.fromEntries(Object.entries(refusal).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
+  sendError(res, "validation_failed", { fields: { discount_code: [refusalMessage(refusal)] }, params });
 }

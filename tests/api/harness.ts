@@ -219,7 +219,7 @@ let memberCounter = 0;
 /** A member inserted straight into the database (no scrypt per account): hash a password once per file and pass it here. */
 export async function insertMember(
   api: Harness,
-  options: { passwordHash: string; email?: string; status?: "not_confirmed" | "active" | "deleted"; confirmed?: boolean; language?: string; deletedAt?: Date; host?: string },
+  options: { passwordHash: string; email?: string; status?: "not_confirmed" | "active" | "deleted"; confirmed?: boolean; language?: string; deletedAt?: Date; host?: string; signupDate?: Date },
 ): Promise<{ userId: number; profileId: number; email: string }> {
   const email = options.email ?? `member-${Date.now()}-${++memberCounter}@example.com`;
   const status = options.status ?? "active";
@@ -235,6 +235,7 @@ export async function insertMember(
       language: options.language ?? "en",
       emailConfirmedAt: (options.confirmed ?? status === "active") ? new Date() : null,
       deletedAt: status === "deleted" ? (options.deletedAt ?? new Date()) : null,
+      ...(options.signupDate ? { signupDate: options.signupDate } : {}),
     })
     .returning({ id: schema.users.id });
   if (!user) throw new Error("member insert returned nothing");

@@ -10,8 +10,12 @@ export const sandboxSecret = "sandbox-test-secret-0123456789";
 
 export type PayingMember = { userId: number; profileId: number; email: string; token: string };
 
-export async function newPayingMember(api: Harness, passwordHash: string, password: string): Promise<PayingMember> {
-  const inserted = await insertMember(api, { passwordHash });
+/**
+ * A member to pay with. By default they signed up a month ago, so no time bonus or welcome discount
+ * changes the prices (tests/api/discounts.test.ts passes a recent signup date).
+ */
+export async function newPayingMember(api: Harness, passwordHash: string, password: string, signupDate = new Date(Date.now() - 30 * 86_400_000)): Promise<PayingMember> {
+  const inserted = await insertMember(api, { passwordHash, signupDate });
   return { ...inserted, token: await login(api.baseUrl, inserted.email, password) };
 }
 

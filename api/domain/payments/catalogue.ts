@@ -64,7 +64,7 @@ export function methodOffered(country: string, method: PaymentMethodId): boolean
   return methodRules.some(([id, offered]) => id === method && offered(country));
 }
 
-export function toCreditPackage(row: typeof creditPackages.$inferSelect): CreditPackage {
+export function toCreditPackage(row: typeof creditPackages.$inferSelect): Omit<CreditPackage, "discounted_amount"> {
   return {
     id: row.id,
     country: row.country,
@@ -83,7 +83,7 @@ export function paymentCountry(site: Pick<Site, "countries">, asked: string | un
   return site.countries[0] ?? "US";
 }
 
-export async function packagesFor(db: Db, siteId: number, country: string): Promise<CreditPackage[]> {
+export async function packagesFor(db: Db, siteId: number, country: string): Promise<Omit<CreditPackage, "discounted_amount">[]> {
   const rows = await db
     .select()
     .from(creditPackages)

@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
+import type { DiscountRefusal } from "#contract/discounts";
 import type { Payment, PaymentMethodId, PaymentStatus } from "#contract/payments";
 import type { PaymentProviders } from "../../services/payments";
 import type { NotificationInput, PaymentProvider, ProviderNotification } from "../../services/payments/types";
 import { methodOffered } from "./catalogue";
+import { holdDiscount, lookUpCode, priceWith, refusalFor, releaseHeldDiscount, timeBonusOf, useHeldDiscount, welcomeDiscountOf, type Discount, type DiscountMember, type DiscountSite, type Order } from "./discounts";
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -25,6 +27,8 @@ export function toPayment(row: PaymentRow): Payment {
     paid_at: row.paidAt?.toISOString() ?? null,
     refunded_at: row.refundedAt?.toISOString() ?? null,
     refunded_credits: row.refundedCredits,
+    discount_code: row.discountCode,
+    discount_amount: row.discountAmount,
   };
 }
 
@@ -36,7 +40,36 @@ export function transactionCostsOf(_method: PaymentMethodId, _currency: string):
 export type CreateOutcome =
   | { kind: "created"; payment: PaymentRow; redirectUrl: string }
   | { kind: "not_found" }
-  | { kind: "method_unavailable" };
+  | { kind: "method_unavailable" }
+  | { kind: "discount_refused"; refusal: DiscountRefusal };
+
+class HoldLost extends Error {}
+
+/**
+ * The discount a payment gets: the code the member typed (refused with its reason when it does not
+ * apply), else the member's time bonus, else their welcome discount, when one applies to the order.
+ */
+export async function discountForOrder(
+  db: Db,
+  site: DiscountSite,
+  member: DiscountMember,
+  order: Order,
+  typed: string | null | undefined,
+  now: Date,
+): Promise<{ discount: Discount | null } | { refusal: DiscountRefusal }> {
+  if (typed) {
+    const found = await lookUpCode(db, site, member, typed, now);
+    if ("refusal" in found) return found;
+    const refusal = refusalFor(found.discount, order);
+    return refusal ? { refusal } : found;
+  }
+  for (const rule of [timeBonusOf(member, now), welcomeDiscountOf(member, site, now)]) {
+    if (!rule || refusalFor(rule, order)) continue;
+    const found = await lookUpCode(db, site, member, rule.code, now);
+    if ("discount" in found) return found;
+  }
+  return { discount: null };
+}
 
 /**
  * Starts a payment for a package: the amount always comes from the package on the server. The payer
@@ -45,7 +78,7 @@ export type CreateOutcome =
 export async function startPayment(
   db: Db,
   providers: PaymentProviders,
-  input: { siteId: number; siteName: string; userId: number; packageId: number; method: PaymentMethodId; origin: string; storedCard?: string | null },
+  input: { siteId: number; siteName: string; userId: number; packageId: number; method: PaymentMethodId; origin: string; storedCard?: string | null; discountCode?: string | null },
   now = new Date(),
 ): Promise<CreateOutcome> {
   const [pkg] = await db
@@ -56,27 +89,56 @@ export async function startPayment(
   if (!pkg) return { kind: "not_found" };
   const provider = providers.forMethod(input.method);
   if (!methodOffered(pkg.country, input.method) || !provider) return { kind: "method_unavailable" };
-  const reference = randomBytes(24).toString("base64url");
+  const [member] = await db
+    .select({ userId: users.id, signupDate: users.signupDate, paidUser: users.paidUser, welcomeDiscountHours: sites.welcomeDiscountHours })
+    .from(users)
+    .innerJoin(sites, eq(sites.id, users.siteId))
+    .where(eq(users.id, input.userId))
+    .limit(1);
+  if (!member) return { kind: "not_found" };
+  const site = { id: input.siteId, welcomeDiscountHours: member.welcomeDiscountHours };
+  const found = await discountForOrder(db, site, member, { amount: pkg.amount, currency: pkg.currency, country: pkg.country, method: input.method }, input.discountCode, now);
+  if ("refusal" in found) return { kind: "discount_refused", refusal: found.refusal };
   const transactionCosts = transactionCostsOf(input.method, pkg.currency);
-  const [payment] = await db
-    .insert(payments)
-    .values({
-      userId: input.userId,
-      siteId: input.siteId,
-      packageId: pkg.id,
-      credits: pkg.credits,
-      amount: pkg.amount + transactionCosts,
-      transactionCosts,
-      currency: pkg.currency,
-      country: pkg.country,
-      method: input.method,
-      provider: provider.id,
-      reference,
-      usedStoredCard: Boolean(input.storedCard),
-      createdAt: now,
-    })
-    .returning();
-  if (!payment) throw new Error("payment insert returned nothing");
+  const insert = (discount: Discount | null) =>
+    db.transaction(async (tx) => {
+      const price = discount ? priceWith(discount, pkg.amount) : pkg.amount;
+      const [row] = await tx
+        .insert(payments)
+        .values({
+          userId: input.userId,
+          siteId: input.siteId,
+          packageId: pkg.id,
+          credits: pkg.credits,
+          amount: price + transactionCosts,
+          transactionCosts,
+          currency: pkg.currency,
+          country: pkg.country,
+          method: input.method,
+          provider: provider.id,
+          reference: randomBytes(24).toString("base64url"),
+          usedStoredCard: Boolean(input.storedCard),
+          discountCode: discount?.code ?? null,
+          discountPercentage: discount?.value_percentage ?? null,
+          discountAmount: pkg.amount - price,
+          createdAt: now,
+        })
+        .returning();
+      if (!row) throw new Error("payment insert returned nothing");
+      // Held in the payment's own transaction: a payment that loses the race for a code is not created.
+      if (discount && !(await holdDiscount(tx, discount, { userId: input.userId, paymentId: row.id }, now))) throw new HoldLost();
+      return row;
+    });
+  let payment: PaymentRow;
+  try {
+    payment = await insert(found.discount);
+  } catch (error) {
+    if (!(error instanceof HoldLost)) throw error;
+    // Another payment took the code first: a typed code is refused; an automatic discount is just not given.
+    if (input.discountCode) return { kind: "discount_refused", refusal: { reason: "used", code: input.discountCode } };
+    payment = await insert(null);
+  }
+  const reference = payment.reference;
   const created = await provider
     .createPayment({
       paymentId: payment.id,
@@ -100,10 +162,14 @@ export async function startPayment(
 }
 
 async function finish(db: Db, paymentId: number, status: PaymentStatus, now: Date) {
-  await db
-    .update(payments)
-    .set({ status, finishedAt: now })
-    .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")));
+  await db.transaction(async (tx) => {
+    const [ended] = await tx
+      .update(payments)
+      .set({ status, finishedAt: now })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")))
+      .returning({ id: payments.id });
+    if (ended) await releaseHeldDiscount(tx, paymentId);
+  });
 }
 
 export type ApplyOutcome = "applied" | "ignored" | "mismatch" | "unknown";
@@ -153,6 +219,10 @@ export async function applyNotification(db: Db, provider: Pick<PaymentProvider, 
         .returning({ credits: users.credits });
       if (!user) throw new Error("credits update found no user");
       await tx.insert(creditLedger).values({ userId: changed.userId, delta: changed.credits, balanceAfter: user.credits, reason: "purchase", reference: `payment:${payment.id}`, createdAt: now });
+      await useHeldDiscount(tx, payment.id, now);
+    } else if (changed) {
+      // Ended unpaid: the discount it held is free again (a cancelled payment does not use a code up).
+      await releaseHeldDiscount(tx, payment.id);
     }
     await tx.insert(paymentEvents).values({ ...event, paymentId: payment.id, outcome: changed ? "applied" : "ignored" });
     return changed ? "applied" : "ignored";
