@@ -1,6 +1,6 @@
 import { loadApiConfig } from "./config";
 import { openDatabase } from "./db/client";
-import { seedDemoData, seedMissingPackages } from "./db/seed";
+import { seedDemoData, seedMissingDiscountCodes, seedMissingPackages } from "./db/seed";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
@@ -23,7 +23,10 @@ async function main() {
   if (config.DEMO_DATA) {
     const seeded = await seedDemoData(database.db, { uploadsDir: `${config.DATA_DIR}/uploads` });
     if (seeded) logger.info({ members: seeded.members, sites: seeded.sites }, "demo data created");
-    else if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
+    else {
+      if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
+      if (await seedMissingDiscountCodes(database.db)) logger.info("demo discount codes created");
+    }
   }
   let providers;
   try {

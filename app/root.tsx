@@ -4,7 +4,7 @@ import { Provider as JotaiProvider } from "jotai";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
 import { visibleLocales, isLocale } from "#contract/locales";
 import stylesheet from "./tailwind.css?url";
-import { getSettings, getUser, getUserCounts } from "./session.server";
+import { getSettings, getUser, getUserCounts, getUserOffer } from "./session.server";
 import { resolveLocale } from "./locale.server";
 import { entryWarningEligible } from "./entry-warning.server";
 import { trackingCookieFor } from "./tracking.server";
@@ -38,10 +38,14 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   const locale = resolveLocale(request, settings);
   context.locale = locale;
-  const [user, counts] = await Promise.all([getUser(request, context), getUserCounts(request, context)]);
-  const alerts = user ? await memberAlerts(request, context, user) : [];
+  const [user, counts, offer] = await Promise.all([getUser(request, context), getUserCounts(request, context), getUserOffer(request, context)]);
+  const alerts = user ? await memberAlerts(request, context, user, offer) : [];
   return {
-    alerts,
+    alerts: alerts.filter((alert) => alert.key !== "hide-time-bonus-modal"),
+    /** Spec 4 time bonus, else spec 9 welcome discount (a member's only; banners apply to logged-in members). */
+    offer: user ? offer : null,
+    /** Whether this member may get the time bonus modal (it opens 40 s into the members area). */
+    timeBonusModal: alerts.some((alert) => alert.key === "hide-time-bonus-modal"),
     locale,
     activationReminder: {
       show: user !== null && user.status === "not_confirmed" && user.profile.status === "disabled" && user.notifications_disabled.length === 0,

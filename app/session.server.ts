@@ -86,6 +86,11 @@ export async function getUserCounts(request: Request, context: AppLoadContext): 
   return (await currentMember(request, context)).counts ?? null;
 }
 
+/** The member's offer (time bonus, else welcome discount), loaded with the member: there on login, gone on logout. */
+export async function getUserOffer(request: Request, context: AppLoadContext): Promise<NonNullable<UserResponse["discount"]> | null> {
+  return (await currentMember(request, context)).discount ?? null;
+}
+
 function currentMember(request: Request, context: AppLoadContext): Promise<UserResponse> {
   return memo(context, "user", async () => {
     const api = apiFor(request, context);

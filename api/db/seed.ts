@@ -7,7 +7,7 @@ import { faker } from "@faker-js/faker";
 import { City } from "country-state-city";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
-import { companies, creditLedger, creditPackages, interests, photos, profiles, sites, users } from "./schema";
+import { companies, creditLedger, creditPackages, discountCodes, interests, photos, profiles, sites, users } from "./schema";
 import { demoPackages } from "../domain/payments/catalogue";
 import { hashPassword } from "../domain/passwords";
 import { seedConversations } from "./seed-chat";
@@ -19,6 +19,19 @@ export const demoAccounts = {
   free: { email: "demo@example.com", credits: 20, paid: false },
   premium: { email: "premium@example.com", credits: 500, paid: true },
 } as const;
+/** Issue 16: a member who signed up 5 hours before the demo data was made: past the time bonus, in the welcome discount (72 h). */
+export const demoWelcomeAccount = { email: "welcome@example.com", credits: 20, signedUpHoursAgo: 5 } as const;
+
+/** Demo discount codes (every site): one per rule a code can have, for trying /credits. */
+export function demoDiscountCodes(now: Date): (typeof discountCodes.$inferInsert)[] {
+  return [
+    { code: "DEMO10", percentage: 10, validity: "once_per_user" },
+    { code: "BIG20", percentage: 20, minimumOrderValue: 5000, currency: "EUR", validity: "once_per_user" },
+    { code: "GERMANY15", percentage: 15, country: "DE", validity: "once_per_user" },
+    { code: "FIRST100", percentage: 30, validity: "uses", maxUses: 100 },
+    { code: "SUMMER", percentage: 15, expiresAt: new Date(now.getTime() - 86_400_000), validity: "once_per_user" },
+  ];
+}
 
 const countries = ["NL", "BE", "DE", "AT", "CH", "GB", "IE", "US", "CA", "FR", "IT", "ES", "PL", "DK", "FI", "NO", "SE", "AU", "NZ"];
 const memberCountries = ["NL", "NL", "NL", "BE", "DE", "DE", "GB", "US", "FR", "IT", "ES", "PL", "DK", "SE", "NO", "FI", "AT", "CH"];
@@ -219,8 +232,31 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
       await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active" });
     }
     await seedConversations(tx, now, defaultSite.id, demoProfiles);
+
+    const welcomeSignup = new Date(now.getTime() - demoWelcomeAccount.signedUpHoursAgo * 3_600_000);
+    const [welcome] = await tx
+      .insert(users)
+      .values({ siteId: defaultSite.id, email: demoWelcomeAccount.email, passwordHash: demoHash, status: "active", credits: demoWelcomeAccount.credits, signupDate: welcomeSignup })
+      .returning({ id: users.id });
+    if (!welcome) throw new Error("demo user insert returned nothing");
+    await tx.insert(creditLedger).values({ userId: welcome.id, delta: demoWelcomeAccount.credits, balanceAfter: demoWelcomeAccount.credits, reason: "signup", reference: "demo-data" });
+    await tx.insert(profiles).values({
+      userId: welcome.id,
+      siteId: defaultSite.id,
+      name: "Walter",
+      country: "NL",
+      region: "UT",
+      city: "Utrecht",
+      status: "active",
+      dateOfBirth: "1982-09-21",
+      gender: "male",
+      sexuality: "hetero",
+      aboutMe: "Demo account.",
+      createdAt: welcomeSignup,
+    });
+    await tx.insert(discountCodes).values(demoDiscountCodes(now));
   });
-  return { sites: nicheSites.length, members: members + 2 };
+  return { sites: nicheSites.length, members: members + 3 };
 }
 
 function avatar(seed: string, gender: "male" | "female"): string {
@@ -238,5 +274,14 @@ export async function seedMissingPackages(db: Db): Promise<number> {
   const have = new Set((await db.selectDistinct({ siteId: creditPackages.siteId }).from(creditPackages)).map((r) => r.siteId));
   const rows = all.filter((s) => !have.has(s.id)).flatMap((s) => demoPackages(s.id, s.countries));
   if (rows.length) await db.insert(creditPackages).values(rows);
+  return rows.length;
+}
+
+/** Demo discount codes for a database seeded before discount codes existed. */
+export async function seedMissingDiscountCodes(db: Db): Promise<number> {
+  const [any] = await db.select({ id: discountCodes.id }).from(discountCodes).limit(1);
+  if (any) return 0;
+  const rows = demoDiscountCodes(new Date());
+  await db.insert(discountCodes).values(rows);
   return rows.length;
 }

@@ -12,6 +12,12 @@ import { LiveEvents } from "./live-events";
 const ActivationReminder = whenShown(() => import("./activation-reminder").then((m) => m.ActivationReminder));
 const MemberAlerts = whenShown(() => import("./member-alerts").then((m) => m.MemberAlerts));
 const EntryWarning = whenShown(() => import("./entry-warning").then((m) => m.EntryWarning));
+// A member's offer shows in their first days only (time bonus, welcome discount).
+const OfferBanner = whenShown(() => import("./offers").then((m) => m.OfferBanner));
+const TimeBonusModal = whenShown(() => import("./offers").then((m) => m.TimeBonusModal));
+
+/** Pages that show the offer themselves (the prices) or where a banner would be in the way of paying. */
+const offerFreePaths = /^\/(credits|payment|sandbox-checkout|directdebit)(\/|$)/;
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
@@ -51,6 +57,8 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
           <TopNav />
           {root?.activationReminder.show ? <ActivationReminder /> : null}
           {root?.alerts.length ? <MemberAlerts /> : null}
+          {root?.offer && !offerFreePaths.test(root.path) ? <OfferBanner /> : null}
+          {root?.timeBonusModal ? <TimeBonusModal /> : null}
           <main id="main" className="flex-1">
             {children}
           </main>

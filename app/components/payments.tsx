@@ -3,7 +3,9 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CreditPackage, PaymentMethod } from "#contract/payments";
 import { formatMoney, formatPerCredit, methodLogo } from "~/payments";
+import { refusalText, type Offer, type Refusal } from "~/offers";
 import { useHref, useLocale } from "./root-data";
+import { TimeBonusCountdown } from "./offers";
 
 /** Spec 2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */
 export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; linkTo: (pkg: CreditPackage) => string }) {
@@ -20,9 +22,21 @@ export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; l
             </span>
           ) : null}
           <p className="text-2xl font-bold text-gray-900">{t("packages.credits", { credits: pkg.credits })}</p>
-          <p className="mt-1 text-xl font-semibold text-primary" data-testid="package-price">
-            {formatMoney(pkg.amount, pkg.currency, locale)}
-          </p>
+          {pkg.discounted_amount !== null ? (
+            <p className="mt-1 flex flex-wrap items-baseline gap-2">
+              <span className="text-xl font-semibold text-primary" data-testid="package-price">
+                {formatMoney(pkg.discounted_amount, pkg.currency, locale)}
+              </span>
+              <s className="text-sm text-gray-500" data-testid="package-full-price">
+                <span className="sr-only">{t("discount.was")} </span>
+                {formatMoney(pkg.amount, pkg.currency, locale)}
+              </s>
+            </p>
+          ) : (
+            <p className="mt-1 text-xl font-semibold text-primary" data-testid="package-price">
+              {formatMoney(pkg.amount, pkg.currency, locale)}
+            </p>
+          )}
           <p className="mt-1 text-sm text-gray-500">{t("packages.perCredit", { price: formatPerCredit(pkg.price_per_credit, pkg.currency, locale) })}</p>
           <Link to={linkTo(pkg)} className="mt-4 rounded-full bg-primary px-4 py-2 text-center font-semibold text-white hover:bg-primary-dark hover:text-white" data-testid="package-choose">
             {t("packages.choose")}
@@ -33,14 +47,70 @@ export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; l
   );
 }
 
+/**
+ * Spec 2 "Discount-code input" (issue 16): a GET form on /credits and the package page, so it works
+ * without JavaScript; the prices then show the code (or why it does not apply) and carry it to the payment.
+ * Above it, the discount the prices show: the typed code, the time bonus with its countdown, or the welcome discount.
+ */
+export function DiscountCode({ discount, error, country }: { discount: Offer | null; error: Refusal | null; country: string }) {
+  const { t } = useTranslation("payments");
+  const locale = useLocale();
+  return (
+    <div className="mt-4 space-y-2" data-testid="discount">
+      {discount ? (
+        <p className="rounded-xl bg-amber-50 px-4 py-2 text-gray-900 ring-1 ring-amber-200" data-testid="discount-applied">
+          {discount.kind === "code"
+            ? t("discount.applied", { code: discount.code, percentage: discount.value_percentage })
+            : t(discount.kind === "timebonus" ? "discount.timeBonus" : "discount.welcome", { percentage: discount.value_percentage })}
+          {discount.kind === "timebonus" && discount.expires ? (
+            <>
+              {" "}
+              {t("discount.timeLeft")} <TimeBonusCountdown expires={discount.expires} />
+            </>
+          ) : discount.expires ? (
+            <> {t("discount.until", { date: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(discount.expires)) })}</>
+          ) : null}
+        </p>
+      ) : null}
+      <Form method="get" className="flex flex-wrap items-end gap-2">
+        <input type="hidden" name="country" value={country} />
+        <label className="text-sm font-medium text-gray-700">
+          {t("discount.label")}
+          <input
+            name="code"
+            defaultValue={error?.code ?? (discount?.kind === "code" ? discount.code : "")}
+            maxLength={40}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "discount-error" : undefined}
+            className="ml-2 w-40 rounded-md border border-gray-300 px-2 py-1.5 uppercase"
+            data-testid="discount-code"
+          />
+        </label>
+        <button type="submit" className="rounded-md border border-gray-300 px-3 py-1.5 text-sm font-medium text-gray-700 hover:bg-gray-50" data-testid="discount-apply">
+          {t("discount.apply")}
+        </button>
+      </Form>
+      {error ? (
+        <p id="discount-error" role="alert" className="text-sm text-danger" data-testid="discount-error">
+          {refusalText(t, error, locale)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** Spec 3 paymentCountry: a GET form, so it works without JavaScript; with it, choosing submits. */
-export function CountrySelect({ country, countries }: { country: string; countries: string[] }) {
+export function CountrySelect({ country, countries, code }: { country: string; countries: string[]; code?: string | null }) {
   const { t } = useTranslation("payments");
   const locale = useLocale();
   const names = new Intl.DisplayNames([locale], { type: "region" });
   const sorted = [...countries].sort((a, b) => (names.of(a) ?? a).localeCompare(names.of(b) ?? b, locale));
   return (
     <Form method="get" className="mt-4 flex flex-wrap items-end gap-2" data-testid="payment-country">
+      {code ? <input type="hidden" name="code" value={code} /> : null}
       <label className="text-sm font-medium text-gray-700">
         {t("packages.country")}
         <select
@@ -86,7 +156,7 @@ function useBrowserSupports(method: PaymentMethod): boolean {
 }
 
 /** One method as a submit button of a plain POST form to /credits/{id}/{method}. */
-function MethodButton({ packageId, method }: { packageId: number; method: PaymentMethod }) {
+function MethodButton({ packageId, method, discountCode }: { packageId: number; method: PaymentMethod; discountCode?: string | null }) {
   const href = useHref();
   const supported = useBrowserSupports(method);
   const action = href(`/credits/${packageId}/${method.id}`);
@@ -97,6 +167,7 @@ function MethodButton({ packageId, method }: { packageId: number; method: Paymen
   return (
     <li>
       <Form method="post" action={action}>
+        {discountCode ? <input type="hidden" name="discount_code" value={discountCode} /> : null}
         <button
           type="submit"
           disabled={busy}
@@ -112,13 +183,13 @@ function MethodButton({ packageId, method }: { packageId: number; method: Paymen
   );
 }
 
-export function MethodList({ packageId, methods, exclude }: { packageId: number; methods: PaymentMethod[]; exclude?: string }) {
+export function MethodList({ packageId, methods, exclude, discountCode }: { packageId: number; methods: PaymentMethod[]; exclude?: string; discountCode?: string | null }) {
   return (
     <ul className="mt-4 grid gap-2 sm:grid-cols-2" data-testid="methods">
       {methods
         .filter((m) => m.id !== exclude)
         .map((method) => (
-          <MethodButton key={method.id} packageId={packageId} method={method} />
+          <MethodButton key={method.id} packageId={packageId} method={method} discountCode={discountCode} />
         ))}
     </ul>
   );

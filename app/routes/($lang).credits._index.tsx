@@ -6,7 +6,7 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { loadPackages } from "~/payments.server";
 import { formatMoney } from "~/payments";
-import { CountrySelect, PackageList } from "~/components/payments";
+import { CountrySelect, DiscountCode, PackageList } from "~/components/payments";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
@@ -24,7 +24,8 @@ export default function Credits() {
   const { t } = useTranslation("payments");
   const href = useHref();
   const locale = useLocale();
-  const { packages, country, countries, last_order: last } = useLoaderData<typeof loader>();
+  const { packages, country, countries, last_order: last, discount, discount_error: discountError, typedCode } = useLoaderData<typeof loader>();
+  const withCode = (path: string) => (typedCode ? `${path}?code=${encodeURIComponent(typedCode)}` : path);
   return (
     <section className="container py-8" data-testid="credits-page">
       <h1 className="text-2xl font-bold text-gray-900">{t("title.credits")}</h1>
@@ -37,8 +38,9 @@ export default function Credits() {
           </Link>
         </p>
       ) : null}
-      <CountrySelect country={country} countries={countries} />
-      <PackageList packages={packages} linkTo={(pkg) => href(`/credits/${pkg.id}`)} />
+      <DiscountCode discount={discount} error={discountError} country={country} />
+      <CountrySelect country={country} countries={countries} code={typedCode} />
+      <PackageList packages={packages} linkTo={(pkg) => withCode(href(`/credits/${pkg.id}`))} />
       <p className="mt-8 text-sm">
         <Link to={href("/transactions")}>{t("title.transactions")}</Link>
       </p>

@@ -40,6 +40,7 @@ export default function Receipt() {
     [t("transactions.id"), String(p.payment_id)],
     [t("transactions.package"), t("packages.credits", { credits: p.credits })],
     [t("transactions.method"), paymentMethodNames[p.method]],
+    ...(p.discount_code ? ([[t("discount.label"), `${p.discount_code} (−${formatMoney(p.discount_amount, p.currency, locale)})`]] as [string, string][]) : []),
     [t("transactions.costs"), formatMoney(p.transaction_costs, p.currency, locale)],
     [t("transactions.amount"), formatMoney(p.amount, p.currency, locale)],
     [t("transactions.status"), t(`status.${p.status}`)],

@@ -34,6 +34,8 @@ export const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const accounts = {
   free: { email: "demo@example.com", password: "demo-password", name: "Dennis", credits: 20 },
   premium: { email: "premium@example.com", password: "demo-password", name: "Paula", credits: 500 },
+  /** Signed up 5 hours before the demo data: past the time bonus, with the welcome discount (issue 16). */
+  welcome: { email: "welcome@example.com", password: "demo-password", name: "Walter", credits: 20 },
 } as const;
 export type Account = (typeof accounts)[keyof typeof accounts];
 

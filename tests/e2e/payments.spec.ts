@@ -9,13 +9,16 @@ import { signUp } from "./accounts-support";
  * Each test signs up a member of its own (the sandbox notifies in ~0.3 s; the result page refreshes itself).
  */
 
-/** From /credits: the "most chosen" package (150 credits on the demo sites), then a method. */
+/**
+ * From /credits: the "most chosen" package (150 credits on the demo sites), then a method. A member who
+ * just signed up and never paid has the time bonus (issue 16): 25% off the first purchase.
+ */
 async function choosePackageAndMethod(page: Page, method: string): Promise<void> {
   await page.goto("/credits");
   await expect(page.getByTestId("credits-page")).toBeVisible();
   const mostChosen = page.getByTestId("package").filter({ has: page.getByTestId("package-mark").filter({ hasText: "Most chosen" }) });
   await expect(mostChosen).toContainText("150 credits");
-  await expect(mostChosen.getByTestId("package-price")).toHaveText("€29.99");
+  await expect(mostChosen.getByTestId("package-price")).toHaveText("€22.49");
   await mostChosen.getByTestId("package-choose").click();
   await expect(page.getByTestId("method-page")).toBeVisible();
   await page.getByTestId(`method-${method}`).click();
@@ -41,7 +44,7 @@ test("a purchase with iDEAL through the sandbox gives the credits and premium, a
   await expect(page.getByTestId("nav-premium")).toBeVisible();
   await choosePackageAndMethod(page, "ideal");
   await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox-checkout\/[\w-]{32}$/);
-  await expect(page.getByTestId("sandbox-amount")).toHaveText("€29.99");
+  await expect(page.getByTestId("sandbox-amount")).toHaveText("€22.49");
   await payAtSandbox(page, "paid");
   await expectStatus(page, "paid");
   await expect(page.getByTestId("payment-completed")).toContainText("150 credits have been added to your account");
@@ -55,10 +58,11 @@ test("a purchase with iDEAL through the sandbox gives the credits and premium, a
   const row = page.getByTestId("transaction");
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("iDEAL");
-  await expect(row).toContainText("€29.99");
+  await expect(row).toContainText("€22.49");
   await expect(row).toContainText("Completed");
   await row.getByTestId("transaction-link").click();
   await expect(page.getByTestId("receipt")).toContainText("150 credits");
+  await expect(page.getByTestId("receipt")).toContainText("TIMEBONUS25 (−€7.50)");
   await expect(page.getByTestId("receipt-company")).toContainText("Rendezvous Media B.V.");
 });
 

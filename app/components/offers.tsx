@@ -1,0 +1,180 @@
+import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { useAtomValue } from "jotai";
+import { useHydrateAtoms } from "jotai/utils";
+import { useTranslation } from "react-i18next";
+import { formatCountdown, inMembersArea, timeBonusModalDelayMs } from "#contract/offers";
+import { timeBonusEndsAtom, timeBonusLeftAtom } from "~/state/offers";
+import { formatHours, type Offer } from "~/offers";
+import { splitLocale } from "~/paths";
+import { useHref, useLocale, useRootData } from "./root-data";
+
+/** Spec 4: the time bonus's time left, hours:minutes:seconds, one tick a second (without JavaScript: as the server rendered it). */
+export function TimeBonusCountdown({ expires }: { expires: string }) {
+  useHydrateAtoms(new Map([[timeBonusEndsAtom, expires]]));
+  const left = useAtomValue(timeBonusLeftAtom);
+  return (
+    // The server's second and the browser's first may differ: the text is the clock's, not a mismatch.
+    <span className="font-mono font-semibold tabular-nums" data-testid="time-bonus-countdown" suppressHydrationWarning>
+      {formatCountdown(left)}
+    </span>
+  );
+}
+
+/** Whether the time bonus still runs (it clears at zero). */
+function useTimeBonusRunning(offer: Offer): boolean {
+  useHydrateAtoms(new Map([[timeBonusEndsAtom, offer.expires]]));
+  const left = useAtomValue(timeBonusLeftAtom);
+  return offer.kind !== "timebonus" || left > 0;
+}
+
+/**
+ * Spec 2 "Welcome discount banner" and the time bonus (spec 4): the member's offer with a link to the
+ * credits page. The time bonus counts down and is gone at zero; the welcome discount shows its last day.
+ */
+export function OfferBanner() {
+  const root = useRootData();
+  const offer = root?.offer;
+  if (!offer) return null;
+  return <OfferBannerOf offer={offer} />;
+}
+
+function OfferBannerOf({ offer }: { offer: Offer }) {
+  const { t } = useTranslation("offers");
+  const href = useHref();
+  const locale = useLocale();
+  const running = useTimeBonusRunning(offer);
+  if (!running) return null;
+  return (
+    <aside aria-label={t("label")} className="border-b border-amber-200 bg-amber-50" data-testid={`offer-${offer.kind}`}>
+      <div className="container flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-2.5 text-sm text-gray-900">
+        {offer.kind === "timebonus" && offer.expires ? (
+          <p>
+            {t("timeBonus.banner", { percentage: offer.value_percentage })} <TimeBonusCountdown expires={offer.expires} />
+          </p>
+        ) : (
+          <p>{t("welcome.banner", { percentage: offer.value_percentage, date: offer.expires ? formatDay(offer.expires, locale) : "" })}</p>
+        )}
+        <Link to={href("/credits")} className="rounded-full bg-primary px-4 py-1.5 font-semibold text-white hover:bg-primary-dark hover:text-white" data-testid="offer-link">
+          {t("cta")}
+        </Link>
+      </div>
+      {offer.kind === "welcome" ? <WelcomeModal offer={offer} /> : null}
+    </aside>
+  );
+}
+
+function formatDay(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
+
+function useInMembersArea(): boolean {
+  const location = useLocation();
+  return inMembersArea(splitLocale(location.pathname).path);
+}
+
+/** Spec 2 welcome discount modal: once per browser session, on entering the members area (needs JavaScript; the banner does not). */
+function WelcomeModal({ offer }: { offer: Offer }) {
+  const { t } = useTranslation("offers");
+  const locale = useLocale();
+  const href = useHref();
+  const inArea = useInMembersArea();
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (!inArea) return;
+    try {
+      if (sessionStorage.getItem("welcome-discount-shown")) return;
+    } catch {
+      return;
+    }
+    // After hydration's paint; marked shown only when it really opens.
+    const timer = setTimeout(() => {
+      try {
+        sessionStorage.setItem("welcome-discount-shown", String(Date.now()));
+      } catch {
+        // Private mode: shown once per page instead.
+      }
+      setOpen(true);
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [inArea]);
+  if (!open) return null;
+  return (
+    <OfferDialog title={t("welcome.modalTitle")} onClose={() => setOpen(false)} testId="welcome-modal">
+      <p>{t("welcome.modalBody", { percentage: offer.value_percentage, date: offer.expires ? formatDay(offer.expires, locale) : "" })}</p>
+      <Link to={href("/credits")} onClick={() => setOpen(false)} className="mt-5 inline-block rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark hover:text-white">
+        {t("cta")}
+      </Link>
+    </OfferDialog>
+  );
+}
+
+/**
+ * Spec 4: the time bonus modal ("act fast", the time left) opens 40 s after the member enters the members
+ * area; the root loader decides who qualifies (0 credits, never paid, not dismissed). Closing it dismisses
+ * it for good (hide-time-bonus-modal).
+ */
+export function TimeBonusModal() {
+  const root = useRootData();
+  const offer = root?.offer;
+  if (!offer || offer.kind !== "timebonus" || !offer.expires) return null;
+  return <TimeBonusModalOf offer={offer} />;
+}
+
+function TimeBonusModalOf({ offer }: { offer: Offer }) {
+  const { t } = useTranslation("offers");
+  const locale = useLocale();
+  const href = useHref();
+  const location = useLocation();
+  const inArea = useInMembersArea();
+  const running = useTimeBonusRunning(offer);
+  const left = useAtomValue(timeBonusLeftAtom);
+  const fetcher = useFetcher();
+  const [open, setOpen] = useState(false);
+  const [closed, setClosed] = useState(false);
+  useEffect(() => {
+    if (!inArea || open || closed) return;
+    const timer = setTimeout(() => setOpen(true), timeBonusModalDelayMs);
+    return () => clearTimeout(timer);
+  }, [inArea, open, closed]);
+  if (!open || closed || !running) return null;
+  const close = () => {
+    setClosed(true);
+    fetcher.submit({ key: "hide-time-bonus-modal", redirectTo: location.pathname + location.search }, { method: "post", action: href("/dismiss") });
+  };
+  return (
+    <OfferDialog title={t("timeBonus.modalTitle")} onClose={close} testId="time-bonus-modal">
+      <p>{t("timeBonus.modalBody", { percentage: offer.value_percentage, time: formatHours(Math.ceil(left / 3600), locale) })}</p>
+      <p className="mt-3 text-2xl">{offer.expires ? <TimeBonusCountdown expires={offer.expires} /> : null}</p>
+      <Link to={href("/credits")} onClick={() => setClosed(true)} className="mt-5 inline-block rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark hover:text-white" data-testid="time-bonus-buy">
+        {t("cta")}
+      </Link>
+    </OfferDialog>
+  );
+}
+
+function OfferDialog({ title, onClose, testId, children }: { title: string; onClose: () => void; testId: string; children: React.ReactNode }) {
+  const { t } = useTranslation("offers");
+  const dialog = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    dialog.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4">
+      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby={`${testId}-title`} tabIndex={-1} className="relative w-full max-w-sm rounded-2xl bg-white p-6 text-center text-gray-800 shadow-xl outline-none" data-testid={testId}>
+        <button type="button" onClick={onClose} aria-label={t("close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-400 hover:text-gray-700" data-testid={`${testId}-close`}>
+          ×
+        </button>
+        <h2 id={`${testId}-title`} className="text-2xl font-bold text-primary">
+          {title}
+        </h2>
+        <div className="mt-3">{children}</div>
+      </div>
+    </div>
+  );
+}
