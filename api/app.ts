@@ -27,6 +27,9 @@ import { chatRoutes } from "./http/chat";
 import { eventRoutes } from "./http/events";
 import { EventHub } from "./events/hub";
 import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
+import { directDebitRoutes } from "./http/direct-debit";
+import { codeSecretOf, ibanKeyOf } from "./domain/payments/direct-debit";
+import { createSmsSender, type SmsSender } from "./services/sms";
 import { configuredPaymentProviders } from "./domain/payments/providers";
 import type { PaymentProviders } from "./services/payments";
 import { createMailer, type Mailer } from "./services/mail";
@@ -42,6 +45,8 @@ export function createApiApp(options: {
   gifs?: GifProvider;
   /** The payment providers; default: the ones the configuration chooses (docs/payments.md). */
   providers?: PaymentProviders;
+  /** Where SMS codes go; default: SMS_PROVIDER's (files in DATA_DIR/sms). */
+  sms?: SmsSender;
 }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
@@ -115,6 +120,17 @@ export function createApiApp(options: {
   app.use(chatExtrasRoutes(db, limit, { dataDir: config.DATA_DIR, gifs }));
   app.use(eventRoutes(db, hub, limit));
   app.use(paymentRoutes({ db, providers, limit, publicUrl: config.PUBLIC_URL }));
+  app.use(
+    directDebitRoutes({
+      db,
+      providers,
+      limit,
+      sms: options.sms ?? createSmsSender(config),
+      config: { limit30d: config.DEBIT_LIMIT_30D, ibanKey: ibanKeyOf(config), codeSecret: codeSecretOf(config.SESSION_SECRET) },
+      publicUrl: config.PUBLIC_URL,
+      logger,
+    }),
+  );
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

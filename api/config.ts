@@ -54,6 +54,15 @@ const ApiEnv = z.object({
     .regex(/^(\d{1,7}(,\d{1,7})*)?$/, "SANDBOX_NOTIFY_DELAYS_MS must be a list of milliseconds")
     .default("300,2500")
     .transform((v) => (v ? v.split(",").map(Number) : [])),
+  /** Issue 16 direct debit: where the SMS code goes (files: DATA_DIR/sms), MessageBird's key, sender and URL. */
+  SMS_PROVIDER: z.enum(["files", "messagebird"]).default("files"),
+  MESSAGEBIRD_ACCESS_KEY: optional(z.string().min(8)),
+  SMS_ORIGINATOR: z.string().regex(/^(\+?\d{3,15}|[A-Za-z0-9 ]{1,11})$/, "SMS_ORIGINATOR must be a number or up to 11 letters and digits").default("Rendezvous"),
+  MESSAGEBIRD_URL: z.string().url().default("https://rest.messagebird.com"),
+  /** Direct debit limit per member: the sum (minor units) of their direct debits in 30 days, pending or paid. */
+  DEBIT_LIMIT_30D: z.coerce.number().int().min(0).default(30_000),
+  /** Encrypts IBANs (32 bytes, base64); unset: derived from SESSION_SECRET (docs/decisions/010-direct-debit-mandates.md). */
+  IBAN_KEY: optional(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "IBAN_KEY must be 32 bytes in base64")),
   /** A sandbox payment left pending settles as paid after this many ms. */
   SANDBOX_PENDING_SETTLE_MS: z.coerce.number().int().min(0).max(86_400_000).default(5000),
 });

@@ -30,6 +30,11 @@ export const errorCodes = [
   "swipe_limit_reached",
   "not_enough_credits",
   "recipient_unconfirmed",
+  "debit_blocked",
+  "debit_limit",
+  "code_invalid",
+  "code_expired",
+  "sms_failed",
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

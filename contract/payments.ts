@@ -102,6 +102,8 @@ export const Payment = z.object({
   discount_code: z.string().nullable(),
   /** Minor units off the package's price. */
   discount_amount: z.number().int(),
+  /** A direct debit through our form (a mandate): the sandbox's bank settles it on the result page. */
+  mandate: z.boolean(),
 });
 export type Payment = z.infer<typeof Payment>;
 
@@ -148,3 +150,7 @@ export type SandboxNotification = z.infer<typeof SandboxNotification>;
 export const DiscountCodeQuery = z.object({ welcome: z.literal("true").optional(), code: DiscountCodeInput.optional(), package_id: queryId.optional() });
 export const DiscountCodeResponse = z.object({ discount: ActiveDiscount.nullable(), refusal: DiscountRefusal.nullable() });
 export type DiscountCodeResponse = z.infer<typeof DiscountCodeResponse>;
+
+/** POST /api/sandbox-debit.php: the sandbox bank collects (paid), refuses (failed) or returns (bounced) a pending direct debit. */
+export const sandboxDebitOutcomes = ["paid", "failed", "bounced"] as const;
+export const SandboxDebitRequest = z.object({ payment_id: id, outcome: z.enum(sandboxDebitOutcomes) });

@@ -93,6 +93,8 @@ export const users = pgTable(
     status: text("status", { enum: userStatuses }).notNull().default("not_confirmed"),
     credits: integer("credits").notNull().default(0),
     paidUser: boolean("paid_user").notNull().default(false),
+    /** Issue 16: a direct debit of this member bounced; no more direct debits ('Your account is blocked for direct debit payments.'). */
+    debitBlockedAt: timestamp("debit_blocked_at", { withTimezone: true }),
     signupDate: timestamp("signup_date", { withTimezone: true }).notNull().defaultNow(),
     language: text("language").notNull().default("en"),
     notificationsDisabled: jsonb("notifications_disabled").$type<("fbl" | "bounce" | "listunsubscribe")[]>().notNull().default([]),
@@ -563,6 +565,8 @@ export const payments = pgTable(
     discountCode: text("discount_code"),
     discountPercentage: integer("discount_percentage"),
     discountAmount: integer("discount_amount").notNull().default(0),
+    /** A direct debit (sdd) through our own form: its mandate (issue 16). */
+    mandateId: integer("mandate_id"),
   },
   (t) => [uniqueIndex("payments_reference_idx").on(t.provider, t.reference), index("payments_user_idx").on(t.userId, t.createdAt)],
 );
@@ -638,4 +642,55 @@ export const discountUses = pgTable(
     usedAt: timestamp("used_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("discount_uses_payment_idx").on(t.paymentId), uniqueIndex("discount_uses_once_idx").on(t.code, t.onceKey), index("discount_uses_user_idx").on(t.userId)],
+);
+
+/**
+ * A direct debit mandate (issue 16, spec 3 Direct debit form), given once the SMS code is right. The IBAN
+ * is kept encrypted (AES-256-GCM, docs/decisions/010-direct-debit-mandates.md) and masked for display.
+ */
+export const debitMandates = pgTable(
+  "debit_mandates",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountHolder: text("account_holder").notNull(),
+    ibanEncrypted: text("iban_encrypted").notNull(),
+    ibanMasked: text("iban_masked").notNull(),
+    street: text("street").notNull(),
+    houseNumber: text("house_number").notNull(),
+    zip: text("zip").notNull(),
+    city: text("city").notNull(),
+    phone: text("phone").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("debit_mandates_user_idx").on(t.userId)],
+);
+
+/**
+ * A direct debit waiting for its SMS code: what the member entered (the IBAN encrypted), the package,
+ * the code's hash, its expiry and the wrong tries. Confirmed once (confirmed_at, the payment it made).
+ */
+export const debitRequests = pgTable(
+  "debit_requests",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    packageId: integer("package_id")
+      .notNull()
+      .references(() => creditPackages.id, { onDelete: "cascade" }),
+    discountCode: text("discount_code"),
+    details: jsonb("details").$type<{ accountHolder: string; ibanEncrypted: string; ibanMasked: string; street: string; houseNumber: string; zip: string; city: string; phone: string }>().notNull(),
+    codeHash: text("code_hash").notNull(),
+    codeExpiresAt: timestamp("code_expires_at", { withTimezone: true }).notNull(),
+    codesSent: integer("codes_sent").notNull().default(1),
+    wrongTries: integer("wrong_tries").notNull().default(0),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("debit_requests_user_idx").on(t.userId, t.createdAt)],
 );

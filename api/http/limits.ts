@@ -32,6 +32,8 @@ export const clientLimits = {
   password_check: { perIp: { points: 20, seconds: 15 * 60 }, perAccount: { points: 5, seconds: 15 * 60 } },
   /** Starting a payment or a repeat order: each calls a payment provider (and may charge a stored card). */
   payment: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 20, seconds: 15 * 60 } },
+  /** A direct debit's SMS code (a request or a new code): each costs a text message. */
+  sms: { perIp: { points: 20, seconds: 60 * 60 }, perAccount: { points: 6, seconds: 60 * 60 } },
   /** Checking a typed discount code: enough for typos, too few to guess codes. */
   discount_code: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 30, seconds: 15 * 60 } },
 } as const;

@@ -31,6 +31,11 @@ const englishMessages: Record<ErrorCode, string> = {
   swipe_limit_reached: "You have used your {limit} likes for today. Come back tomorrow to like more members.",
   not_enough_credits: "You do not have enough credits to send this message",
   recipient_unconfirmed: "{name} has not confirmed their e-mail address yet. You can reply once they have.",
+  debit_blocked: "Your account is blocked for direct debit payments.",
+  debit_limit: "Your limit for direct debit payments has been reached...",
+  code_invalid: "Code invalid",
+  code_expired: "This code is no longer valid. Ask for a new code.",
+  sms_failed: "The text message could not be sent. Check your phone number or try again later.",
 };
 
 const statusOf: Record<ErrorCode, number> = {
@@ -62,6 +67,11 @@ const statusOf: Record<ErrorCode, number> = {
   swipe_limit_reached: 429,
   not_enough_credits: 402,
   recipient_unconfirmed: 409,
+  debit_blocked: 403,
+  debit_limit: 403,
+  code_invalid: 400,
+  code_expired: 410,
+  sms_failed: 502,
 };
 
 export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, "params" | "fields"> = {}): void {

@@ -116,3 +116,8 @@ export function withoutAddresses(error: unknown): string {
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 }
+
+/** A text of locales/<lng>/mail.json in a member's language (the SMS texts live there too). */
+export function mailText(language: Locale, key: string, values: Record<string, string | number>): string {
+  return i18n.getFixedT(language, "mail")(key, values);
+}

@@ -29,6 +29,7 @@ export function toPayment(row: PaymentRow): Payment {
     refunded_credits: row.refundedCredits,
     discount_code: row.discountCode,
     discount_amount: row.discountAmount,
+    mandate: row.mandateId !== null,
   };
 }
 
@@ -78,7 +79,7 @@ export async function discountForOrder(
 export async function startPayment(
   db: Db,
   providers: PaymentProviders,
-  input: { siteId: number; siteName: string; userId: number; packageId: number; method: PaymentMethodId; origin: string; storedCard?: string | null; discountCode?: string | null },
+  input: { siteId: number; siteName: string; userId: number; packageId: number; method: PaymentMethodId; origin: string; storedCard?: string | null; discountCode?: string | null; mandateId?: number | null },
   now = new Date(),
 ): Promise<CreateOutcome> {
   const [pkg] = await db
@@ -89,6 +90,8 @@ export async function startPayment(
   if (!pkg) return { kind: "not_found" };
   const provider = providers.forMethod(input.method);
   if (!methodOffered(pkg.country, input.method) || !provider) return { kind: "method_unavailable" };
+  // A direct debit with our own mandate form (issue 16): only the sandbox takes the mandate; it settles the debit on command.
+  if (input.mandateId && provider.id !== "sandbox") return { kind: "method_unavailable" };
   const [member] = await db
     .select({ userId: users.id, signupDate: users.signupDate, paidUser: users.paidUser, welcomeDiscountHours: sites.welcomeDiscountHours })
     .from(users)
@@ -121,6 +124,7 @@ export async function startPayment(
           discountCode: discount?.code ?? null,
           discountPercentage: discount?.value_percentage ?? null,
           discountAmount: pkg.amount - price,
+          mandateId: input.mandateId ?? null,
           createdAt: now,
         })
         .returning();
@@ -139,6 +143,8 @@ export async function startPayment(
     payment = await insert(null);
   }
   const reference = payment.reference;
+  // A direct debit stays pending until the provider collects it (or the bank returns it): nowhere to send the payer.
+  if (payment.mandateId) return { kind: "created", payment, redirectUrl: `/payment/${payment.id}` };
   const created = await provider
     .createPayment({
       paymentId: payment.id,
@@ -342,6 +348,8 @@ export async function settleAbandonedPayments(db: Db, providers: PaymentProvider
           eq(payments.provider, "sandbox"),
           eq(payments.status, "pending"),
           isNull(payments.sandboxOutcome),
+          // A direct debit has no checkout to abandon: it waits for its settlement.
+          isNull(payments.mandateId),
           lt(payments.createdAt, new Date(now.getTime() - options.checkoutTtlMs)),
         ),
       )

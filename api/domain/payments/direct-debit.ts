@@ -1,0 +1,284 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { and, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { creditPackages, debitMandates, debitRequests, payments, users } from "../../db/schema";
+import type { DebitRequestResponse, DirectDebitRequest } from "#contract/direct-debit";
+import type { DiscountRefusal } from "#contract/discounts";
+import type { PaymentProviders } from "../../services/payments";
+import { discountForOrder, startPayment } from "./payments";
+
+/**
+ * Issue 16 direct debit (method sdd) through our own form: the member enters account holder, IBAN and
+ * address; a 6-digit code goes by SMS to their phone; the right code gives the mandate and creates the
+ * sdd payment, which stays pending until the provider settles it (the sandbox: on command).
+ *
+ * - The IBAN is kept encrypted with AES-256-GCM and masked for display (ADR 010).
+ * - A code lasts 10 minutes and allows 5 wrong tries; then a new code is needed (at most 5 per request).
+ * - Limits: the member's direct debits of the last 30 days (pending or paid) plus this one stay within
+ *   DEBIT_LIMIT_30D; a member whose debit bounced is blocked (users.debit_blocked_at).
+ */
+
+export const codeLifetimeMs = 10 * 60_000;
+export const maxWrongTries = 5;
+export const maxCodesPerRequest = 5;
+
+export type DebitConfig = { limit30d: number; ibanKey: Buffer; codeSecret: string };
+
+/** The key IBANs are encrypted with: IBAN_KEY, else derived from the session secret. */
+export function ibanKeyOf(config: { IBAN_KEY?: string; SESSION_SECRET: string }): Buffer {
+  if (config.IBAN_KEY) return Buffer.from(config.IBAN_KEY, "base64");
+  return createHmac("sha256", config.SESSION_SECRET).update("iban-encryption").digest();
+}
+
+/** "v1.<iv>.<tag>.<ciphertext>" in base64url. */
+export function encryptIban(iban: string, key: Buffer): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const data = Buffer.concat([cipher.update(iban, "utf8"), cipher.final()]);
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
+}
+
+export function decryptIban(stored: string, key: Buffer): string {
+  const [version, iv, tag, data] = stored.split(".");
+  if (version !== "v1" || !iv || !tag || !data) throw new Error("not an encrypted IBAN");
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+}
+
+/** "NL** **** **** **43 00": the country and the last four characters, in the groups of four banks print. */
+export function maskIban(iban: string): string {
+  const hidden = iban.slice(0, 2) + "*".repeat(Math.max(0, iban.length - 6)) + iban.slice(-4);
+  return hidden.replace(/(.{4})/g, "$1 ").trim();
+}
+
+/** "+31 6** *** 678": enough to recognise one's own number. */
+export function maskPhone(phone: string): string {
+  return phone.slice(0, 4) + "*".repeat(Math.max(0, phone.length - 7)) + phone.slice(-3);
+}
+
+function codeHash(secret: string, requestId: number, code: string): string {
+  return createHmac("sha256", secret).update(`${requestId}:${code}`).digest("base64url");
+}
+
+function newCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, "0");
+}
+
+export type DebitRefusal = { kind: "not_found" } | { kind: "blocked" } | { kind: "limit" } | { kind: "discount_refused"; refusal: DiscountRefusal };
+
+/** Blocked, or this amount would take the member over their 30-day limit. */
+async function refusalFor(db: Db, userId: number, amount: number, limit30d: number, now: Date): Promise<DebitRefusal | null> {
+  const [user] = await db.select({ blocked: users.debitBlockedAt }).from(users).where(eq(users.id, userId));
+  if (!user) return { kind: "not_found" };
+  if (user.blocked) return { kind: "blocked" };
+  const [used] = await db
+    .select({ sum: sql<number>`coalesce(sum(${payments.amount}), 0)::int` })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.method, "sdd"), inArray(payments.status, ["pending", "paid"]), gte(payments.createdAt, new Date(now.getTime() - 30 * 86_400_000))));
+  if (Number(used?.sum ?? 0) + amount > limit30d) return { kind: "limit" };
+  return null;
+}
+
+type PackageRow = typeof creditPackages.$inferSelect;
+
+async function packageAndPrice(db: Db, siteId: number, userId: number, packageId: number, typed: string | null | undefined, now: Date) {
+  const [pkg] = await db
+    .select()
+    .from(creditPackages)
+    .where(and(eq(creditPackages.id, packageId), eq(creditPackages.siteId, siteId), eq(creditPackages.active, true)))
+    .limit(1);
+  if (!pkg) return null;
+  const [member] = await db.select({ userId: users.id, signupDate: users.signupDate, paidUser: users.paidUser }).from(users).where(eq(users.id, userId));
+  const [site] = await db.execute<{ hours: number }>(sql`select welcome_discount_hours as hours from sites where id = ${siteId}`).then((r) => (r as unknown as { rows: { hours: number }[] }).rows);
+  if (!member) return null;
+  const found = await discountForOrder(db, { id: siteId, welcomeDiscountHours: Number(site?.hours ?? 0) }, member, { amount: pkg.amount, currency: pkg.currency, country: pkg.country, method: "sdd" }, typed, now);
+  if ("refusal" in found) return { pkg, refusal: found.refusal };
+  return { pkg, amount: found.discount ? pkg.amount - Math.round((pkg.amount * found.discount.value_percentage) / 100) : pkg.amount };
+}
+
+export type DebitRequestRow = typeof debitRequests.$inferSelect;
+
+export function toDebitRequest(row: DebitRequestRow, pkg: Pick<PackageRow, "credits" | "currency">, amount: number): DebitRequestResponse {
+  return {
+    request_id: row.id,
+    package_id: row.packageId,
+    credits: pkg.credits,
+    amount,
+    currency: pkg.currency,
+    iban_masked: row.details.ibanMasked,
+    phone_masked: maskPhone(row.details.phone),
+    code_expires_at: row.codeExpiresAt.toISOString(),
+    tries_left: Math.max(0, maxWrongTries - row.wrongTries),
+    payment_id: row.paymentId,
+  };
+}
+
+/** Step 1: checks the member may pay this by direct debit, keeps the details and sends the code. */
+export async function requestDebit(
+  db: Db,
+  config: DebitConfig,
+  sendCode: (phone: string, code: string) => Promise<void>,
+  input: { siteId: number; userId: number; body: DirectDebitRequest },
+  now = new Date(),
+): Promise<{ kind: "sent"; request: DebitRequestResponse } | DebitRefusal> {
+  const priced = await packageAndPrice(db, input.siteId, input.userId, input.body.package_id, input.body.discount_code, now);
+  if (!priced) return { kind: "not_found" };
+  if ("refusal" in priced) return { kind: "discount_refused", refusal: priced.refusal! };
+  const refused = await refusalFor(db, input.userId, priced.amount, config.limit30d, now);
+  if (refused) return refused;
+  const { body } = input;
+  const code = newCode();
+  const [row] = await db
+    .insert(debitRequests)
+    .values({
+      userId: input.userId,
+      packageId: priced.pkg.id,
+      discountCode: body.discount_code || null,
+      details: {
+        accountHolder: body.account_holder,
+        ibanEncrypted: encryptIban(body.iban, config.ibanKey),
+        ibanMasked: maskIban(body.iban),
+        street: body.street,
+        houseNumber: body.house_number,
+        zip: body.zip,
+        city: body.city,
+        phone: body.phone,
+      },
+      codeHash: "pending",
+      codeExpiresAt: new Date(now.getTime() + codeLifetimeMs),
+      createdAt: now,
+    })
+    .returning();
+  if (!row) throw new Error("debit request insert returned nothing");
+  const [stored] = await db.update(debitRequests).set({ codeHash: codeHash(config.codeSecret, row.id, code) }).where(eq(debitRequests.id, row.id)).returning();
+  await sendCode(body.phone, code);
+  return { kind: "sent", request: toDebitRequest(stored ?? row, priced.pkg, priced.amount) };
+}
+
+/** A member's own request waiting for its code, with what it will debit. */
+export async function debitRequestOf(db: Db, siteId: number, userId: number, requestId: number, now = new Date()): Promise<DebitRequestResponse | null> {
+  const [row] = await db.select().from(debitRequests).where(and(eq(debitRequests.id, requestId), eq(debitRequests.userId, userId)));
+  if (!row) return null;
+  const priced = await packageAndPrice(db, siteId, userId, row.packageId, row.discountCode, now);
+  if (!priced) return null;
+  return toDebitRequest(row, priced.pkg, "refusal" in priced ? priced.pkg.amount : priced.amount);
+}
+
+/** A new code for a request (the old one stops working): at most 5 per request. */
+export async function resendCode(
+  db: Db,
+  config: DebitConfig,
+  sendCode: (phone: string, code: string) => Promise<void>,
+  input: { siteId: number; userId: number; requestId: number },
+  now = new Date(),
+): Promise<{ kind: "sent"; request: DebitRequestResponse } | { kind: "not_found" | "too_many" }> {
+  const code = newCode();
+  const [row] = await db
+    .update(debitRequests)
+    .set({
+      codeHash: codeHash(config.codeSecret, input.requestId, code),
+      codeExpiresAt: new Date(now.getTime() + codeLifetimeMs),
+      wrongTries: 0,
+      codesSent: sql`${debitRequests.codesSent} + 1`,
+    })
+    .where(and(eq(debitRequests.id, input.requestId), eq(debitRequests.userId, input.userId), isNull(debitRequests.confirmedAt), sql`${debitRequests.codesSent} < ${maxCodesPerRequest}`))
+    .returning();
+  if (!row) {
+    const [exists] = await db.select({ id: debitRequests.id }).from(debitRequests).where(and(eq(debitRequests.id, input.requestId), eq(debitRequests.userId, input.userId), isNull(debitRequests.confirmedAt)));
+    return { kind: exists ? "too_many" : "not_found" };
+  }
+  await sendCode(row.details.phone, code);
+  const request = await debitRequestOf(db, input.siteId, input.userId, row.id, now);
+  if (!request) return { kind: "not_found" };
+  return { kind: "sent", request };
+}
+
+export type ConfirmOutcome =
+  | { kind: "confirmed"; paymentId: number }
+  | { kind: "invalid"; triesLeft: number }
+  | { kind: "expired" }
+  | { kind: "not_found" }
+  | DebitRefusal;
+
+/**
+ * Step 2: the right code, once. The request is claimed with one conditional update (right code, not
+ * expired, tries left, not confirmed): of two submits of the same code only one claims it and makes
+ * the payment; the other finds it confirmed and answers the same payment. A wrong code counts a try.
+ */
+export async function confirmDebit(
+  db: Db,
+  providers: PaymentProviders,
+  config: DebitConfig,
+  input: { siteId: number; siteName: string; userId: number; requestId: number; otp: string; origin: string },
+  now = new Date(),
+): Promise<ConfirmOutcome> {
+  const [row] = await db.select().from(debitRequests).where(and(eq(debitRequests.id, input.requestId), eq(debitRequests.userId, input.userId)));
+  if (!row) return { kind: "not_found" };
+  if (row.confirmedAt) return row.paymentId ? { kind: "confirmed", paymentId: row.paymentId } : { kind: "expired" };
+  if (row.codeExpiresAt.getTime() <= now.getTime() || row.wrongTries >= maxWrongTries) return { kind: "expired" };
+  const expected = Buffer.from(row.codeHash);
+  const given = Buffer.from(codeHash(config.codeSecret, row.id, input.otp));
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    const [counted] = await db
+      .update(debitRequests)
+      .set({ wrongTries: sql`${debitRequests.wrongTries} + 1` })
+      .where(and(eq(debitRequests.id, row.id), isNull(debitRequests.confirmedAt)))
+      .returning({ wrongTries: debitRequests.wrongTries });
+    const left = maxWrongTries - (counted?.wrongTries ?? maxWrongTries);
+    return left > 0 ? { kind: "invalid", triesLeft: left } : { kind: "expired" };
+  }
+  const [claimed] = await db
+    .update(debitRequests)
+    .set({ confirmedAt: now })
+    .where(and(eq(debitRequests.id, row.id), isNull(debitRequests.confirmedAt), eq(debitRequests.codeHash, row.codeHash), sql`${debitRequests.wrongTries} < ${maxWrongTries}`))
+    .returning();
+  if (!claimed) {
+    // The same code sent twice at once: the other submit claimed it; answer its payment once it has one.
+    for (let i = 0; i < 50; i++) {
+      const [again] = await db.select({ paymentId: debitRequests.paymentId, confirmedAt: debitRequests.confirmedAt }).from(debitRequests).where(eq(debitRequests.id, row.id));
+      if (again?.paymentId) return { kind: "confirmed", paymentId: again.paymentId };
+      if (!again?.confirmedAt) return { kind: "expired" };
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return { kind: "expired" };
+  }
+  // Checked again at the moment of paying: another debit may have been confirmed since the code was sent.
+  const priced = await packageAndPrice(db, input.siteId, input.userId, row.packageId, row.discountCode, now);
+  const refused = !priced ? ({ kind: "not_found" } as const) : "refusal" in priced ? ({ kind: "discount_refused", refusal: priced.refusal! } as const) : await refusalFor(db, input.userId, priced.amount, config.limit30d, now);
+  if (refused) {
+    await db.update(debitRequests).set({ confirmedAt: null }).where(eq(debitRequests.id, row.id));
+    return refused;
+  }
+  const d = row.details;
+  const [mandate] = await db
+    .insert(debitMandates)
+    .values({ userId: input.userId, accountHolder: d.accountHolder, ibanEncrypted: d.ibanEncrypted, ibanMasked: d.ibanMasked, street: d.street, houseNumber: d.houseNumber, zip: d.zip, city: d.city, phone: d.phone, createdAt: now })
+    .returning({ id: debitMandates.id });
+  const outcome = await startPayment(
+    db,
+    providers,
+    { siteId: input.siteId, siteName: input.siteName, userId: input.userId, packageId: row.packageId, method: "sdd", origin: input.origin, discountCode: row.discountCode, mandateId: mandate!.id },
+    now,
+  ).catch(async (error: unknown) => {
+    await db.update(debitRequests).set({ confirmedAt: null }).where(eq(debitRequests.id, row.id));
+    throw error;
+  });
+  if (outcome.kind !== "created") {
+    await db.update(debitRequests).set({ confirmedAt: null }).where(eq(debitRequests.id, row.id));
+    if (outcome.kind === "discount_refused") return outcome;
+    return { kind: "not_found" };
+  }
+  await db.update(debitRequests).set({ paymentId: outcome.payment.id }).where(eq(debitRequests.id, row.id));
+  return { kind: "confirmed", paymentId: outcome.payment.id };
+}
+
+/** A bounced direct debit (the provider returned it): the payment fails and the member may not pay by direct debit again. */
+export async function blockDebitsOf(db: Db, userId: number, now = new Date()): Promise<void> {
+  await db.update(users).set({ debitBlockedAt: now }).where(and(eq(users.id, userId), isNull(users.debitBlockedAt)));
+}
+
+/** The code secret: the hash of a code is keyed, so a leaked table does not give 6-digit codes away. */
+export function codeSecretOf(sessionSecret: string): string {
+  return createHash("sha256").update(`debit-codes:${sessionSecret}`).digest("base64url");
+}
