@@ -71,6 +71,8 @@ export default defineConfig({
       USER_REFETCH_SECONDS: "2",
       // The payment tests pay through the offline sandbox, also where NODE_ENV=production is inherited.
       PAYMENT_SANDBOX: "true",
+      // Direct debits up to 200.00 in 30 days (default 300.00), so two of the biggest package reach it: tests/e2e/direct-debit.spec.ts.
+      DEBIT_LIMIT_30D: "20000",
       // Lets the api start even where NODE_ENV=production is inherited (it then requires a secret).
       SESSION_SECRET: randomBytes(32).toString("base64url"),
     },

@@ -45,6 +45,8 @@ export const PaymentMethod = z.object({
   name: z.string(),
   /** Shown only when the browser says it can pay this way (Apple Pay); hidden without JavaScript. */
   needs_browser_support: z.boolean(),
+  /** Paid through our direct debit form (/directdebit, issue 16) instead of a provider's checkout. */
+  mandate_form: z.boolean(),
 });
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
@@ -104,6 +106,8 @@ export const Payment = z.object({
   discount_amount: z.number().int(),
   /** A direct debit through our form (a mandate): the sandbox's bank settles it on the result page. */
   mandate: z.boolean(),
+  /** Taken by the sandbox provider (a test payment). */
+  sandbox: z.boolean(),
 });
 export type Payment = z.infer<typeof Payment>;
 

@@ -74,7 +74,8 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         packages: prices.packages,
         discount: prices.discount,
         discount_error: prices.discountError,
-        methods: methodsFor(country).filter((m) => providers.forMethod(m.id) !== null),
+        // Direct debit goes through our own form when the sandbox takes it (it settles the mandate's debit on command).
+        methods: methodsFor(country, providers.forMethod("sdd")?.id === "sandbox").filter((m) => providers.forMethod(m.id) !== null),
         last_order: last,
         refund_days: site.refundDays,
         ...(meAnswer ? { me: meAnswer } : {}),

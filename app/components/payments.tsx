@@ -164,6 +164,22 @@ function MethodButton({ packageId, method, discountCode }: { packageId: number; 
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === action;
   if (!supported) return null;
+  if (method.mandate_form) {
+    // Direct debit: our own form (account, address, a code by SMS) instead of a provider's checkout.
+    const query = new URLSearchParams({ package: String(packageId), ...(discountCode ? { code: discountCode } : {}) });
+    return (
+      <li>
+        <Link
+          to={`${href("/directdebit")}?${query}`}
+          className="flex w-full items-center gap-3 rounded-xl bg-white px-4 py-3 text-left font-medium text-gray-900 shadow-sm ring-1 ring-gray-200 hover:text-gray-900 hover:ring-primary"
+          data-testid={`method-${method.id}`}
+        >
+          <MethodLogo method={method.id} name={method.name} />
+          <span>{method.name}</span>
+        </Link>
+      </li>
+    );
+  }
   return (
     <li>
       <Form method="post" action={action}>

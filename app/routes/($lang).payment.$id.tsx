@@ -1,14 +1,15 @@
 import { useEffect } from "react";
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PaymentResponse } from "#contract/payments";
+import { PaymentResponse, SandboxDebitRequest, sandboxDebitOutcomes } from "#contract/payments";
 import { finalFailures, paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { routeId } from "~/payments.server";
+import { localizePath } from "~/paths";
 import { formatMoney } from "~/payments";
 import { callWithMember, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
@@ -33,9 +34,25 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { payment: result.data.payment, title: fixedT(locale, "payments")("title.result") };
 }
 
+/** The sandbox's bank (a TEST panel on a pending direct debit): collects, refuses or returns it, then shows the page again. */
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  const locale = urlLocale(request);
+  const id = routeId(params.id);
+  await requireUser(request, context, locale);
+  const form = await request.formData();
+  const body = SandboxDebitRequest.safeParse({ payment_id: id, outcome: form.get("outcome") });
+  if (!body.success) throw data(null, { status: 400 });
+  const result = await apiFor(request, context).post("/api/sandbox-debit.php", PaymentResponse.pick({}).passthrough(), body.data);
+  if (!result.ok) throw data(null, { status: result.status });
+  return redirect(localizePath(locale, `/payment/${id}`));
+}
+
+/** A checkout's outcome comes within seconds: the page looks again. A direct debit takes the bank days: it does not. */
+const refreshes = (payment: { status: string; mandate: boolean } | undefined) => payment?.status === "pending" && !payment.mandate;
+
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   const tags = [{ title: pageTitle(data?.title, matches) }];
-  return data?.payment.status === "pending" ? [...tags, { httpEquiv: "refresh", content: String(refreshSeconds) }] : tags;
+  return refreshes(data?.payment) ? [...tags, { httpEquiv: "refresh", content: String(refreshSeconds) }] : tags;
 };
 
 export default function PaymentResult() {
@@ -46,13 +63,14 @@ export default function PaymentResult() {
   const { payment } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const pending = payment.status === "pending";
+  const refreshing = refreshes(payment);
   useEffect(() => {
-    if (!pending) return;
+    if (!refreshing) return;
     const timer = window.setInterval(() => {
       if (revalidator.state === "idle") revalidator.revalidate();
     }, refreshSeconds * 1000);
     return () => window.clearInterval(timer);
-  }, [pending, revalidator]);
+  }, [refreshing, revalidator]);
   const amount = formatMoney(payment.amount, payment.currency, locale);
   const failed = finalFailures.includes(payment.status);
   const cardFailed = failed && payment.stored_card && payment.method === "cards";
@@ -62,7 +80,23 @@ export default function PaymentResult() {
       <p className="mt-2 text-gray-700">
         {t("methods.for", { credits: payment.credits, amount })} · {paymentMethodNames[payment.method]}
       </p>
-      {pending ? (
+      {pending && payment.mandate ? (
+        <div className="mt-6 rounded-xl bg-white p-4 text-gray-800 ring-1 ring-gray-200" role="status" data-testid="payment-processing">
+          <p>{t("result.debitPending", { credits: payment.credits })}</p>
+          {payment.sandbox ? (
+            <Form method="post" className="mt-4 rounded-lg border-2 border-dashed border-amber-400 bg-amber-50 p-3" data-testid="test-bank">
+              <p className="text-sm font-bold text-amber-900">{t("result.testBank")}</p>
+              <div className="mt-2 flex flex-wrap gap-2">
+                {sandboxDebitOutcomes.map((outcome) => (
+                  <button key={outcome} type="submit" name="outcome" value={outcome} className="rounded-full bg-white px-3 py-1.5 text-sm font-semibold ring-1 ring-amber-400" data-testid={`test-bank-${outcome}`}>
+                    {t(`result.testBankOutcome.${outcome}`)}
+                  </button>
+                ))}
+              </div>
+            </Form>
+          ) : null}
+        </div>
+      ) : pending ? (
         <p className="mt-6 flex items-center gap-3 rounded-xl bg-white p-4 text-gray-800 ring-1 ring-gray-200" role="status" data-testid="payment-processing">
           <span className="h-4 w-4 animate-spin rounded-full border-2 border-primary border-t-transparent" aria-hidden="true" />
           {t("result.processing")}

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accountTokens, loginFailures, photos, profiles, sessions, users } from "../../db/schema";
+import { accountTokens, debitMandates, debitRequests, loginFailures, photos, profiles, sessions, users } from "../../db/schema";
 import { reactivationWindowMs } from "./deletion";
 
 /**
@@ -44,6 +44,9 @@ export async function eraseDeletedAccounts(db: Db, options: { now?: Date; upload
     await tx.delete(accountTokens).where(inArray(accountTokens.userId, ids));
     await tx.delete(sessions).where(inArray(sessions.userId, ids));
     await tx.delete(loginFailures).where(inArray(loginFailures.userId, ids));
+    // Bank accounts, addresses and phone numbers of direct debits (issue 16): the payments keep only their amounts.
+    await tx.delete(debitRequests).where(inArray(debitRequests.userId, ids));
+    await tx.delete(debitMandates).where(inArray(debitMandates.userId, ids));
     return { erased: ids, files: photoRows.flatMap((p) => [p.filename, p.thumb]) };
   });
   if (options.uploadsDir) await removeUploads(options.uploadsDir, files);

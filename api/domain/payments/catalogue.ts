@@ -56,8 +56,10 @@ const methodRules: [PaymentMethodId, (country: string) => boolean][] = [
   ["paysafecard", () => true],
 ];
 
-export function methodsFor(country: string): PaymentMethod[] {
-  return methodRules.filter(([, offered]) => offered(country)).map(([id]) => ({ id, name: paymentMethodNames[id], needs_browser_support: id === "applepay" }));
+export function methodsFor(country: string, mandateForm = false): PaymentMethod[] {
+  return methodRules
+    .filter(([, offered]) => offered(country))
+    .map(([id]) => ({ id, name: paymentMethodNames[id], needs_browser_support: id === "applepay", mandate_form: mandateForm && id === "sdd" }));
 }
 
 export function methodOffered(country: string, method: PaymentMethodId): boolean {

@@ -30,6 +30,7 @@ export function toPayment(row: PaymentRow): Payment {
     discount_code: row.discountCode,
     discount_amount: row.discountAmount,
     mandate: row.mandateId !== null,
+    sandbox: row.provider === "sandbox",
   };
 }
 
