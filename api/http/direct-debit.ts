@@ -9,11 +9,11 @@ import type { Locale } from "#contract/locales";
 import { publicOrigin } from "../domain/accounts/links";
 import { blockDebitsOf, confirmDebit, debitRequestOf, requestDebit, resendCode, type DebitConfig, type DebitRefusal } from "../domain/payments/direct-debit";
 import { applyNotification } from "../domain/payments/payments";
-import { refusalMessage } from "../domain/payments/discounts";
 import type { PaymentProviders } from "../services/payments";
 import type { SmsSender } from "../services/sms";
 import { mailText } from "../services/mail";
 import { requireMember, memberOf } from "./context";
+import { refuseDiscount } from "./payments";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 
@@ -35,10 +35,7 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
   const refuse = (res: Response, outcome: DebitRefusal) => {
     if (outcome.kind === "blocked") return sendError(res, "debit_blocked");
     if (outcome.kind === "limit") return sendError(res, "debit_limit");
-    if (outcome.kind === "discount_refused") {
-      const params = Object.fromEntries(Object.entries(outcome.refusal).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
-      return sendError(res, "validation_failed", { fields: { discount_code: [refusalMessage(outcome.refusal)] }, params });
-    }
+    if (outcome.kind === "discount_refused") return refuseDiscount(res, outcome.refusal);
     return sendError(res, "not_found");
   };
   const smsFailed = (res: Response, error: unknown) => {

@@ -342,7 +342,7 @@ async function discountMember(db: Db, userId: number | undefined): Promise<Disco
 }
 
 /** A refused code: 400 with its reason and message on the discount_code field (web shows its translation). */
-function refuseDiscount(res: Response, refusal: DiscountRefusal): void {
+export function refuseDiscount(res: Response, refusal: DiscountRefusal): void {
   const params = Object.fromEntries(Object.entries(refusal).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
   sendError(res, "validation_failed", { fields: { discount_code: [refusalMessage(refusal)] }, params });
 }
