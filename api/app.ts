@@ -30,6 +30,8 @@ import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
 import { configuredPaymentProviders } from "./domain/payments/providers";
 import type { PaymentProviders } from "./services/payments";
 import { createMailer, type Mailer } from "./services/mail";
+import { dataExportRoutes } from "./http/data-export";
+import { startDataExportJob } from "./jobs/data-export";
 
 export function createApiApp(options: {
   database: Database;
@@ -42,6 +44,8 @@ export function createApiApp(options: {
   gifs?: GifProvider;
   /** The payment providers; default: the ones the configuration chooses (docs/payments.md). */
   providers?: PaymentProviders;
+  /** Whether the data export job also runs on a timer (the api process); else only when a member asks. */
+  dataExportTimer?: boolean;
 }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
@@ -115,6 +119,8 @@ export function createApiApp(options: {
   app.use(chatExtrasRoutes(db, limit, { dataDir: config.DATA_DIR, gifs }));
   app.use(eventRoutes(db, hub, limit));
   app.use(paymentRoutes({ db, providers, limit, publicUrl: config.PUBLIC_URL }));
+  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, periodic: options.dataExportTimer ?? false });
+  app.use(dataExportRoutes({ db, dataDir: config.DATA_DIR, limit, job: dataExportJob, publicUrl: config.PUBLIC_URL }));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 
