@@ -22,6 +22,7 @@ import { InvisibleModeForm } from "~/components/profile-invisible";
 import { LocationFields } from "~/components/profile-location";
 import { useHref } from "~/components/root-data";
 import { Panel } from "~/components/panel";
+import { DataExportPanel } from "~/components/data-export-panel";
 import { pageTitle } from "~/page-title";
 
 /** What the page confirms after a redirect (?done=). */
@@ -168,6 +169,7 @@ export default function OwnProfile() {
             </li>
           </ul>
         </Panel>
+        <DataExportPanel />
       </div>
     </section>
   );
