@@ -48,6 +48,8 @@ export default defineConfig({
     trace: "retain-on-failure",
     screenshot: "off",
     video: "off",
+    // The site's service worker (public/sw-push.js) answers navigations; tests that need it allow it (push, client edges).
+    serviceWorkers: "block",
   },
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },

@@ -33,6 +33,8 @@ import { createSmsSender, type SmsSender } from "./services/sms";
 import { configuredPaymentProviders } from "./domain/payments/providers";
 import type { PaymentProviders } from "./services/payments";
 import { createMailer, type Mailer } from "./services/mail";
+import { dataExportRoutes } from "./http/data-export";
+import { startDataExportJob } from "./jobs/data-export";
 
 export function createApiApp(options: {
   database: Database;
@@ -47,6 +49,8 @@ export function createApiApp(options: {
   providers?: PaymentProviders;
   /** Where SMS codes go; default: SMS_PROVIDER's (files in DATA_DIR/sms). */
   sms?: SmsSender;
+  /** Whether the data export job also runs on a timer (the api process); else only when a member asks. */
+  dataExportTimer?: boolean;
 }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
@@ -131,6 +135,8 @@ export function createApiApp(options: {
       logger,
     }),
   );
+  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, periodic: options.dataExportTimer ?? false });
+  app.use(dataExportRoutes({ db, dataDir: config.DATA_DIR, limit, job: dataExportJob, publicUrl: config.PUBLIC_URL }));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

@@ -54,9 +54,13 @@ export function apiFor(request: Request, context: AppLoadContext) {
   const hasSession = hasSessionCookie(cookie);
   const trafficSource = requestHasTrafficSource(request);
 
-  async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
-    const url = new URL(path, context.apiUrl);
-    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+  /** The session died on the api side: log the member out here too and send them to log in. */
+  function loggedOut(): Response {
+    const locale = splitLocale(incoming.pathname).locale ?? "en";
+    return redirect(localizePath(locale, "/login"), { headers: { "Set-Cookie": expiredSessionCookie } });
+  }
+
+  function headersFor(path: string): Record<string, string> {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "X-Request-Id": context.requestId,
@@ -69,6 +73,13 @@ export function apiFor(request: Request, context: AppLoadContext) {
     if (language) headers["Accept-Language"] = language;
     if (path === "/api/user.php") headers["X-Request-Type"] = "client";
     if (trafficSource) headers[trafficSourceHeader] = "1";
+    return headers;
+  }
+
+  async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
+    const url = new URL(path, context.apiUrl);
+    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers = headersFor(path);
     // A FormData body (a photo upload) goes as multipart: fetch sets that Content-Type with its boundary.
     const body = options.body === undefined ? undefined : options.body instanceof FormData ? options.body : JSON.stringify(options.body);
     if (typeof body === "string") headers["Content-Type"] = "application/json";
@@ -119,11 +130,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
       throw serviceUnavailable();
     }
     if (error.data.error === "authentication_required" && hasSession && path !== "/api/user.php" && !options.sessionOptional) {
-      // The session died on the api side: log the member out here too and send them to log in.
-      const locale = splitLocale(incoming.pathname).locale ?? "en";
-      throw redirect(localizePath(locale, "/login"), {
-        headers: { "Set-Cookie": expiredSessionCookie },
-      });
+      throw loggedOut();
     }
     return { ok: false, status: response.status, error: error.data };
   }
@@ -134,6 +141,27 @@ export function apiFor(request: Request, context: AppLoadContext) {
     post: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("POST", path, schema, { body }),
     put: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("PUT", path, schema, { body }),
     delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], body?: unknown) => call("DELETE", path, schema, { query, body }),
+    /**
+     * A file the api sends for the member (a data export): its response as it is when ok (web streams it on),
+     * else the error result as for `get`. One attempt: a download is not retried.
+     */
+    file: async (path: string, query: Record<string, string>): Promise<ApiResult<Response>> => {
+      const url = new URL(path, context.apiUrl);
+      for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+      let response: Response;
+      try {
+        response = await fetch(url, { headers: { ...headersFor(path), Accept: "*/*" }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+      } catch {
+        throw serviceUnavailable();
+      }
+      context.upstream.push({ method: "GET", path: url.pathname, status: response.status, ms: 0, attempt: 1 });
+      if (response.ok) return { ok: true, data: response };
+      if (response.status >= 500) throw serviceUnavailable();
+      const error = ApiError.safeParse(await response.json().catch(() => undefined));
+      if (!error.success) throw serviceUnavailable();
+      if (error.data.error === "authentication_required" && hasSession) throw loggedOut();
+      return { ok: false, status: response.status, error: error.data };
+    },
     hasSession,
   };
 }

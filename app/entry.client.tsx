@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { BrowserI18n, I18nextProvider } from "./i18n-browser";
 import { loadTranslations } from "./components/translations";
+import { watchChunkErrors } from "./chunk-reload";
 
 async function hydrate() {
   // The server decided the language and rendered every text; the browser never detects (ADR 003) and
@@ -27,4 +28,11 @@ async function hydrate() {
   });
 }
 
+watchChunkErrors();
 void hydrate();
+// Spec 1 installable app mode: one service worker for push and the offline page (public/sw-push.js), scope "/".
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw-push.js").catch(() => undefined);
+  });
+}

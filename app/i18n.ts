@@ -5,7 +5,7 @@ export const i18nConfig = {
   supportedLngs: [...locales],
   fallbackLng: defaultLocale,
   defaultNS: "common",
-  ns: ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat", "payments", "offers"],
+  ns: ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat", "payments", "offers", "export"],
   interpolation: { escapeValue: false },
 } as const;
 
@@ -15,4 +15,4 @@ export const i18nConfig = {
  * `account` holds the account forms' validation messages, which the browser shows while typing; the
  * member-area namespaces (profile, photos, likes, member, discovery, chat, payments) hold texts of interactive parts.
  */
-export const clientNamespaces = ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat", "payments", "offers"] as const;
+export const clientNamespaces = ["common", "account", "profile", "photos", "likes", "member", "discovery", "chat", "payments", "offers", "export"] as const;

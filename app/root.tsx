@@ -1,7 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Provider as JotaiProvider } from "jotai";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches } from "@remix-run/react";
+import { useEffect } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import { visibleLocales, isLocale } from "#contract/locales";
 import stylesheet from "./tailwind.css?url";
 import { getSettings, getUser, getUserCounts, getUserOffer } from "./session.server";
@@ -17,6 +18,8 @@ import { TranslationsPreload } from "./components/translations";
 import { LayoutFrame, type LayoutName } from "./components/layouts";
 import { whenShown } from "./components/when-shown";
 import { useLocale } from "./components/root-data";
+import { LoadingBar } from "./components/loading-bar";
+import { reloadForChunkError } from "./chunk-reload";
 
 // Error pages are rare: their code loads when one is shown.
 const GeneralErrorBoundary = whenShown(() => import("./components/error-page").then((m) => m.GeneralErrorBoundary));
@@ -117,6 +120,7 @@ export default function App() {
   // One jotai store per render: nothing is shared between server requests.
   return (
     <JotaiProvider>
+      <LoadingBar />
       <LayoutFrame layout={layout}>
         <Outlet />
       </LayoutFrame>
@@ -125,6 +129,11 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
+  const error = useRouteError();
+  // A route's code that failed to load (spec 8 ChunkLoadError) reloads the page once; the error shows otherwise.
+  useEffect(() => {
+    reloadForChunkError(error);
+  }, [error]);
   return (
     <LayoutFrame layout="default">
       <GeneralErrorBoundary />

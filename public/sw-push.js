@@ -5,8 +5,44 @@
  * likes; a notification shows unless a page of the site is focused (the member is looking at it then).
  * A click on the notification focuses a window of the site and takes it to the url, or opens one.
  */
-self.addEventListener("install", () => self.skipWaiting());
-self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+/*
+ * Offline page (spec 1 installable app mode): cached at install in every language (app/routes/($lang).offline.tsx;
+ * "/offline" is in the member's own language, by cookie), shown for a navigation the network cannot answer.
+ * The languages are contract/locales.ts's; English has no prefix.
+ */
+const offlineCache = "offline-v1";
+const prefixedLocales = ["nl", "de", "it", "fr", "es", "pl", "da", "fi", "nb", "sv"];
+const offlinePages = ["/offline", ...prefixedLocales.map((lng) => `/${lng}/offline`)];
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    caches
+      .open(offlineCache)
+      .then((cache) => cache.addAll(offlinePages.map((url) => new Request(url, { credentials: "same-origin", cache: "reload" }))))
+      .catch(() => undefined)
+      .then(() => self.skipWaiting()),
+  );
+});
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((key) => key.startsWith("offline-") && key !== offlineCache).map((key) => caches.delete(key))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  if (event.request.mode !== "navigate" || event.request.method !== "GET") return;
+  event.respondWith(
+    fetch(event.request).catch(async () => {
+      const lng = new URL(event.request.url).pathname.split("/")[1];
+      const page = prefixedLocales.includes(lng) ? `/${lng}/offline` : "/offline";
+      return (await caches.match(page)) || (await caches.match("/offline")) || Response.error();
+    }),
+  );
+});
 
 function readPush(data) {
   if (!data) return {};

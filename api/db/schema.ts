@@ -694,3 +694,27 @@ export const debitRequests = pgTable(
   },
   (t) => [index("debit_requests_user_idx").on(t.userId, t.createdAt)],
 );
+
+/* ---- Data export (issue 17) ---- */
+
+/**
+ * A member's request for a copy of their data: the job (api/jobs/data-export.ts) builds a zip under
+ * DATA_DIR/exports/<token>.zip and mails the link; the member downloads it with their session for 7 days.
+ * `origin` is the request's, for the link in the mail the job sends later.
+ */
+export const dataExports = pgTable(
+  "data_exports",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    token: text("token").notNull(),
+    status: text("status", { enum: ["pending", "building", "ready", "failed"] }).notNull().default("pending"),
+    origin: text("origin").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    readyAt: timestamp("ready_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("data_exports_token_idx").on(t.token), index("data_exports_user_idx").on(t.userId, t.requestedAt), index("data_exports_pending_idx").on(t.status, t.id)],
+);

@@ -36,6 +36,8 @@ export const clientLimits = {
   sms: { perIp: { points: 20, seconds: 60 * 60 }, perAccount: { points: 6, seconds: 60 * 60 } },
   /** Checking a typed discount code: enough for typos, too few to guess codes. */
   discount_code: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 30, seconds: 15 * 60 } },
+  /** Issue 17: a data export reads everything of a member and builds a zip: one request per member per day. */
+  data_export: { perIp: { points: 20, seconds: 24 * 60 * 60 }, perAccount: { points: 1, seconds: 24 * 60 * 60 } },
 } as const;
 
 export type LimitName = keyof typeof clientLimits;

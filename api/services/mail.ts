@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { locales, type Locale } from "#contract/locales";
 
 /** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
-export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation";
+export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation" | "data_export";
 
 /** One account mail: who gets it, in which language, for which site, with which link. */
 export type AccountMail = {

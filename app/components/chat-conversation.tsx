@@ -11,6 +11,7 @@ import { Avatar, CreditsBadge, RelativeTime, type ConversationProps, type Open }
 import { useHydrated } from "./hydrated";
 import { useHref } from "./root-data";
 import { whenShown } from "./when-shown";
+import { watchSession } from "~/auth-lost";
 
 /*
  * The open conversation of the chat pages (/chats/{id}, /members/{id}/chat): messages, typing, the composer
@@ -177,7 +178,9 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
     const now = Date.now();
     if (now - lastTyping.current < typingSendEverySeconds * 1000) return;
     lastTyping.current = now;
-    void fetch("/api/typing.php", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ conversation }) }).catch(() => undefined);
+    void fetch("/api/typing.php", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ conversation }) })
+      .then(watchSession)
+      .catch(() => undefined);
   };
 
   if (open.composer !== "open") {

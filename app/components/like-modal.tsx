@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { MemberCard } from "#contract/members";
 import { splitLocale } from "~/paths";
 import { useHref, useRootData } from "./root-data";
+import { watchSession } from "~/auth-lost";
 
 /** Spec 6: the members area is members, members/{id}, chats, likes, likes/m/{id} and premium. */
 const membersArea = /^\/(members|chats|likes|premium)(\/|$)/;
@@ -46,7 +47,7 @@ export function LikeModal() {
     const timer = window.setTimeout(async () => {
       asked.current = true;
       try {
-        const response = await fetch("/api/auto-like.php", { headers: { Accept: "application/json" }, credentials: "same-origin" });
+        const response = watchSession(await fetch("/api/auto-like.php", { headers: { Accept: "application/json" }, credentials: "same-origin" }));
         if (!response.ok) return;
         // The schema (and zod) loads only now: the like modal must not weigh on every page's first load.
         const { AutoLikeResponse } = await import("#contract/likes");

@@ -6,6 +6,7 @@ import { RegionsResponse } from "#contract/settings";
 import { FieldErrors } from "./form-fields";
 import { useLocale } from "./root-data";
 import { useHydrated } from "./hydrated";
+import { watchSession } from "~/auth-lost";
 
 type Option = { value: string; label: string };
 
@@ -86,7 +87,7 @@ export function LocationFields({ country, region, city, countries, regions: init
         throw new Error(denied ? "denied" : "failed");
       });
       const query = new URLSearchParams({ lat: position.coords.latitude.toFixed(5), lon: position.coords.longitude.toFixed(5) });
-      const response = await fetch(`/api/geocode.php?${query}`, { headers: { Accept: "application/json" } });
+      const response = watchSession(await fetch(`/api/geocode.php?${query}`, { headers: { Accept: "application/json" } }));
       const parsed = response.ok ? GeocodeResponse.safeParse(await response.json()) : null;
       const found = parsed?.success ? parsed.data.result : false;
       if (!found) throw new Error("failed");

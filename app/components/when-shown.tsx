@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ComponentType } from "react";
+import { reloadForChunkError } from "~/chunk-reload";
 
 const serverLoads: Promise<unknown>[] = [];
 
@@ -29,7 +30,16 @@ export function whenShown<P extends object>(load: () => Promise<ComponentType<P>
     };
   } else {
     // A lazy component takes the props of the one it loads; React's types cannot say so for a generic P.
-    Component = lazy(() => load().then((component) => ({ default: component }))) as unknown as ComponentType<P>;
+    // A chunk that fails to load reloads the page once (spec 8); else the error reaches the error boundary.
+    Component = lazy(() =>
+      load().then(
+        (component) => ({ default: component }),
+        (error: unknown) => {
+          if (reloadForChunkError(error)) return new Promise<never>(() => {});
+          throw error;
+        },
+      ),
+    ) as unknown as ComponentType<P>;
   }
   return function Shown(props: P) {
     return (

@@ -6,7 +6,6 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import type { Locale } from "#contract/locales";
-import { RegionsResponse } from "#contract/settings";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
@@ -22,7 +21,9 @@ import { InvisibleModeForm } from "~/components/profile-invisible";
 import { LocationFields } from "~/components/profile-location";
 import { useHref } from "~/components/root-data";
 import { Panel } from "~/components/panel";
+import { DataExportPanel } from "~/components/data-export-panel";
 import { pageTitle } from "~/page-title";
+import { getRegions } from "~/regions.server";
 
 /** What the page confirms after a redirect (?done=). */
 const doneStates = ["saved", "invisible-on", "invisible-off"] as const;
@@ -45,8 +46,9 @@ function countryOptions(codes: string[], locale: Locale): Option[] {
 }
 
 async function regionsOf(request: Request, context: AppLoadContext, country: string): Promise<RegionList> {
-  const result = await apiFor(request, context).get("/api/regions.php", RegionsResponse, { country });
-  return { country, options: result.ok ? result.data.regions.map((r) => ({ value: r.code, label: r.name })) : [] };
+  // Cached per country (app/regions.server.ts): the region lists are a fixed data set.
+  const regions = await getRegions(request, context, country);
+  return { country, options: (regions ?? []).map((r) => ({ value: r.code, label: r.name })) };
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -168,6 +170,7 @@ export default function OwnProfile() {
             </li>
           </ul>
         </Panel>
+        <DataExportPanel />
       </div>
     </section>
   );

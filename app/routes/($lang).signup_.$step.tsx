@@ -7,9 +7,9 @@ import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { queryId } from "#contract/input";
-import { RegionsResponse } from "#contract/settings";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
+import { getRegions } from "~/regions.server";
 import { apiErrorMessage } from "~/api-errors";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
@@ -57,7 +57,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // A step the site does not offer (push without the site's push key) is no page.
   if (!signupSteps.some((s) => s.step === step && s.available(settings))) throw data(null, { status: 404 });
   const t = fixedT(locale);
-  const regions = step === 3 ? await apiFor(request, context).get("/api/regions.php", RegionsResponse, { country: user.profile.country }) : null;
+  const regions = step === 3 ? await getRegions(request, context, user.profile.country) : null;
   const countryName = new Intl.DisplayNames([locale], { type: "region" });
   return {
     step,
@@ -65,7 +65,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     pushPublicKey: settings.push_public_key,
     next: localizePath(locale, nextSignupPath(step, settings)),
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
-    regions: regions?.ok ? regions.data.regions.map((r) => ({ value: r.code, label: r.name })) : [],
+    regions: (regions ?? []).map((r) => ({ value: r.code, label: r.name })),
     interests: settings.interests,
     profile: { gender: user.profile.gender, sexuality: user.profile.sexuality, country: user.profile.country, region: user.profile.region ?? "", city: user.profile.city ?? "" },
   };

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import type { AppLoadContext } from "@remix-run/node";
 import { getSettings, settingsCacheSize } from "~/session.server";
+import { getRegions } from "~/regions.server";
 import { startApi, type Harness } from "./harness";
 
 /** web's settings cache (app/session.server.ts) against a real api: bounded, whatever Host headers arrive. */
@@ -42,6 +43,25 @@ describe("settings cache per Host header", () => {
     expect((await getSettings(new Request("http://gay.localhost/"), contextFor(api.baseUrl))).domain).toBe("gay.localhost");
     const repeat = contextFor(api.baseUrl);
     expect((await getSettings(new Request("http://gay.localhost/members"), repeat)).domain).toBe("gay.localhost");
+    expect(repeat.upstream).toEqual([]);
+  });
+});
+
+describe("what web fetches once and keeps (spec 7: interests, regions and company info)", () => {
+  it("has interests and company info with the cached settings, and each country's regions from one api call", async () => {
+    const first = contextFor(api.baseUrl);
+    const settings = await getSettings(new Request("http://she.localhost/"), first);
+    expect(settings.interests.length).toBeGreaterThan(0);
+    expect(settings.company).toBeTruthy();
+    const again = contextFor(api.baseUrl);
+    await getSettings(new Request("http://she.localhost/profile"), again);
+    expect(again.upstream).toEqual([]);
+
+    const asked = contextFor(api.baseUrl);
+    const regions = await getRegions(new Request("http://she.localhost/profile"), asked, "NL");
+    expect(regions?.length).toBeGreaterThan(0);
+    const repeat = contextFor(api.baseUrl);
+    expect(await getRegions(new Request("http://she.localhost/signup/3"), repeat, "nl")).toEqual(regions);
     expect(repeat.upstream).toEqual([]);
   });
 });

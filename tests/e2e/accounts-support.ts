@@ -26,7 +26,7 @@ export async function signUp(request: APIRequestContext, account = newAccountDet
   return account;
 }
 
-type MailKind = "activation" | "password_reset" | "email_change" | "reactivation";
+type MailKind = "activation" | "password_reset" | "email_change" | "reactivation" | "data_export";
 
 function mailDir(): string {
   const dataDir = process.env.E2E_DATA_DIR;

@@ -1,0 +1,77 @@
+import { eq } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Db } from "../db/client";
+import { sites, users } from "../db/schema";
+import { claimPendingExport, markExport, removeExpiredExports, writeDataExport, type DataExport } from "../domain/accounts/data-export";
+import { mailLink } from "../domain/accounts/links";
+import { recipientOf } from "../domain/accounts/recipient";
+import type { Mailer } from "../services/mail";
+
+const minuteMs = 60 * 1000;
+
+export type DataExportJob = {
+  /** Runs the queue now (a member just asked); runs already under way take the new request along. */
+  kick: () => Promise<void>;
+  stop: () => void;
+};
+
+/** Mails the member the link to their ready export (spec mail service; a failed send is logged by the mailer). */
+async function mailReady(db: Db, mailer: Mailer, row: DataExport, logger: Logger): Promise<void> {
+  const recipient = await recipientOf(db, row.userId);
+  const [site] = await db.select({ name: sites.name, mailName: sites.mailName, domain: sites.domain }).from(users).innerJoin(sites, eq(sites.id, users.siteId)).where(eq(users.id, row.userId));
+  if (!recipient || !site) return;
+  await mailer.send(
+    { kind: "data_export", to: recipient.email, language: recipient.language, name: recipient.name, site, link: mailLink(row.origin, recipient.language, "data_export", row.token), userId: row.userId },
+    logger,
+  );
+}
+
+/**
+ * Issue 17 data export: builds pending exports one by one (a zip of JSON files and photos in DATA_DIR/exports),
+ * mails each member the link, and deletes zips past their 7 days. Runs when a member asks (kick) and every
+ * few minutes for anything left (a restart in between); the timer does not keep the process alive.
+ */
+export function startDataExportJob(db: Db, options: { dataDir: string; mailer: Mailer; logger: Logger; intervalMs?: number; periodic?: boolean }): DataExportJob {
+  const logger = options.logger.child({ job: "data-export" });
+  let running: Promise<void> | null = null;
+  let again = false;
+  const drain = async () => {
+    await removeExpiredExports(db, options.dataDir);
+    for (let row = await claimPendingExport(db); row; row = await claimPendingExport(db)) {
+      try {
+        await writeDataExport(db, row, options.dataDir);
+        await markExport(db, row.id, "ready");
+        logger.info({ exportId: row.id, userId: row.userId }, "data export ready");
+        await mailReady(db, options.mailer, row, logger);
+      } catch (error) {
+        await markExport(db, row.id, "failed");
+        logger.error({ exportId: row.id, userId: row.userId, err: error }, "data export failed");
+      }
+    }
+  };
+  const kick = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await drain();
+        } catch (error) {
+          logger.error({ err: error }, "data export run failed");
+        }
+      } while (again);
+    })().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+  // Without `periodic` (tests' apps) the queue runs only when a member asks.
+  if (!options.periodic) return { kick, stop: () => undefined };
+  void kick();
+  const timer = setInterval(() => void kick(), options.intervalMs ?? 5 * minuteMs);
+  timer.unref();
+  return { kick, stop: () => clearInterval(timer) };
+}
