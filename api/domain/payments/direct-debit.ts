@@ -215,7 +215,8 @@ export async function confirmDebit(
 ): Promise<ConfirmOutcome> {
   const [row] = await db.select().from(debitRequests).where(and(eq(debitRequests.id, input.requestId), eq(debitRequests.userId, input.userId)));
   if (!row) return { kind: "not_found" };
-  if (row.confirmedAt) return row.paymentId ? { kind: "confirmed", paymentId: row.paymentId } : { kind: "expired" };
+  // Claimed by another submit of the code (maybe still making its payment): answer that payment.
+  if (row.confirmedAt) return row.paymentId ? { kind: "confirmed", paymentId: row.paymentId } : paymentOfClaim(db, row.id);
   if (row.codeExpiresAt.getTime() <= now.getTime() || row.wrongTries >= maxWrongTries) return { kind: "expired" };
   const expected = Buffer.from(row.codeHash);
   const given = Buffer.from(codeHash(config.codeSecret, row.id, input.otp));
@@ -233,16 +234,8 @@ export async function confirmDebit(
     .set({ confirmedAt: now })
     .where(and(eq(debitRequests.id, row.id), isNull(debitRequests.confirmedAt), eq(debitRequests.codeHash, row.codeHash), sql`${debitRequests.wrongTries} < ${maxWrongTries}`))
     .returning();
-  if (!claimed) {
-    // The same code sent twice at once: the other submit claimed it; answer its payment once it has one.
-    for (let i = 0; i < 50; i++) {
-      const [again] = await db.select({ paymentId: debitRequests.paymentId, confirmedAt: debitRequests.confirmedAt }).from(debitRequests).where(eq(debitRequests.id, row.id));
-      if (again?.paymentId) return { kind: "confirmed", paymentId: again.paymentId };
-      if (!again?.confirmedAt) return { kind: "expired" };
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return { kind: "expired" };
-  }
+  // The same code sent twice at once: the other submit claimed it; answer its payment once it has one.
+  if (!claimed) return paymentOfClaim(db, row.id);
   // Checked again at the moment of paying: another debit may have been confirmed since the code was sent.
   const priced = await packageAndPrice(db, input.siteId, input.userId, row.packageId, row.discountCode, now);
   const refused = !priced ? ({ kind: "not_found" } as const) : "refusal" in priced ? ({ kind: "discount_refused", refusal: priced.refusal! } as const) : await refusalFor(db, input.userId, priced.amount, config.limit30d, now);
@@ -271,6 +264,17 @@ export async function confirmDebit(
   }
   await db.update(debitRequests).set({ paymentId: outcome.payment.id }).where(eq(debitRequests.id, row.id));
   return { kind: "confirmed", paymentId: outcome.payment.id };
+}
+
+/** The payment of a request another submit claimed, once it has one (up to 5 s); expired if that submit gave the claim back. */
+async function paymentOfClaim(db: Db, requestId: number): Promise<ConfirmOutcome> {
+  for (let i = 0; i < 50; i++) {
+    const [again] = await db.select({ paymentId: debitRequests.paymentId, confirmedAt: debitRequests.confirmedAt }).from(debitRequests).where(eq(debitRequests.id, requestId));
+    if (again?.paymentId) return { kind: "confirmed", paymentId: again.paymentId };
+    if (!again?.confirmedAt) return { kind: "expired" };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { kind: "expired" };
 }
 
 /** A bounced direct debit (the provider returned it): the payment fails and the member may not pay by direct debit again. */
