@@ -28,6 +28,7 @@ import { eventRoutes } from "./http/events";
 import { EventHub } from "./events/hub";
 import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
 import { directDebitRoutes } from "./http/direct-debit";
+import { complaintRoutes } from "./http/complaints";
 import { codeSecretOf, ibanKeyOf } from "./domain/payments/direct-debit";
 import { createSmsSender, type SmsSender } from "./services/sms";
 import { configuredPaymentProviders } from "./domain/payments/providers";
@@ -137,6 +138,8 @@ export function createApiApp(options: {
   );
   const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, periodic: options.dataExportTimer ?? false });
   app.use(dataExportRoutes({ db, dataDir: config.DATA_DIR, limit, job: dataExportJob, publicUrl: config.PUBLIC_URL }));
+
+  app.use(complaintRoutes({ db, mailer, limit }));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

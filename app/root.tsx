@@ -58,6 +58,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,
     site: { name: settings.name, niche: settings.niche },
+    /** The US footer (English only, spec 2): the 2257 records custodian's name and address. */
+    custodian: locale === "en" ? { name: settings.company.name, address: settings.company.address, city: settings.company.city, country: settings.company.country } : null,
     /** Where photo filenames live (settings cdn_prefix), for components outside a route's data (the like modal). */
     cdn: settings.cdn_prefix,
     visibleLocales: visibleLocales(settings.geoip_country),

@@ -718,3 +718,23 @@ export const dataExports = pgTable(
   },
   (t) => [uniqueIndex("data_exports_token_idx").on(t.token), index("data_exports_user_idx").on(t.userId, t.requestedAt), index("data_exports_pending_idx").on(t.status, t.id)],
 );
+
+/** Issue 17 /complaints: a report about content on a site, answered with its reference and mailed to support_email. */
+export const complaints = pgTable(
+  "complaints",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    reference: text("reference").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    contentUrl: text("content_url").notNull(),
+    reason: text("reason").notNull(),
+    message: text("message").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("complaints_reference_idx").on(t.reference), index("complaints_site_idx").on(t.siteId, t.createdAt)],
+);

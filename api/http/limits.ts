@@ -34,6 +34,8 @@ export const clientLimits = {
   payment: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 20, seconds: 15 * 60 } },
   /** A direct debit's SMS code (a request or a new code): each costs a text message. */
   sms: { perIp: { points: 20, seconds: 60 * 60 }, perAccount: { points: 6, seconds: 60 * 60 } },
+  /** A complaint (issue 17): stored and mailed to support; a few an hour from one address. */
+  complaint: { perIp: { points: 5, seconds: 60 * 60 } },
   /** Checking a typed discount code: enough for typos, too few to guess codes. */
   discount_code: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 30, seconds: 15 * 60 } },
   /** Issue 17: a data export reads everything of a member and builds a zip: one request per member per day. */

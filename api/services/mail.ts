@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { locales, type Locale } from "#contract/locales";
 
 /** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
-export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation" | "data_export";
+export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation" | "data_export" | "complaint";
 
 /** One account mail: who gets it, in which language, for which site, with which link. */
 export type AccountMail = {
@@ -23,6 +23,11 @@ export type AccountMail = {
   newAddress?: string;
   /** For the log line only: the member the mail is about (never the address). */
   userId: number;
+  /** complaint: the reference number, and the report as the sender wrote it (plain text, quoted below the intro). */
+  reference?: string;
+  details?: string;
+  /** complaint: where support's reply goes (the sender). */
+  replyTo?: string;
 };
 
 export type Mailer = {
@@ -82,16 +87,16 @@ export function createMailer(options: { smtpUrl?: string; mailFrom?: string; dat
 /** Subject, plain text and HTML of an account mail in the member's language, from locales/<lng>/mail.json. */
 export function composeMail(mail: AccountMail, mailFrom?: string) {
   const t: TFunction = i18n.getFixedT(mail.language, "mail");
-  const values = { site: mail.site.name, name: mail.name, link: mail.link, newAddress: mail.newAddress ?? "" };
+  const values = { site: mail.site.name, name: mail.name, link: mail.link, newAddress: mail.newAddress ?? "", reference: mail.reference ?? "" };
   const text = (key: string) => t(key, values);
   const subject = text(`${mail.kind}.subject`);
-  const paragraphs = [text("greeting"), text(`${mail.kind}.intro`)];
+  const paragraphs = [text("greeting"), text(`${mail.kind}.intro`), ...(mail.details ? [mail.details] : [])];
   const plain = [...paragraphs, `${text(`${mail.kind}.action`)}:\n${mail.link}`, text(`${mail.kind}.outro`), text("signature")].join("\n\n");
   const html = `<!doctype html>
 <html lang="${mail.language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:16px">
 <h1 style="font-size:20px;color:#d63384">${escapeHtml(mail.site.name)}</h1>
-${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
+${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("\n")}
 <p><a href="${escapeHtml(mail.link)}" style="display:inline-block;background:#d63384;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(text(`${mail.kind}.action`))}</a></p>
 <p style="font-size:13px;color:#555">${escapeHtml(text("linkHint"))}</p>
 <p>${escapeHtml(text(`${mail.kind}.outro`))}</p>
@@ -103,6 +108,7 @@ ${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}
     subject,
     text: plain,
     html,
+    ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
     headers: { "Auto-Submitted": "auto-generated" },
   };
 }

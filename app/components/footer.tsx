@@ -18,7 +18,9 @@ export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean })
   const { t } = useTranslation();
   const href = useHref();
   const locale = useLocale();
-  const site = useRootData()?.site.name ?? "Rendezvous";
+  const root = useRootData();
+  const site = root?.site.name ?? "Rendezvous";
+  const custodian = root?.custodian;
   return (
     <footer className="mt-12 border-t border-gray-200 bg-white text-sm text-gray-600">
       <div className="container py-6">
@@ -39,6 +41,14 @@ export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean })
             <Link to={href("/pages/2257-compliance-statement")} className="text-gray-500 underline hover:text-primary">
               {t("footer.usCompliance")}
             </Link>
+            {custodian ? (
+              <>
+                {" "}
+                <span data-testid="us-custodian">
+                  {t("footer.usCustodian", { ...custodian, country: new Intl.DisplayNames(["en"], { type: "region" }).of(custodian.country) ?? custodian.country })}
+                </span>
+              </>
+            ) : null}
           </p>
         ) : null}
         <p className="mt-3 text-xs text-gray-400">© {new Date().getUTCFullYear()} {site}</p>

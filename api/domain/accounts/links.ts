@@ -10,6 +10,7 @@ export const linkPaths: Record<MailKind, string> = {
   email_change_notice: "/reset-password",
   reactivation: "/account-deleted",
   data_export: "/profile/export",
+  complaint: "/complaints",
 };
 
 /** A link into web, with the member's locale as path prefix except for English (spec 1); the token, if the mail has one. */
