@@ -29,6 +29,7 @@ import { EventHub } from "./events/hub";
 import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
 import { directDebitRoutes } from "./http/direct-debit";
 import { complaintRoutes } from "./http/complaints";
+import { attributionRoutes } from "./http/attribution";
 import { codeSecretOf, ibanKeyOf } from "./domain/payments/direct-debit";
 import { createSmsSender, type SmsSender } from "./services/sms";
 import { configuredPaymentProviders } from "./domain/payments/providers";
@@ -140,6 +141,7 @@ export function createApiApp(options: {
   app.use(dataExportRoutes({ db, dataDir: config.DATA_DIR, limit, job: dataExportJob, publicUrl: config.PUBLIC_URL }));
 
   app.use(complaintRoutes({ db, mailer, limit }));
+  app.use(attributionRoutes({ db, limit }));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

@@ -8,7 +8,8 @@ import stylesheet from "./tailwind.css?url";
 import { getSettings, getUser, getUserCounts, getUserOffer } from "./session.server";
 import { resolveLocale } from "./locale.server";
 import { entryWarningEligible } from "./entry-warning.server";
-import { trackingCookieFor } from "./tracking.server";
+import { newTracking, trackingCookieFor } from "./tracking.server";
+import { countVisit } from "./attribution.server";
 import { signupGate } from "./signup-gate.server";
 import { memberAlerts } from "./member-alerts.server";
 import { pageTitle } from "./page-title";
@@ -38,6 +39,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Funnel URLs (network, ref, sub1-sub3) are kept before any redirect, whichever page they land on.
   const tracking = trackingCookieFor(request);
   if (tracking) context.forwardSetCookie(tracking);
+  // A new funnel entry is counted (issue 17 attribution); the page does not wait for it.
+  const entry = newTracking(request);
+  if (entry) countVisit(request, context, entry);
   const settings = await getSettings(request, context);
   const locale = resolveLocale(request, settings);
   context.locale = locale;

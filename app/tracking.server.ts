@@ -17,6 +17,25 @@ export function keptTracking(request: Request): Tracking | null {
 }
 
 /**
+ * The tracking values of this URL when they are new to the visitor (no kept values, or other ones): an
+ * entry through a funnel, counted once (issue 17 attribution); reloads and later pages are not.
+ */
+export function newTracking(request: Request): Tracking | null {
+  const query = new URL(request.url).searchParams;
+  const seen: Record<string, string> = {};
+  for (const key of trackingKeys) {
+    const value = query.get(key);
+    if (value) seen[key] = value;
+  }
+  if (Object.keys(seen).length === 0) return null;
+  const parsed = Tracking.safeParse(seen);
+  if (!parsed.success) return null;
+  const kept = keptTracking(request);
+  const same = kept !== null && trackingKeys.every((k) => (kept[k] ?? "") === (parsed.data[k] ?? ""));
+  return same ? null : parsed.data;
+}
+
+/**
  * A Set-Cookie keeping the tracking values of this URL, when it carries any. A new entry URL with
  * tracking replaces the kept values as a whole: the last funnel that brought the visitor counts.
  */

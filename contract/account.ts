@@ -46,6 +46,11 @@ export const Tracking = z.object({
 });
 export type Tracking = z.infer<typeof Tracking>;
 
+/** POST /api/visit.php (issue 17 attribution): an entry URL carried these tracking values (at least one). */
+export const VisitRequest = z.object({
+  tracking: Tracking.refine((t) => trackingKeys.some((k) => t[k]), "at least one tracking value"),
+});
+
 /** A traffic source exists when the visitor arrived with a network or ref (spec 3 Settings.signups). */
 export function hasTrafficSource(tracking: Tracking | null | undefined): boolean {
   return Boolean(tracking?.network || tracking?.ref);

@@ -567,6 +567,12 @@ export const payments = pgTable(
     discountAmount: integer("discount_amount").notNull().default(0),
     /** A direct debit (sdd) through our own form: its mandate (issue 16). */
     mandateId: integer("mandate_id"),
+    /** Issue 17 attribution: the member's tracking values (spec 3) when the payment started. */
+    network: text("network"),
+    ref: text("ref"),
+    sub1: text("sub1"),
+    sub2: text("sub2"),
+    sub3: text("sub3"),
   },
   (t) => [uniqueIndex("payments_reference_idx").on(t.provider, t.reference), index("payments_user_idx").on(t.userId, t.createdAt)],
 );
@@ -737,4 +743,25 @@ export const complaints = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("complaints_reference_idx").on(t.reference), index("complaints_site_idx").on(t.siteId, t.createdAt)],
+);
+
+/**
+ * Issue 17 attribution: entries through a tracked funnel URL (network, ref, sub1-sub3), counted per day and
+ * site. Empty strings stand for a value the URL did not carry (so the key is one row, not NULL-distinct).
+ */
+export const attributionVisits = pgTable(
+  "attribution_visits",
+  {
+    day: date("day").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    network: text("network").notNull().default(""),
+    ref: text("ref").notNull().default(""),
+    sub1: text("sub1").notNull().default(""),
+    sub2: text("sub2").notNull().default(""),
+    sub3: text("sub3").notNull().default(""),
+    visits: integer("visits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.siteId, t.network, t.ref, t.sub1, t.sub2, t.sub3] })],
 );

@@ -34,6 +34,8 @@ export const clientLimits = {
   payment: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 20, seconds: 15 * 60 } },
   /** A direct debit's SMS code (a request or a new code): each costs a text message. */
   sms: { perIp: { points: 20, seconds: 60 * 60 }, perAccount: { points: 6, seconds: 60 * 60 } },
+  /** A tracked funnel entry (issue 17 attribution): counted once per new set of values; a client cannot inflate a funnel much. */
+  visit: { perIp: { points: 30, seconds: 60 * 60 } },
   /** A complaint (issue 17): stored and mailed to support; a few an hour from one address. */
   complaint: { perIp: { points: 5, seconds: 60 * 60 } },
   /** Checking a typed discount code: enough for typos, too few to guess codes. */

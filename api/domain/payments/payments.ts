@@ -94,7 +94,17 @@ export async function startPayment(
   // A direct debit with our own mandate form (issue 16): only the sandbox takes the mandate; it settles the debit on command.
   if (input.mandateId && provider.id !== "sandbox") return { kind: "method_unavailable" };
   const [member] = await db
-    .select({ userId: users.id, signupDate: users.signupDate, paidUser: users.paidUser, welcomeDiscountHours: sites.welcomeDiscountHours })
+    .select({
+      userId: users.id,
+      signupDate: users.signupDate,
+      paidUser: users.paidUser,
+      welcomeDiscountHours: sites.welcomeDiscountHours,
+      network: users.network,
+      ref: users.ref,
+      sub1: users.sub1,
+      sub2: users.sub2,
+      sub3: users.sub3,
+    })
     .from(users)
     .innerJoin(sites, eq(sites.id, users.siteId))
     .where(eq(users.id, input.userId))
@@ -126,6 +136,12 @@ export async function startPayment(
           discountPercentage: discount?.value_percentage ?? null,
           discountAmount: pkg.amount - price,
           mandateId: input.mandateId ?? null,
+          // Attribution (issue 17): the funnel that brought the member, with each payment.
+          network: member.network,
+          ref: member.ref,
+          sub1: member.sub1,
+          sub2: member.sub2,
+          sub3: member.sub3,
           createdAt: now,
         })
         .returning();
