@@ -30,6 +30,7 @@ import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
 import { directDebitRoutes } from "./http/direct-debit";
 import { complaintRoutes } from "./http/complaints";
 import { attributionRoutes } from "./http/attribution";
+import { teaserRoutes } from "./http/teasers";
 import { codeSecretOf, ibanKeyOf } from "./domain/payments/direct-debit";
 import { createSmsSender, type SmsSender } from "./services/sms";
 import { configuredPaymentProviders } from "./domain/payments/providers";
@@ -142,6 +143,7 @@ export function createApiApp(options: {
 
   app.use(complaintRoutes({ db, mailer, limit }));
   app.use(attributionRoutes({ db, limit }));
+  app.use(teaserRoutes({ db, limit }));
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

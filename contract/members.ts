@@ -116,3 +116,21 @@ export type MemberRelation = z.infer<typeof MemberRelation>;
  * of the member's like of the viewer.
  */
 export const MemberResponse = z.object({ profile: MemberProfile, relation: MemberRelation.nullable(), me: Me });
+
+/**
+ * GET /api/teasers.php (issue 17 funnels): what member landings and landers show visitors without an
+ * account: a chosen member (`id`, the funnel's member) and/or others with a photo, newest first.
+ */
+export const TeasersQuery = z.object({
+  id: z.preprocess(blankToUndefined, queryId.optional()),
+  count: z.preprocess(blankToUndefined, wholeNumber(0, 24).default(12)),
+  gender: z.preprocess(blankToUndefined, z.enum(["male", "female"]).optional()),
+});
+export type TeasersQuery = z.infer<typeof TeasersQuery>;
+
+export const Teaser = MemberCard.extend({ region: z.string().nullable() });
+export type Teaser = z.infer<typeof Teaser>;
+
+/** `member`: the one asked for by id (null without id); `members`: up to `count` others with a photo. */
+export const TeasersResponse = z.object({ member: Teaser.nullable(), members: z.array(Teaser) });
+export type TeasersResponse = z.infer<typeof TeasersResponse>;

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Db } from "../db/client";
 import { photos, profiles, users } from "../db/schema";
 import type { MainImage, Profile, User } from "#contract/user";
-import type { MemberCard, MembersQuery, MembersResponse } from "#contract/members";
+import type { MemberCard, MembersQuery, MembersResponse, Teaser, TeasersQuery, TeasersResponse } from "#contract/members";
 import { isLocale } from "#contract/locales";
 import { ageOn } from "#contract/age";
 import { listableTo } from "./visibility";
@@ -30,10 +30,12 @@ async function mainImages(db: Db, profileIds: number[]): Promise<Map<number, Mai
 
 /**
  * The main image of the `profiles` row in the query, as a column (the first active photo by position):
- * loadUser and the search read it with their rows instead of in a second query.
+ * loadUser and the search read it with their rows instead of in a second query. Its columns are written
+ * qualified by hand: drizzle leaves columns of a one-table select unqualified, and inside this subquery an
+ * unqualified "id" would be the photo's.
  */
-export const mainImageColumn = sql<MainImage | string | null>`(select json_build_object('filename', ${photos.filename}, 'thumb_filename', ${photos.thumbFilename}, 'status', ${photos.status})
-  from ${photos} where ${photos.profileId} = ${profiles.id} and ${photos.status} = 'active' order by ${photos.position}, ${photos.id} limit 1)`;
+export const mainImageColumn = sql<MainImage | string | null>`(select json_build_object('filename', mi.filename, 'thumb_filename', mi.thumb_filename, 'status', mi.status)
+  from ${photos} mi where mi.profile_id = "profiles"."id" and mi.status = 'active' order by mi.position, mi.id limit 1)`;
 
 /** node-postgres and PGlite both parse json; a driver that leaves it as text gets it parsed here. */
 function mainImageValue(value: MainImage | string | null): MainImage | null {
@@ -186,4 +188,33 @@ function toCard(r: ProfileRow, image: MainImage | null, today: Date): MemberCard
 export async function memberCards(db: Db, rows: ProfileRow[], today = new Date()): Promise<MemberCard[]> {
   const images = await mainImages(db, rows.map((r) => r.id));
   return rows.map((r) => toCard(r, images.get(r.id) ?? null, today));
+}
+
+/**
+ * What funnels show visitors (issue 17): the funnel's member by id (active, on this site, not invisible;
+ * with or without a photo) and up to `count` other such members that have a photo, newest first.
+ */
+export async function teasers(db: Db, siteId: number, query: TeasersQuery, today = new Date()): Promise<TeasersResponse> {
+  const shown = and(eq(profiles.siteId, siteId), eq(profiles.status, "active"), listableTo(null));
+  const select = () => db.select({ profile: profiles, mainImage: mainImageColumn }).from(profiles);
+  const toTeaser = (row: { profile: ProfileRow; mainImage: MainImage | string | null }): Teaser => ({
+    ...toCard(row.profile, mainImageValue(row.mainImage), today),
+    region: row.profile.region,
+  });
+  const [chosen] = query.id === undefined ? [] : await select().where(and(shown, eq(profiles.id, query.id)));
+  const others =
+    query.count === 0
+      ? []
+      : await select()
+          .where(
+            and(
+              shown,
+              query.id === undefined ? undefined : ne(profiles.id, query.id),
+              query.gender === undefined ? undefined : eq(profiles.gender, query.gender),
+              sql`exists (select 1 from ${photos} where ${photos.profileId} = ${profiles.id} and ${photos.status} = 'active')`,
+            ),
+          )
+          .orderBy(desc(profiles.createdAt), desc(profiles.id))
+          .limit(query.count);
+  return { member: chosen ? toTeaser(chosen) : null, members: others.map(toTeaser) };
 }

@@ -36,6 +36,8 @@ export const clientLimits = {
   sms: { perIp: { points: 20, seconds: 60 * 60 }, perAccount: { points: 6, seconds: 60 * 60 } },
   /** A tracked funnel entry (issue 17 attribution): counted once per new set of values; a client cannot inflate a funnel much. */
   visit: { perIp: { points: 30, seconds: 60 * 60 } },
+  /** Funnel pages' member teasers (issue 17): every landing and lander view asks once. */
+  teasers: { perIp: { points: 300, seconds: 60 } },
   /** A complaint (issue 17): stored and mailed to support; a few an hour from one address. */
   complaint: { perIp: { points: 5, seconds: 60 * 60 } },
   /** Checking a typed discount code: enough for typos, too few to guess codes. */
