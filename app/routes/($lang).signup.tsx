@@ -1,22 +1,16 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { UserResponse } from "#contract/user";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, getUser } from "~/session.server";
-import { signupSchema } from "~/signup";
-import { nextSignupPath } from "~/signup-steps";
-import { keptTracking } from "~/tracking.server";
 import { signupGate } from "~/signup-gate.server";
-import { SignupForm, type SignupActionData } from "~/components/signup-form";
+import { SignupForm } from "~/components/signup-form";
 import { useHref } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
+import { signupAction } from "~/signup.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -32,38 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const locale = urlLocale(request);
-  const t = fixedT(locale);
-  const settings = await getSettings(request, context);
-  const schema = signupSchema(t, { minAge: settings.min_age, askMessage: settings.ask_signup_message });
-  const formData = await request.formData();
-  // "Yes, use <suggestion>" without JavaScript: the suggested address replaces the typed one.
-  const suggested = formData.get("email_suggestion");
-  if (typeof suggested === "string" && suggested) formData.set("email", suggested);
-  const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") {
-    return data<SignupActionData>({ result: submission.reply({ hideFields: ["password"] }), problem: null }, { status: 400 });
-  }
-  const { keep_email: _keep, invitation, ...values } = submission.value;
-  const result = await apiFor(request, context).post("/api/signup.php", UserResponse, {
-    ...values,
-    language: locale,
-    tracking: keptTracking(request) ?? undefined,
-    invitation: invitation || undefined,
-  });
-  if (result.ok) throw redirect(localizePath(locale, nextSignupPath(0, settings)));
-
-  const { error } = result;
-  if (error.error === "invalid_date_of_birth") {
-    return data<SignupActionData>({ result: submission.reply({ fieldErrors: { date_of_birth: [t("errors.invalid_date_of_birth")] }, hideFields: ["password"] }), problem: null }, { status: 400 });
-  }
-  if (error.error === "validation_failed" && error.fields) {
-    return data<SignupActionData>({ result: submission.reply({ fieldErrors: error.fields, hideFields: ["password"] }), problem: null }, { status: 400 });
-  }
-  const problem = error.error === "account_exists" || error.error === "account_pending_deletion" ? error.error : null;
-  return data<SignupActionData>({ result: submission.reply({ formErrors: [apiErrorMessage(t, error)], hideFields: ["password"] }), problem }, { status: result.status });
-}
+export const action = (args: ActionFunctionArgs) => signupAction(args);
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
