@@ -16,11 +16,8 @@ export function keptTracking(request: Request): Tracking | null {
   }
 }
 
-/**
- * The tracking values of this URL when they are new to the visitor (no kept values, or other ones): an
- * entry through a funnel, counted once (issue 17 attribution); reloads and later pages are not.
- */
-export function newTracking(request: Request): Tracking | null {
+/** The valid tracking values of this URL's query, or null when it carries none (or bad ones). */
+function urlTracking(request: Request): Tracking | null {
   const query = new URL(request.url).searchParams;
   const seen: Record<string, string> = {};
   for (const key of trackingKeys) {
@@ -29,10 +26,19 @@ export function newTracking(request: Request): Tracking | null {
   }
   if (Object.keys(seen).length === 0) return null;
   const parsed = Tracking.safeParse(seen);
-  if (!parsed.success) return null;
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * The tracking values of this URL when they are new to the visitor (no kept values, or other ones): an
+ * entry through a funnel, counted once (issue 17 attribution); reloads and later pages are not.
+ */
+export function newTracking(request: Request): Tracking | null {
+  const fromUrl = urlTracking(request);
+  if (!fromUrl) return null;
   const kept = keptTracking(request);
-  const same = kept !== null && trackingKeys.every((k) => (kept[k] ?? "") === (parsed.data[k] ?? ""));
-  return same ? null : parsed.data;
+  const same = kept !== null && trackingKeys.every((k) => (kept[k] ?? "") === (fromUrl[k] ?? ""));
+  return same ? null : fromUrl;
 }
 
 /**
@@ -40,14 +46,6 @@ export function newTracking(request: Request): Tracking | null {
  * tracking replaces the kept values as a whole: the last funnel that brought the visitor counts.
  */
 export function trackingCookieFor(request: Request): string | null {
-  const query = new URL(request.url).searchParams;
-  const seen: Record<string, string> = {};
-  for (const key of trackingKeys) {
-    const value = query.get(key);
-    if (value) seen[key] = value;
-  }
-  if (Object.keys(seen).length === 0) return null;
-  const parsed = Tracking.safeParse(seen);
-  if (!parsed.success) return null;
-  return serialize(trackingCookieName, JSON.stringify(parsed.data), { path: "/", maxAge: maxAgeSeconds, sameSite: "lax", httpOnly: true });
+  const fromUrl = urlTracking(request);
+  return fromUrl ? serialize(trackingCookieName, JSON.stringify(fromUrl), { path: "/", maxAge: maxAgeSeconds, sameSite: "lax", httpOnly: true }) : null;
 }
