@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import { DismissalsResponse, OkResponse } from "#contract/account";
 import { UserResponse } from "#contract/user";
-import { accountTokens, creditLedger, photos, profiles, sessions, users } from "../../api/db/schema";
+import { accountTokens, creditLedger, dataExports, photos, profiles, sessions, users } from "../../api/db/schema";
+import { exportFile } from "../../api/domain/accounts/data-export";
 import { eraseDeletedAccounts } from "../../api/jobs/erase-deleted-accounts";
 import { hashPassword } from "../../api/domain/passwords";
 import { hashToken } from "../../api/domain/sessions";
@@ -167,8 +168,12 @@ describe("erase job", () => {
     writeFileSync(path.join(uploads, file), "jpeg");
     await api.db.insert(photos).values({ profileId: old.profileId, filename: file, thumbFilename: file, status: "active" });
     await api.db.insert(accountTokens).values({ userId: old.userId, kind: "email_change", tokenHash: "h-old", newEmail: "next@example.com", expiresAt: now });
+    const exportToken = `erase-test-${old.userId}`;
+    mkdirSync(path.dirname(exportFile(api.dataDir, exportToken)), { recursive: true });
+    writeFileSync(exportFile(api.dataDir, exportToken), "zip");
+    await api.db.insert(dataExports).values({ userId: old.userId, token: exportToken, status: "ready", origin: "http://localhost" });
 
-    const first = await eraseDeletedAccounts(api.db, { now, uploadsDir: uploads });
+    const first = await eraseDeletedAccounts(api.db, { now, dataDir: api.dataDir });
     // Earlier tests left an account deleted 15 days ago too: it goes in the same pass.
     expect(first.erased).toContain(old.userId);
     expect(first.erased).not.toContain(recent.userId);
@@ -193,6 +198,9 @@ describe("erase job", () => {
     expect(existsSync(path.join(uploads, file))).toBe(false);
     const [tokenCount] = await api.db.select({ n: count() }).from(accountTokens).where(eq(accountTokens.userId, old.userId));
     expect(tokenCount?.n).toBe(0);
+    // The data export, which holds all of it, goes with its file.
+    expect(await api.db.select().from(dataExports).where(eq(dataExports.userId, old.userId))).toEqual([]);
+    expect(existsSync(exportFile(api.dataDir, exportToken))).toBe(false);
     // The ledger is bookkeeping and stays.
     const [ledgerCount] = await api.db.select({ n: count() }).from(creditLedger).where(eq(creditLedger.userId, old.userId));
     expect(ledgerCount?.n).toBe(1);
@@ -202,9 +210,9 @@ describe("erase job", () => {
       expect(row?.erasedAt).toBeNull();
     }
     // Idempotent: nothing left to do on a second pass.
-    expect((await eraseDeletedAccounts(api.db, { now, uploadsDir: uploads })).erased).toEqual([]);
+    expect((await eraseDeletedAccounts(api.db, { now, dataDir: api.dataDir })).erased).toEqual([]);
     // Two days on, the recent one is due.
-    expect((await eraseDeletedAccounts(api.db, { now: new Date(now.getTime() + 2 * day), uploadsDir: uploads })).erased).toContain(recent.userId);
+    expect((await eraseDeletedAccounts(api.db, { now: new Date(now.getTime() + 2 * day), dataDir: api.dataDir })).erased).toContain(recent.userId);
     await expectApiError(await loginAs(old.email), 401, "login_failed");
   });
 });

@@ -2,18 +2,20 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accountTokens, debitMandates, debitRequests, loginFailures, photos, profiles, sessions, users } from "../../db/schema";
+import { accountTokens, dataExports, debitMandates, debitRequests, loginFailures, photos, profiles, sessions, users } from "../../db/schema";
+import { exportFile } from "./data-export";
 import { reactivationWindowMs } from "./deletion";
 
 /**
  * Erases the personal data of accounts deleted more than 14 days before `now`. The UPDATE on users picks
  * the accounts and flips them to erased in one statement, so a second pass (or a second api instance)
- * finds nothing left to do. Credits ledger rows stay: they are bookkeeping, not profile data.
+ * finds nothing left to do. Credits ledger rows stay: they are bookkeeping, not profile data. With `dataDir`,
+ * the files go too: photos under DATA_DIR/uploads and data exports (zips) under DATA_DIR/exports.
  */
-export async function eraseDeletedAccounts(db: Db, options: { now?: Date; uploadsDir?: string } = {}): Promise<{ erased: number[] }> {
+export async function eraseDeletedAccounts(db: Db, options: { now?: Date; dataDir?: string } = {}): Promise<{ erased: number[] }> {
   const now = options.now ?? new Date();
   const cutoff = new Date(now.getTime() - reactivationWindowMs);
-  const { erased, files } = await db.transaction(async (tx) => {
+  const { erased, files, exports } = await db.transaction(async (tx) => {
     const rows = await tx
       .update(users)
       .set({
@@ -31,7 +33,7 @@ export async function eraseDeletedAccounts(db: Db, options: { now?: Date; upload
       .where(and(eq(users.status, "deleted"), lte(users.deletedAt, cutoff)))
       .returning({ id: users.id });
     const ids = rows.map((r) => r.id);
-    if (ids.length === 0) return { erased: ids, files: [] as string[] };
+    if (ids.length === 0) return { erased: ids, files: [] as string[], exports: [] as string[] };
     const profileRows = await tx
       .update(profiles)
       .set({ name: "Deleted member", aboutMe: "", city: null, region: null, signupMessage: null, status: "disabled" })
@@ -47,9 +49,14 @@ export async function eraseDeletedAccounts(db: Db, options: { now?: Date; upload
     // Bank accounts, addresses and phone numbers of direct debits (issue 16): the payments keep only their amounts.
     await tx.delete(debitRequests).where(inArray(debitRequests.userId, ids));
     await tx.delete(debitMandates).where(inArray(debitMandates.userId, ids));
-    return { erased: ids, files: photoRows.flatMap((p) => [p.filename, p.thumb]) };
+    // Data exports hold everything above (issue 17): the zips go with their rows.
+    const exportRows = await tx.delete(dataExports).where(inArray(dataExports.userId, ids)).returning({ token: dataExports.token });
+    return { erased: ids, files: photoRows.flatMap((p) => [p.filename, p.thumb]), exports: exportRows.map((e) => e.token) };
   });
-  if (options.uploadsDir) await removeUploads(options.uploadsDir, files);
+  if (options.dataDir) {
+    await removeUploads(path.resolve(options.dataDir, "uploads"), files);
+    for (const token of exports) await rm(exportFile(options.dataDir, token), { force: true });
+  }
   return { erased };
 }
 
