@@ -42,7 +42,6 @@ function sharedTexts(locale: Locale, site: string) {
     emptyLead: t("shared.emptyLead", { site }),
     fictionalBadge: t("shared.fictionalBadge"),
     membersLabel: t("shared.membersLabel", { site }),
-    ageYears: t("shared.ageYears"),
   };
 }
 export type LanderSharedTexts = ReturnType<typeof sharedTexts>;
@@ -70,7 +69,7 @@ export async function loadLander(request: Request, context: AppLoadContext, { de
     variant,
     site: settings.name,
     niche: settings.niche,
-    title: t("shared.metaTitle", { headline, site: settings.name }),
+    title: `${headline} | ${settings.name}`,
     description: t(`${copyKey}.lead`, { site: settings.name }),
     headline,
     lead: t(`${copyKey}.lead`, { site: settings.name }),

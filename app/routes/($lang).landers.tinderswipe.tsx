@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs, ShouldRevalidateFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { landerPayload, loadLander } from "~/landers.server";
 import type { LanderMember } from "~/landers";
 import { HeartIcon } from "~/components/icons";
