@@ -57,7 +57,7 @@ export default function CollageLanding() {
               </li>
             ))}
             <li className="flex items-center justify-center rounded-2xl bg-gradient-to-br from-primary to-secondary p-3 text-center text-sm font-semibold text-white shadow-lg">
-              <a href="#signup" className="text-white hover:text-white">
+              <a href="#join" className="text-white hover:text-white">
                 {more}
               </a>
             </li>

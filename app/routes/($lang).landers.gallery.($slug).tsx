@@ -34,7 +34,7 @@ export default function Gallery() {
           <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
             {members.map((member, i) => (
               <li key={member.id} data-testid="lander-member">
-                <a href="#signup" className="group relative block overflow-hidden rounded-2xl bg-white text-gray-900 shadow-sm ring-1 ring-gray-100 hover:text-gray-900 hover:ring-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
+                <a href="#join" className="group relative block overflow-hidden rounded-2xl bg-white text-gray-900 shadow-sm ring-1 ring-gray-100 hover:text-gray-900 hover:ring-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
                   {member.fictional ? <FictionalBadge label={shared.fictionalBadge} warning={fictional.warning} /> : null}
                   <span className="block overflow-hidden">
                     <img src={member.photo} alt="" width={300} height={400} loading={i < 4 ? "eager" : "lazy"} className="aspect-[3/4] w-full bg-gray-100 object-cover transition duration-500 group-hover:scale-105 motion-reduce:transition-none" />

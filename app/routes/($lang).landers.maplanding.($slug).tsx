@@ -130,7 +130,7 @@ export default function MapLanding() {
                 <ul className="mt-3 flex flex-wrap gap-3">
                   {group.members.map((member) => (
                     <li key={member.id} className="relative w-16 text-center" data-testid="lander-member">
-                      <a href="#signup" className="block text-gray-800 hover:text-primary">
+                      <a href="#join" className="block text-gray-800 hover:text-primary">
                         <img src={member.thumb} alt="" width={64} height={64} loading="lazy" className="h-16 w-16 rounded-full bg-gray-100 object-cover ring-2 ring-primary-light" />
                         <span className="mt-1 block truncate text-xs font-medium">
                           {member.name}, {member.age}

@@ -72,10 +72,10 @@ export default function SocialNetwork() {
                     <p className="px-4 pb-3 text-gray-800">{texts.posts[i]}</p>
                     <img src={member.photo} alt={member.name} width={576} height={576} loading={i < 2 ? "eager" : "lazy"} className="aspect-square w-full bg-gray-100 object-cover" />
                     <footer className="flex items-center gap-2 border-t border-gray-100 px-2 py-1.5">
-                      <a href="#signup" className="flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 hover:text-primary" title={texts.reactHint}>
+                      <a href="#join" className="flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 hover:text-primary" title={texts.reactHint}>
                         <HeartIcon /> {texts.like}
                       </a>
-                      <a href="#signup" className="flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 hover:text-primary" title={texts.reactHint}>
+                      <a href="#join" className="flex items-center gap-1.5 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-50 hover:text-primary" title={texts.reactHint}>
                         <ChatIcon /> {texts.message}
                       </a>
                     </footer>

@@ -15,7 +15,7 @@ export const ctaClass =
 /** The page's call to action: a jump to its signup section (a plain anchor, so it works without JavaScript). */
 export function JoinLink({ children, className = ctaClass }: { children: ReactNode; className?: string }) {
   return (
-    <a href="#signup" className={className} data-testid="lander-cta">
+    <a href="#join" className={className} data-testid="lander-cta">
       {children}
     </a>
   );
@@ -70,7 +70,8 @@ export function LanderSignup({ texts, tone = "light", heading, lead }: { texts: 
   const signup = root?.signup;
   const dark = tone === "dark";
   return (
-    <section id="signup" aria-labelledby="lander-signup-title" className="scroll-mt-4 py-12" data-testid="lander-signup">
+    // Not id="signup": that is the form's id, which its inputs name in their form attribute.
+    <section id="join" aria-labelledby="lander-signup-title" className="scroll-mt-4 py-12" data-testid="lander-signup">
       <div className="container flex justify-center">
         <div className={`w-full max-w-md rounded-3xl p-6 shadow-xl sm:p-8 ${dark ? "bg-white/95 ring-1 ring-white/20" : "bg-white ring-1 ring-gray-100"}`}>
           <h2 id="lander-signup-title" className="text-2xl font-bold text-gray-900">
