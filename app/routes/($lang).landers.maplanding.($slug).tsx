@@ -40,7 +40,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const ordered = [...groups].sort(([a, ga], [b, gb]) => Number(b.startsWith(`${home}-`)) - Number(a.startsWith(`${home}-`)) || gb.members.length - ga.members.length);
   const placed: RegionGroup[] = ordered.map(([key, group], k) => {
     const angle = (k * 137.5 * Math.PI) / 180 - Math.PI / 2;
-    const radius = Math.min(14 + k * 4.5, 42);
+    const radius = Math.min(20 + k * 4, 42);
     return { key, ...group, x: Math.round((50 + radius * Math.cos(angle)) * 10) / 10, y: Math.round((50 + radius * Math.sin(angle) * 0.8) * 10) / 10 };
   });
   return {
@@ -105,7 +105,7 @@ export default function MapLanding() {
               </g>
             ))}
             <circle cx="50" cy="50" r="2.4" fill="var(--color-secondary)" stroke="white" strokeWidth="0.8" />
-            <text x="50" y="45" textAnchor="middle" fontSize="3" fontWeight="700" fill="var(--color-secondary)">
+            <text x="50" y="56.5" textAnchor="middle" fontSize="3" fontWeight="700" fill="var(--color-secondary)">
               {texts.you}
             </text>
           </svg>
