@@ -46,7 +46,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return {
     ...landerPayload(data),
     groups: placed,
-    homeName: home ? (countryName.of(home) ?? home) : null,
     texts: {
       mapLabel: t("maplanding.mapLabel"),
       you: t("maplanding.you"),
