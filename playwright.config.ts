@@ -75,6 +75,9 @@ export default defineConfig({
       PAYMENT_SANDBOX: "true",
       // Direct debits up to 200.00 in 30 days (default 300.00), so two of the biggest package reach it: tests/e2e/direct-debit.spec.ts.
       DEBIT_LIMIT_30D: "20000",
+      // Browsers on loopback may name their address in X-Forwarded-For, so a test can be a visitor from a country
+      // (tests/e2e/landers.spec.ts: the entry warning for NL and DE); other tests send none and stay 127.0.0.1.
+      TRUST_PROXY: "loopback",
       // Lets the api start even where NODE_ENV=production is inherited (it then requires a secret).
       SESSION_SECRET: randomBytes(32).toString("base64url"),
     },
