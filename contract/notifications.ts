@@ -12,10 +12,7 @@ import { Email } from "./input";
  *   POST /api/mail-events.php            MailEventsRequest -> MailEventsResponse (the mail provider; Authorization: Bearer MAIL_EVENTS_SECRET)
  */
 
-export const notificationKinds = ["messages", "likes", "matches", "news"] as const;
-export const notificationChannels = ["email", "push"] as const;
-export type NotificationKind = (typeof notificationKinds)[number];
-export type NotificationChannel = (typeof notificationChannels)[number];
+export { notificationChannels, notificationKinds, type NotificationChannel, type NotificationKind } from "./notification-kinds";
 
 const Switches = z.object({ email: z.boolean(), push: z.boolean() }).strict();
 

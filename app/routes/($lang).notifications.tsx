@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { notificationChannels, notificationKinds, NotificationSettingsResponse, type NotificationSettings } from "#contract/notifications";
+import { notificationChannels, notificationKinds, switchFieldName as fieldName } from "#contract/notification-kinds";
+import { NotificationSettingsResponse } from "#contract/notifications";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { fixedT } from "~/i18n.server";
@@ -13,6 +13,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
+import { settingsFromForm } from "~/notifications.server";
 
 /**
  * Issue 17 /notifications (the account menu's Settings): a switch per kind (messages, likes, matches, news)
@@ -22,20 +23,6 @@ import { pageTitle } from "~/page-title";
  */
 type Kind = (typeof notificationKinds)[number];
 type Channel = (typeof notificationChannels)[number];
-const fieldName = (kind: Kind, channel: Channel) => `${kind}_${channel}`;
-
-/** A checked box sends "on", an unchecked one nothing; any other value is not from this form. */
-const SwitchesForm = z.object(
-  Object.fromEntries(notificationKinds.flatMap((kind) => notificationChannels.map((channel) => [fieldName(kind, channel), z.literal("on").optional()]))) as Record<
-    string,
-    z.ZodOptional<z.ZodLiteral<"on">>
-  >,
-);
-
-function settingsFrom(values: Record<string, "on" | undefined>): NotificationSettings {
-  const entry = (kind: Kind) => ({ email: values[fieldName(kind, "email")] === "on", push: values[fieldName(kind, "push")] === "on" });
-  return { messages: entry("messages"), likes: entry("likes"), matches: entry("matches"), news: entry("news") };
-}
 
 function textsOf(locale: Parameters<typeof fixedT>[0]) {
   const t = fixedT(locale, "notifications");
@@ -93,10 +80,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return redirect(`${page}?done=resumed`);
   }
   if (intent === "save") {
-    const values = Object.fromEntries([...form.entries()].filter(([key]) => key !== "intent"));
-    const parsed = SwitchesForm.strict().safeParse(values);
-    if (!parsed.success) return data({ message: fixedT(locale, "notifications")("error") }, { status: 400 });
-    const result = await api.put("/api/notifications.php", NotificationSettingsResponse, { settings: settingsFrom(parsed.data) });
+    const settings = settingsFromForm(form);
+    if (!settings) return data({ message: fixedT(locale, "notifications")("error") }, { status: 400 });
+    const result = await api.put("/api/notifications.php", NotificationSettingsResponse, { settings });
     if (!result.ok) return data({ message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
     return redirect(`${page}?done=saved`);
   }
