@@ -25,6 +25,8 @@ function runDataDir(): string {
   return dir;
 }
 const dataDir = runDataDir();
+// The shared secret of POST /api/mail-events.php for this run (tests/e2e/notifications.spec.ts posts bounces with it).
+process.env.E2E_MAIL_EVENTS_SECRET ??= randomBytes(24).toString("base64url");
 
 const chromiumLaunchOptions = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -80,6 +82,7 @@ export default defineConfig({
       TRUST_PROXY: "loopback",
       // Lets the api start even where NODE_ENV=production is inherited (it then requires a secret).
       SESSION_SECRET: randomBytes(32).toString("base64url"),
+      MAIL_EVENTS_SECRET: process.env.E2E_MAIL_EVENTS_SECRET,
     },
     timeout: 120_000,
     reuseExistingServer: false,

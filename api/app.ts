@@ -38,6 +38,9 @@ import type { PaymentProviders } from "./services/payments";
 import { createMailer, type Mailer } from "./services/mail";
 import { dataExportRoutes } from "./http/data-export";
 import { startDataExportJob } from "./jobs/data-export";
+import { unsubscribeKeyOf } from "./domain/notifications";
+import { mailEventRoutes, notificationRoutes } from "./http/notifications";
+import { startNotificationMailJob } from "./jobs/notification-mails";
 
 export function createApiApp(options: {
   database: Database;
@@ -54,6 +57,8 @@ export function createApiApp(options: {
   sms?: SmsSender;
   /** Whether the data export job also runs on a timer (the api process); else only when a member asks. */
   dataExportTimer?: boolean;
+  /** Whether notification mails (api/jobs/notification-mails.ts) go out every minute (the api process); tests run the job themselves. */
+  notificationMailTimer?: boolean;
 }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
@@ -111,6 +116,8 @@ export function createApiApp(options: {
   app.use("/uploads", express.static(path.resolve(config.DATA_DIR, "uploads"), { maxAge: "30d", immutable: true, fallthrough: false }));
   // Provider notifications: no session, raw body (the signature is over it), so before the JSON parser.
   app.use(paymentNotifyRoutes({ db, providers }));
+  // The mail provider's bounces and complaints: the shared secret is checked before the body is parsed.
+  app.use(mailEventRoutes({ db, limit, secret: config.MAIL_EVENTS_SECRET }));
   app.use(express.json({ limit: bodyLimits.jsonBytes }));
   app.use(requestContext(db, config.SESSION_SECRET));
   app.use(settingsRoutes());
@@ -138,12 +145,16 @@ export function createApiApp(options: {
       logger,
     }),
   );
-  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, periodic: options.dataExportTimer ?? false });
+  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), periodic: options.dataExportTimer ?? false });
   app.use(dataExportRoutes({ db, dataDir: config.DATA_DIR, limit, job: dataExportJob, publicUrl: config.PUBLIC_URL }));
 
   app.use(complaintRoutes({ db, mailer, limit }));
   app.use(attributionRoutes({ db, limit }));
   app.use(teaserRoutes({ db, limit }));
+  app.use(notificationRoutes({ db, limit, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET) }));
+  if (options.notificationMailTimer) {
+    startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true });
+  }
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));
 

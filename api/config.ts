@@ -63,6 +63,13 @@ const ApiEnv = z.object({
   DEBIT_LIMIT_30D: z.coerce.number().int().min(0).default(30_000),
   /** Encrypts IBANs (32 bytes, base64); unset: derived from SESSION_SECRET (docs/decisions/010-direct-debit-mandates.md). */
   IBAN_KEY: optional(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "IBAN_KEY must be 32 bytes in base64")),
+  /**
+   * Issue 17: the shared secret of POST /api/mail-events.php (bounces and spam complaints from the mail provider,
+   * sent as `Authorization: Bearer <secret>`); unset: the endpoint answers 404 (docs/notifications.md).
+   */
+  MAIL_EVENTS_SECRET: optional(z.string().min(24, "MAIL_EVENTS_SECRET must be at least 24 characters")),
+  /** Issue 17 notification mails: at most one mail per kind (message, like, match) per member in this many minutes. */
+  NOTIFICATION_MAIL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   /** A sandbox payment left pending settles as paid after this many ms. */
   SANDBOX_PENDING_SETTLE_MS: z.coerce.number().int().min(0).max(86_400_000).default(5000),
 });

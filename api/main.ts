@@ -35,7 +35,7 @@ async function main() {
     console.error((error as Error).message);
     process.exit(1);
   }
-  const app = createApiApp({ database, config, logger, providers, dataExportTimer: true });
+  const app = createApiApp({ database, config, logger, providers, dataExportTimer: true, notificationMailTimer: true });
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });
   startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger });
   // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,

@@ -35,6 +35,8 @@ export const errorCodes = [
   "code_invalid",
   "code_expired",
   "sms_failed",
+  "secret_required",
+  "secret_wrong",
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -22,6 +22,13 @@ export function isUploadPath(pathname: string): boolean {
   return uploadPaths.some((pattern) => pattern.test(path));
 }
 
+/**
+ * api calls that other servers make, each carrying its own key instead of a browser's origin: the RFC 8058
+ * one-click unsubscribe (a mailbox provider POSTs to the List-Unsubscribe URL; the link's HMAC token is the
+ * key) and the mail provider's bounces and complaints (a shared secret). The body caps still hold.
+ */
+const serverToServerApiPaths = new Set(["/api/unsubscribe.php", "/api/mail-events.php"]);
+
 export type Refusal = { status: 400 | 403 | 411 | 413 | 415; reason: string };
 
 const formTypes = ["application/x-www-form-urlencoded", "multipart/form-data"];
@@ -60,7 +67,8 @@ export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
   if (!decodablePath(req.path)) return { status: 400, reason: "undecodable_path" };
   const legacy: Refusal | null = kind === "page" && new URLSearchParams(req.originalUrl.split("?")[1] ?? "").has("_data") ? { status: 400, reason: "legacy_data_request" } : null;
   if (safeMethods.has(req.method)) return legacy;
-  if (!isSameOrigin(req)) return { status: 403, reason: "cross_site" };
+  const serverToServer = kind === "api" && serverToServerApiPaths.has(req.originalUrl.split("?")[0] ?? "");
+  if (!serverToServer && !isSameOrigin(req)) return { status: 403, reason: "cross_site" };
   if (legacy) return legacy;
   const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   // Only a multipart form carries a photo: the other forms of an upload page (a chat's text) stay small.

@@ -97,7 +97,10 @@ export const users = pgTable(
     debitBlockedAt: timestamp("debit_blocked_at", { withTimezone: true }),
     signupDate: timestamp("signup_date", { withTimezone: true }).notNull().defaultNow(),
     language: text("language").notNull().default("en"),
+    /** Spec 3: why we stopped e-mailing the member (fbl: marked as spam, bounce: invalid address, listunsubscribe); empty: mail allowed. */
     notificationsDisabled: jsonb("notifications_disabled").$type<("fbl" | "bounce" | "listunsubscribe")[]>().notNull().default([]),
+    /** Issue 17 /notifications: the kind x channel switches the member turned off, as "kind:channel" ("likes:email"); empty: all on (ADR 011). */
+    notificationSettings: jsonb("notification_settings").$type<string[]>().notNull().default([]),
     network: text("network"),
     ref: text("ref"),
     sub1: text("sub1"),
@@ -764,4 +767,21 @@ export const attributionVisits = pgTable(
     visits: integer("visits").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.day, t.siteId, t.network, t.ref, t.sub1, t.sub2, t.sub3] })],
+);
+
+/**
+ * Issue 17 notification mails (api/jobs/notification-mails.ts): per member and kind, the newest event already
+ * mailed about and when, so a member gets at most one mail per kind per interval and never one twice.
+ */
+export const notificationMails = pgTable(
+  "notification_mails",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["message", "like", "match"] }).notNull(),
+    lastEventId: integer("last_event_id").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
 );

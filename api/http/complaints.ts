@@ -41,6 +41,8 @@ export function complaintRoutes(deps: { db: Db; mailer: Mailer; limit: ClientLim
           reference: row.reference,
           details: [`Reason: ${body.reason}`, `From: ${body.name} <${body.email}>${member ? ` (member ${member.userId})` : ""}`, `Content: ${body.content_url}`, "", body.message].join("\n"),
           replyTo: body.email,
+          // To the site's own support address, not to a member: nothing to unsubscribe from.
+          unsubscribeUrl: null,
           userId: member?.userId ?? 0,
         },
         req.log,

@@ -44,6 +44,12 @@ export const clientLimits = {
   discount_code: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 30, seconds: 15 * 60 } },
   /** Issue 17: a data export reads everything of a member and builds a zip: one request per member per day. */
   data_export: { perIp: { points: 20, seconds: 24 * 60 * 60 }, perAccount: { points: 1, seconds: 24 * 60 * 60 } },
+  /** Issue 17: saving notification settings or turning e-mail back on. */
+  notification_settings: { perIp: { points: 120, seconds: 15 * 60 }, perAccount: { points: 60, seconds: 15 * 60 } },
+  /** RFC 8058 one-click unsubscribe: mail providers post from few addresses for many members; a token costs one HMAC. */
+  unsubscribe: { perIp: { points: 600, seconds: 10 * 60 } },
+  /** The mail provider's bounces and complaints (shared secret): generous for batches, tight for guessing the secret. */
+  mail_events: { perIp: { points: 120, seconds: 60 } },
 } as const;
 
 export type LimitName = keyof typeof clientLimits;

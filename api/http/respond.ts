@@ -36,6 +36,8 @@ const englishMessages: Record<ErrorCode, string> = {
   code_invalid: "Code invalid",
   code_expired: "This code is no longer valid. Ask for a new code.",
   sms_failed: "The text message could not be sent. Check your phone number or try again later.",
+  secret_required: "This endpoint needs its shared secret (Authorization: Bearer).",
+  secret_wrong: "The shared secret is not correct.",
 };
 
 const statusOf: Record<ErrorCode, number> = {
@@ -72,6 +74,8 @@ const statusOf: Record<ErrorCode, number> = {
   code_invalid: 400,
   code_expired: 410,
   sms_failed: 502,
+  secret_required: 401,
+  secret_wrong: 403,
 };
 
 export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, "params" | "fields"> = {}): void {

@@ -5,6 +5,7 @@ import { sites, users } from "../db/schema";
 import { claimPendingExport, markExport, removeExpiredExports, writeDataExport, type DataExport } from "../domain/accounts/data-export";
 import { mailLink } from "../domain/accounts/links";
 import { recipientOf } from "../domain/accounts/recipient";
+import { unsubscribeUrl } from "../domain/notifications";
 import type { Mailer } from "../services/mail";
 
 const minuteMs = 60 * 1000;
@@ -16,12 +17,21 @@ export type DataExportJob = {
 };
 
 /** Mails the member the link to their ready export (spec mail service; a failed send is logged by the mailer). */
-async function mailReady(db: Db, mailer: Mailer, row: DataExport, logger: Logger): Promise<void> {
+async function mailReady(db: Db, mailer: Mailer, row: DataExport, logger: Logger, unsubscribeKey: Buffer): Promise<void> {
   const recipient = await recipientOf(db, row.userId);
-  const [site] = await db.select({ name: sites.name, mailName: sites.mailName, domain: sites.domain }).from(users).innerJoin(sites, eq(sites.id, users.siteId)).where(eq(users.id, row.userId));
+  const [site] = await db.select({ id: sites.id, name: sites.name, mailName: sites.mailName, domain: sites.domain }).from(users).innerJoin(sites, eq(sites.id, users.siteId)).where(eq(users.id, row.userId));
   if (!recipient || !site) return;
   await mailer.send(
-    { kind: "data_export", to: recipient.email, language: recipient.language, name: recipient.name, site, link: mailLink(row.origin, recipient.language, "data_export", row.token), userId: row.userId },
+    {
+      kind: "data_export",
+      to: recipient.email,
+      language: recipient.language,
+      name: recipient.name,
+      site: { name: site.name, mailName: site.mailName, domain: site.domain },
+      link: mailLink(row.origin, recipient.language, "data_export", row.token),
+      userId: row.userId,
+      unsubscribeUrl: unsubscribeUrl(row.origin, unsubscribeKey, site.id, row.userId),
+    },
     logger,
   );
 }
@@ -31,7 +41,7 @@ async function mailReady(db: Db, mailer: Mailer, row: DataExport, logger: Logger
  * mails each member the link, and deletes zips past their 7 days. Runs when a member asks (kick) and every
  * few minutes for anything left (a restart in between); the timer does not keep the process alive.
  */
-export function startDataExportJob(db: Db, options: { dataDir: string; mailer: Mailer; logger: Logger; intervalMs?: number; periodic?: boolean }): DataExportJob {
+export function startDataExportJob(db: Db, options: { dataDir: string; mailer: Mailer; logger: Logger; unsubscribeKey: Buffer; intervalMs?: number; periodic?: boolean }): DataExportJob {
   const logger = options.logger.child({ job: "data-export" });
   let running: Promise<void> | null = null;
   let again = false;
@@ -42,7 +52,7 @@ export function startDataExportJob(db: Db, options: { dataDir: string; mailer: M
         await writeDataExport(db, row, options.dataDir);
         await markExport(db, row.id, "ready");
         logger.info({ exportId: row.id, userId: row.userId }, "data export ready");
-        await mailReady(db, options.mailer, row, logger);
+        await mailReady(db, options.mailer, row, logger, options.unsubscribeKey);
       } catch (error) {
         await markExport(db, row.id, "failed");
         logger.error({ exportId: row.id, userId: row.userId, err: error }, "data export failed");

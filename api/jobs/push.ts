@@ -9,6 +9,8 @@ import { memberEvents, messages, profiles, pushJobs, pushSubscriptions, sites, u
 import { eventChannel } from "../events/emit";
 import { listableTo } from "../domain/visibility";
 import { isLocale, locales, type Locale } from "#contract/locales";
+import type { NotificationKind } from "#contract/notifications";
+import { allows, kindOfEvent } from "../domain/notifications";
 import { padPrivateKey, vapidSubject, type PushPayload, type PushSender, type VapidKeys } from "../services/push";
 
 /*
@@ -165,6 +167,7 @@ function loadJobs(db: Db, ids: number[]) {
       auth: pushSubscriptions.auth,
       userId: users.id,
       userStatus: users.status,
+      switchedOff: users.notificationSettings,
       language: users.language,
       site: { publicKey: sites.pushPublicKey, privateKey: sites.pushPrivateKey, supportEmail: sites.supportEmail, domain: sites.domain },
       // As isAway (api/events/hub.ts), now: a member back on the site meanwhile gets no notification.
@@ -186,6 +189,8 @@ async function handleJob(options: PushWorkerOptions, log: Logger, job: Job): Pro
   // Still wanted? The subscription may have moved to another member, the member may be back, gone, or
   // have blocked the sender (or the sender turned invisible) since the event.
   if (!keys || job.subscriber !== job.userId || !job.away || job.userStatus === "deleted" || job.userStatus === "erased" || job.from === null) return void (await drop());
+  // The member's switch for this kind (issue 17 /notifications), as it is now.
+  if (!pushWanted(job.kind, job.switchedOff)) return void (await drop());
   const payload = await payloadOf(db, job);
   if (!payload) return void (await drop());
 
@@ -236,6 +241,12 @@ async function payloadOf(db: Db, job: Job): Promise<PushPayload | null> {
   if (job.kind === "like") return { title: t("push.like.title", { name }), body: t("push.like.body"), url: `${prefix}/likes/received`, tag: "likes" };
   if (job.kind === "match") return { title: t("push.match.title", { name }), body: t("push.match.body"), url: `${prefix}/likes/matches`, tag: `match-${job.from}` };
   return null;
+}
+
+/** Whether the member's push switch of the event's kind is on. */
+export function pushWanted(kind: string, switchedOff: readonly string[]): boolean {
+  const switchOf = (kindOfEvent as Record<string, NotificationKind | undefined>)[kind];
+  return switchOf !== undefined && allows(switchedOff, switchOf, "push");
 }
 
 /** The start of a message, on one line. */

@@ -9,7 +9,10 @@ import type { Logger } from "pino";
 import { locales, type Locale } from "#contract/locales";
 
 /** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
-export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation" | "data_export" | "complaint";
+export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation" | "data_export" | "complaint" | NotificationMailKind;
+
+/** Issue 17 notification mails (api/jobs/notification-mails.ts): sent only where the member's settings allow them. */
+export type NotificationMailKind = "notify_message" | "notify_like" | "notify_match";
 
 /** One account mail: who gets it, in which language, for which site, with which link. */
 export type AccountMail = {
@@ -28,6 +31,14 @@ export type AccountMail = {
   details?: string;
   /** complaint: where support's reply goes (the sender). */
   replyTo?: string;
+  /**
+   * RFC 8058 one-click unsubscribe (List-Unsubscribe + List-Unsubscribe-Post): every mail to a member carries
+   * it (api/domain/notifications.ts unsubscribeUrl); null only for mails to the site's own support address.
+   */
+  unsubscribeUrl: string | null;
+  /** Notification mails: the other member's name, and the member's /notifications page (named in the footer). */
+  sender?: string;
+  settingsLink?: string;
 };
 
 export type Mailer = {
@@ -87,11 +98,12 @@ export function createMailer(options: { smtpUrl?: string; mailFrom?: string; dat
 /** Subject, plain text and HTML of an account mail in the member's language, from locales/<lng>/mail.json. */
 export function composeMail(mail: AccountMail, mailFrom?: string) {
   const t: TFunction = i18n.getFixedT(mail.language, "mail");
-  const values = { site: mail.site.name, name: mail.name, link: mail.link, newAddress: mail.newAddress ?? "", reference: mail.reference ?? "" };
+  const values = { site: mail.site.name, name: mail.name, link: mail.link, newAddress: mail.newAddress ?? "", reference: mail.reference ?? "", sender: mail.sender ?? "", settingsLink: mail.settingsLink ?? "" };
   const text = (key: string) => t(key, values);
   const subject = text(`${mail.kind}.subject`);
   const paragraphs = [text("greeting"), text(`${mail.kind}.intro`), ...(mail.details ? [mail.details] : [])];
-  const plain = [...paragraphs, `${text(`${mail.kind}.action`)}:\n${mail.link}`, text(`${mail.kind}.outro`), text("signature")].join("\n\n");
+  const footer = mail.settingsLink ? text("notificationFooter") : null;
+  const plain = [...paragraphs, `${text(`${mail.kind}.action`)}:\n${mail.link}`, text(`${mail.kind}.outro`), text("signature"), ...(footer ? [footer] : [])].join("\n\n");
   const html = `<!doctype html>
 <html lang="${mail.language}"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#222;max-width:560px;margin:0 auto;padding:16px">
@@ -101,7 +113,7 @@ ${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("
 <p style="font-size:13px;color:#555">${escapeHtml(text("linkHint"))}</p>
 <p>${escapeHtml(text(`${mail.kind}.outro`))}</p>
 <p>${escapeHtml(text("signature")).replace(/\n/g, "<br>")}</p>
-</body></html>`;
+${footer ? `<p style="font-size:12px;color:#777">${escapeHtml(footer)}</p>\n` : ""}</body></html>`;
   return {
     from: { name: mail.site.mailName, address: mailFrom ?? `noreply@${mail.site.domain}` },
     to: mail.to,
@@ -109,7 +121,10 @@ ${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`).join("
     text: plain,
     html,
     ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
-    headers: { "Auto-Submitted": "auto-generated" },
+    headers: {
+      "Auto-Submitted": "auto-generated",
+      ...(mail.unsubscribeUrl ? { "List-Unsubscribe": `<${mail.unsubscribeUrl}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : {}),
+    },
   };
 }
 

@@ -41,23 +41,36 @@ function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; child
   );
 }
 
+/** Why we stopped e-mailing (spec 3 reasons) and the way back: a new address after a bounce, else turning e-mails on again. */
 function DisabledNotifications({ reasons }: { reasons: readonly ("fbl" | "bounce" | "listunsubscribe")[] }) {
   const { t } = useTranslation();
   const href = useHref();
+  const bounced = reasons.includes("bounce");
+  const stopped = reasons.some((reason) => reason !== "bounce");
   return (
     <>
       <p className="font-semibold text-gray-900">{t("alerts.disabledNotifications.title")}</p>
       {reasons.map((reason) => (
-        <p key={reason} className="mt-1">
+        <p key={reason} className="mt-1" data-testid={`disabled-reason-${reason}`}>
           {t(`alerts.disabledNotifications.${reason}`)}
         </p>
       ))}
-      <p className="mt-1">
-        {t("alerts.disabledNotifications.body")}{" "}
-        <Link to={href("/profile/account")} className="font-semibold text-primary underline">
-          {t("alerts.disabledNotifications.link")}
-        </Link>
-      </p>
+      {bounced ? (
+        <p className="mt-1">
+          {t("alerts.disabledNotifications.bounceFix")}{" "}
+          <Link to={href("/profile/account")} className="font-semibold text-primary underline">
+            {t("alerts.disabledNotifications.bounceLink")}
+          </Link>
+        </p>
+      ) : null}
+      {stopped ? (
+        <p className="mt-1">
+          {t("alerts.disabledNotifications.resumeFix")}{" "}
+          <Link to={href("/notifications")} className="font-semibold text-primary underline">
+            {t("alerts.disabledNotifications.resumeLink")}
+          </Link>
+        </p>
+      ) : null}
     </>
   );
 }

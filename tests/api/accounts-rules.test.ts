@@ -46,7 +46,7 @@ describe("mail texts", () => {
   it.each(locales)("are complete in %s: site name in subject and body, the link, the member's name", (language) => {
     for (const kind of kinds) {
       const link = mailLink("https://milf.example", language, kind, "T0KEN");
-      const mail = composeMail({ kind, to: "x@example.com", language, name: "Sam", site, link, newAddress: "s***@e***.com", userId: 1 });
+      const mail = composeMail({ kind, to: "x@example.com", language, name: "Sam", site, link, newAddress: "s***@e***.com", userId: 1, unsubscribeUrl: null });
       if (kind === "email_change_notice") expect(mail.text).toContain("s***@e***.com");
       expect(mail.subject).toContain(site.name);
       expect(mail.text).toContain(site.name);
@@ -59,7 +59,7 @@ describe("mail texts", () => {
   });
 
   it("are in the member's language and escape HTML", () => {
-    const args = { kind: "activation" as const, to: "x@example.com", name: "<Sam & Co>", site, link: "https://m.example/activate/done?token=a&b", userId: 1 };
+    const args = { kind: "activation" as const, to: "x@example.com", name: "<Sam & Co>", site, link: "https://m.example/activate/done?token=a&b", userId: 1, unsubscribeUrl: null };
     expect(composeMail({ ...args, language: "en" }).subject).toBe("Confirm your e-mail address for Rendezvous MILF");
     expect(composeMail({ ...args, language: "fi" }).subject).toBe("Vahvista sähköpostiosoitteesi palvelussa Rendezvous MILF");
     const html = composeMail({ ...args, language: "en" }).html;

@@ -99,7 +99,7 @@ export async function buildDataExport(db: Db, userId: number, uploadsDir: string
   files["payments.json"] = json({ payments: paid.map(({ storedCard: _card, ...payment }) => payment), credits: ledger });
   const consents = await db.select({ key: dismissals.key, at: dismissals.dismissedAt }).from(dismissals).where(eq(dismissals.userId, userId));
   const push = await db.select({ createdAt: pushSubscriptions.createdAt }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
-  files["consents.json"] = json({ notificationsDisabled: user.notificationsDisabled, dismissed: consents, pushSubscriptions: push });
+  files["consents.json"] = json({ notificationsDisabled: user.notificationsDisabled, notificationsSwitchedOff: user.notificationSettings, dismissed: consents, pushSubscriptions: push });
   if (profile) {
     const me = profile.id;
     const other = alias(profiles, "other");

@@ -11,6 +11,10 @@ export const linkPaths: Record<MailKind, string> = {
   reactivation: "/account-deleted",
   data_export: "/profile/export",
   complaint: "/complaints",
+  // Notification mails (api/jobs/notification-mails.ts) link a conversation or a likes tab of their own.
+  notify_message: "/chats",
+  notify_like: "/likes/received",
+  notify_match: "/likes/matches",
 };
 
 /** A link into web, with the member's locale as path prefix except for English (spec 1); the token, if the mail has one. */
