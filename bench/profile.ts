@@ -7,7 +7,8 @@
  * functions and the time by package of each. The .cpuprofile files stay in PROFILE_DIR (default
  * /tmp/rdv-profile) for Chrome DevTools or speedscope.
  *
- * Env: PROFILE_SECONDS (15) per path, PROFILE_CONNECTIONS (20), PROFILE_DIR, PROFILE_TOP (25).
+ * Env: PROFILE_SECONDS (15) per path, PROFILE_CONNECTIONS (20), PROFILE_DIR, PROFILE_TOP (25),
+ * PROFILE_DATABASE_URL (a scratch PostgreSQL database for the api; unset: PGlite).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -100,7 +101,9 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rdv-profile-data-"));
   const [apiPort, webPort] = [await freePort(), await freePort()];
   const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn" };
-  delete base.DATABASE_URL;
+  // PostgreSQL only when asked for by name (a scratch database: the api seeds demo data into it).
+  if (process.env.PROFILE_DATABASE_URL) base.DATABASE_URL = process.env.PROFILE_DATABASE_URL;
+  else delete base.DATABASE_URL;
   const started = Date.now();
   const api = start("api", "api/main.ts", { ...base, API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString("base64url") });
   const web = start("web", "server/main.ts", { ...base, PORT: String(webPort), HOST: "127.0.0.1", API_URL: `http://127.0.0.1:${apiPort}` });
