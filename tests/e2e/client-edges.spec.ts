@@ -38,6 +38,8 @@ test("the loading bar shows after 200 ms of a navigation and hides 500 ms after 
   const bar = page.getByTestId("loading-bar");
   const loginLink = page.locator('header a[href="/login"]').first();
   await hydrated(loginLink);
+  // Stop the page's clock so that only runFor moves it: a loaded CI machine must not age the timers between steps.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
 
   // A slow navigation: nothing for 200 ms, then the bar; it stays 500 ms after the page arrives.
   let release = await holdNextData(page);
