@@ -1,13 +1,12 @@
-import { Link, useFetcher } from "@remix-run/react";
-import { useAtom, useSetAtom } from "jotai";
-import { lazy, Suspense, useEffect, useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { Link } from "@remix-run/react";
+import { useAtomValue, useSetAtom } from "jotai";
+import { useState, type ReactNode } from "react";
 import { signupModalOpenAtom } from "~/state/signup-modal";
-import type { SignupActionData } from "./signup-form";
 import { useHref, useRootData } from "./root-data";
+import { whenShown } from "./when-shown";
 
-// The form (conform, zod, the e-mail spell checker) loads when the modal first opens, not with every page.
-const SignupForm = lazy(() => import("./signup-form").then((module) => ({ default: module.SignupForm })));
+// The dialog and its form (conform, zod, the e-mail spell checker) load when the modal first opens, not with every page.
+const SignupDialog = whenShown(() => import("./signup-dialog").then((module) => module.SignupDialog));
 
 /**
  * A link to /signup. With JavaScript it opens the signup modal instead, where the site allows
@@ -32,58 +31,13 @@ export function SignupLink({ className, children }: { className?: string; childr
   );
 }
 
-/** Spec 4: while a signup is in progress the modal cannot be closed by the backdrop or Escape. */
+/**
+ * The signup modal of visitors' pages: nothing until a signup link first opens it (it only opens with
+ * JavaScript), then the dialog, which stays mounted so that it can be opened again at once.
+ */
 export function SignupModal() {
-  const { t } = useTranslation();
-  const href = useHref();
-  const root = useRootData();
-  const [open, setOpen] = useAtom(signupModalOpenAtom);
-  const fetcher = useFetcher<SignupActionData>();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const busy = fetcher.state !== "idle";
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
-
-  if (!root?.signup || root.user) return null;
-  return (
-    <dialog
-      ref={dialog}
-      aria-labelledby="signup-modal-title"
-      className="m-auto w-full max-w-md rounded-2xl p-0 shadow-xl backdrop:bg-gray-900/70"
-      data-testid="signup-modal"
-      data-busy={busy ? "true" : undefined}
-      onCancel={(event) => {
-        // Escape: ignored while the account is being created.
-        if (busy) event.preventDefault();
-        else setOpen(false);
-      }}
-      onClick={(event) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (event.target === event.currentTarget && !busy) setOpen(false);
-      }}
-      onClose={() => setOpen(false)}
-    >
-      <div className="p-6">
-        <div className="flex items-start justify-between gap-4">
-          <h2 id="signup-modal-title" className="text-2xl font-bold text-gray-900">
-            {t("signup.title")}
-          </h2>
-          <button type="button" disabled={busy} onClick={() => setOpen(false)} className="rounded-full px-2 text-2xl leading-none text-gray-500 hover:text-gray-800 disabled:opacity-40" aria-label={t("signup.close")}>
-            ×
-          </button>
-        </div>
-        <p className="mt-1 text-gray-600">{t("signup.lead")}</p>
-        {open ? (
-          <Suspense fallback={<p className="mt-6 text-center text-gray-500">{t("signup.loading")}</p>}>
-            <SignupForm as={fetcher.Form} action={href("/signup")} lastResult={fetcher.data} busy={busy} minAge={root.signup.minAge} askMessage={root.signup.askMessage} />
-          </Suspense>
-        ) : null}
-      </div>
-    </dialog>
-  );
+  const open = useAtomValue(signupModalOpenAtom);
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open ? <SignupDialog /> : null;
 }
