@@ -21,7 +21,8 @@ type Remembered = { params: Record<string, string | undefined>; matches: { id: s
  * matched (a bounded LRU), and answers with the route objects of the tree it is asked about (Remix
  * builds the tree for rendering afresh per request) and fresh params objects. The module's export is
  * replaced, which those callers read at call time (`router.matchRoutes(...)`); the static handler's
- * own call inside the module stays as it was. Production only (a dev server's routes change): call once
+ * own call inside the module is not reached from here: patches/@remix-run+router+1.23.3.patch keeps that
+ * call's ranked branches (ADR 012). Production only (a dev server's routes change): call once
  * at start.
  */
 export function cacheRouteMatching(): void {
