@@ -13,7 +13,7 @@ describe("patches/@remix-run+router (ranked branches and compiled paths kept)", 
     const first = await handler.query(new Request("http://localhost/de/members"));
     expect(first instanceof Response ? null : first.matches.map((m) => m.route.id)).toEqual(["root", "members"]);
     // A route added to the same tree afterwards is not seen: the first request's ranking is what matching uses.
-    // (Unpatched, matchRoutes flattened and ranked the whole tree on every call: ~1-2 ms a request here.)
+    // (Unpatched, matchRoutes flattened and ranked the whole tree on every call: 0.7-1.9 ms a request on the app's tree.)
     handler.dataRoutes[0]!.children!.push({ id: "late", path: "late", loader: ok, hasErrorBoundary: false });
     const late = await handler.query(new Request("http://localhost/late"));
     expect(late instanceof Response ? null : late.matches.map((m) => m.route.id)).toEqual(["root"]);
