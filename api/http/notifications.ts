@@ -44,8 +44,9 @@ export function notificationRoutes(deps: { db: Db; limit: ClientLimiter; unsubsc
       const body = parseInput(res, NotificationSettingsRequest, req.body);
       if (!body) return;
       const { userId } = memberOf(res);
-      await db.update(users).set({ notificationSettings: disabledPairsOf(body.settings) }).where(eq(users.id, userId));
-      req.log.info({ userId, off: disabledPairsOf(body.settings) }, "notification settings saved");
+      const off = disabledPairsOf(body.settings);
+      await db.update(users).set({ notificationSettings: off }).where(eq(users.id, userId));
+      req.log.info({ userId, off }, "notification settings saved");
       await answer(req, res, userId);
     }),
   );
