@@ -71,6 +71,8 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // Hundreds of signups and logins from one address in one run: the limits themselves are tested in tests/api.
       CLIENT_LIMIT_SCALE: "1000",
+      // Cheap password hashes (scrypt 2^10): hundreds of signups and logins; tests/unit/passwords.test.ts proves production's 2^17.
+      PASSWORD_HASH_COST: "10",
       // The polling fallback (when the live stream cannot be used) every 2 s instead of 60 s: tests/e2e/live-chat.spec.ts.
       USER_REFETCH_SECONDS: "2",
       // The payment tests pay through the offline sandbox, also where NODE_ENV=production is inherited.

@@ -14,9 +14,8 @@ export default defineConfig({
         test: {
           name: "api",
           include: ["tests/api/**/*.test.ts"],
-          // On PostgreSQL the files share one database and take turns, so TRUNCATE in one cannot hit
-          // another; on PGlite each file has a database of its own and the files run side by side.
-          fileParallelism: !process.env.DATABASE_URL,
+          // Migrated and seeded once per pass; each file gets a copy (a database of its own), so files run side by side.
+          globalSetup: ["tests/api/global-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

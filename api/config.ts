@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { productionHashCost, setPasswordHashCost } from "./domain/passwords";
 
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
@@ -18,6 +19,8 @@ const ApiEnv = z.object({
   TRUST_PROXY: z.string().default("loopback"),
   /** Multiplies every client limit (api/http/limits.ts): 1 in production; test servers that sign up hundreds of members from one address raise it. */
   CLIENT_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
+  /** log2 of scrypt's N for new password hashes (api/domain/passwords.ts); never below 17 in production. */
+  PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   DEMO_DATA: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
   /** smtp(s)://user:pass@host:port; unset: every mail is written as an .eml file under DATA_DIR/mail. */
   SMTP_URL: optional(z.string().url()),
@@ -89,6 +92,10 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   }
   const config = parsed.data;
   if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) throw new Error("Invalid api configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together");
+  if (config.NODE_ENV === "production" && config.PASSWORD_HASH_COST < productionHashCost) {
+    throw new Error(`Invalid api configuration: PASSWORD_HASH_COST must be at least ${productionHashCost} in production`);
+  }
+  setPasswordHashCost(config.PASSWORD_HASH_COST);
   if (config.SESSION_SECRET) return { ...config, SESSION_SECRET: config.SESSION_SECRET };
   if (config.NODE_ENV === "production") throw new Error("Invalid api configuration: SESSION_SECRET is required in production");
   return { ...config, SESSION_SECRET: localSecret(config.DATA_DIR) };

@@ -17,7 +17,14 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
  * caller that notifications may have been missed meanwhile.
  */
 export type Listen = (channel: string, onPayload: (payload: string) => void, onReconnect?: () => void) => Promise<() => Promise<void>>;
-export type Database = { db: Db; kind: "pglite" | "postgres"; close: () => Promise<void>; listen: Listen };
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  close: () => Promise<void>;
+  listen: Listen;
+  /** PGlite only: the data directory as a tar file (the api tests seed one and load a copy per file). */
+  dumpDataDir?: () => Promise<Blob>;
+};
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
@@ -25,7 +32,7 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
  * PostgreSQL when a URL is given, else PGlite: in `dataDir/db`, or in memory when dataDir is null.
  * Migrations run before the database is handed out.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null }): Promise<Database> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null; loadDataDir?: Blob }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema });
@@ -48,7 +55,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
   let client: PGlite;
   if (options.dataDir === null) {
-    client = new PGlite();
+    client = new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : undefined);
   } else {
     const dir = path.resolve(options.dataDir, "db");
     mkdirSync(dir, { recursive: true });
@@ -60,6 +67,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     db,
     kind: "pglite",
     close: () => client.close(),
+    dumpDataDir: () => client.dumpDataDir("none"),
     listen: async (channel, onPayload) => {
       const unlisten = await client.listen(channel, onPayload);
       return () => unlisten();

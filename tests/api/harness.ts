@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
 import { ApiError } from "#contract/errors";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Writable } from "node:stream";
@@ -15,7 +15,8 @@ import { loadApiConfig } from "../../api/config";
 import { createLogger } from "../../api/logger";
 import { openDatabase, type Database, type Db } from "../../api/db/client";
 import * as schema from "../../api/db/schema";
-import { demoAccounts, demoPassword, seedDemoData } from "../../api/db/seed";
+import { demoAccounts, demoPassword } from "../../api/db/seed";
+import { copyTemplate, testHashCost } from "./template-database";
 import { clearSiteCache } from "../../api/domain/sites";
 import { sessionCookieName } from "../../api/domain/sessions";
 
@@ -52,20 +53,30 @@ export type StartOptions = {
   sharedDatabase?: boolean;
 };
 
+/** The database of this file's first harness: `sharedDatabase` instances join it. */
+let fileDatabaseUrl: string | undefined;
+
 /**
- * A seeded api on a random loopback port: PostgreSQL when DATABASE_URL is set (emptied first, so a
- * re-run on the same database starts clean), else an in-memory PGlite. One per test file, plus any
- * `sharedDatabase` instances beside it.
+ * A seeded api on a random loopback port, on a copy of the pass's template database: a database of its
+ * own on the PostgreSQL server when DATABASE_URL is set (dropped at close), else an in-memory PGlite.
+ * One per test file, plus any `sharedDatabase` instances beside it.
  */
 export async function startApi(options: StartOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "rdv-api-test-"));
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  if (options.sharedDatabase && !databaseUrl) throw new Error("sharedDatabase needs DATABASE_URL: PGlite is one per instance");
-  const database = await openDatabase({ databaseUrl, dataDir: null });
+  const serverUrl = process.env.DATABASE_URL || undefined;
+  if (options.sharedDatabase && !fileDatabaseUrl) throw new Error("sharedDatabase needs DATABASE_URL and a first startApi() in this file: PGlite is one per instance");
+  let database: Database | undefined;
   try {
-    if (!options.sharedDatabase) {
-      await resetDatabase(database.db);
-      await seedDemoData(database.db, { uploadsDir: path.join(dataDir, "uploads") });
+    let databaseUrl: string | undefined;
+    if (options.sharedDatabase) {
+      databaseUrl = fileDatabaseUrl;
+      database = await openDatabase({ databaseUrl, dataDir: null });
+    } else {
+      // A copy of the pass's seeded template (tests/api/global-setup.ts): no file migrates or seeds on its own.
+      const copy = await copyTemplate(inject("apiTemplate"), serverUrl, dataDir);
+      database = copy.database;
+      databaseUrl = copy.databaseUrl;
+      fileDatabaseUrl = databaseUrl;
       clearSiteCache();
     }
     const config = loadApiConfig({
@@ -76,6 +87,7 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       SESSION_SECRET: testSessionSecret,
+      PASSWORD_HASH_COST: String(testHashCost),
       LOG_LEVEL: "silent",
       TRUST_PROXY: "loopback",
       // Test files sign up and log in far more often than a person; the limits test sets 1.
@@ -93,7 +105,8 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
     });
     // The api's own logger (its redaction included), writing into the sink.
     const logger = createLogger("api", "debug", sink);
-    const app = createApiApp({ database, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs });
+    const opened = database;
+    const app = createApiApp({ database: opened, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs });
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
       s.once("error", reject);
@@ -101,8 +114,8 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
     const { port } = server.address() as AddressInfo;
     return {
       baseUrl: `http://127.0.0.1:${port}`,
-      db: database.db,
-      kind: database.kind,
+      db: opened.db,
+      kind: opened.kind,
       dataDir,
       logLines,
       close: async () => {
@@ -112,21 +125,16 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        await database.close();
+        await opened.close();
         clearSiteCache();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
   } catch (error) {
-    await database.close().catch(() => undefined);
+    await database?.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-}
-
-async function resetDatabase(db: Db): Promise<void> {
-  const list = schemaTables.map((name) => `"${name}"`).join(", ");
-  await db.execute(sql.raw(`TRUNCATE TABLE ${list} RESTART IDENTITY CASCADE`));
 }
 
 /** The value of the session cookie a response sets, or null. */
