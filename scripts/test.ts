@@ -2,22 +2,30 @@
  * `npm test`: every check of the project, in the order that fails fastest.
  * typecheck, lint, unit tests, api tests on PGlite (and on PostgreSQL when DATABASE_URL is set),
  * a production build, then the browser tests in Chromium with JavaScript on and off.
- * Every step runs even when an earlier one failed, so one run shows everything that is wrong;
- * the last line sums the tests: "Tests: N passed, N failed".
+ * Every step runs even when an earlier one failed, so one run shows everything that is wrong.
+ * At the end: each step's time, the 20 slowest tests (from the reports the steps write), the flaky
+ * tests (failed, then passed on a retry: a defect to fix, not a pass), and the last line sums the
+ * tests: "Tests: N passed, N flaky, N failed, N skipped".
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { findChromium } from "./chromium";
+import { engineDependentApiTests } from "../tests/api/engine-dependent";
 
 const reportDir = path.resolve(".cache/test-reports");
 // Reports of an earlier run must not be counted if a step of this run writes none.
 rmSync(reportDir, { recursive: true, force: true });
 mkdirSync(reportDir, { recursive: true });
 
-type Counts = { passed: number; failed: number; skipped: number };
-const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+type Counts = { passed: number; flaky: number; failed: number; skipped: number };
+const total: Counts = { passed: 0, flaky: 0, failed: 0, skipped: 0 };
 const failedSteps: string[] = [];
+const stepTimes: { name: string; seconds: number; ok: boolean }[] = [];
+/** Every test's time, by step, for the list of the slowest. */
+const durations: { step: string; name: string; ms: number }[] = [];
+const flakyTests: string[] = [];
+const runStarted = Date.now();
 
 /** The environment without DATABASE_URL: the embedded PGlite is the default everywhere but the PostgreSQL pass. */
 function envWithout(name: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -30,33 +38,67 @@ function step(name: string, command: string, args: string[], env: NodeJS.Process
   const started = Date.now();
   console.log(`\n▶ ${name}: ${command} ${args.join(" ")}`);
   const result = spawnSync(command, args, { stdio: "inherit", env });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const seconds = (Date.now() - started) / 1000;
   const ok = result.status === 0;
-  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds} s)`);
+  stepTimes.push({ name, seconds, ok });
+  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)`);
   if (!ok) failedSteps.push(name);
   return ok;
 }
 
-function addVitest(file: string): void {
+type VitestReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  testResults: { name: string; assertionResults: { fullName: string; duration?: number | null }[] }[];
+};
+
+function addVitest(step: string, file: string): void {
   if (!existsSync(file)) return;
-  const report = JSON.parse(readFileSync(file, "utf8")) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+  const report = JSON.parse(readFileSync(file, "utf8")) as VitestReport;
   total.passed += report.numPassedTests;
   total.failed += report.numFailedTests;
   total.skipped += report.numPendingTests + report.numTodoTests;
+  for (const suite of report.testResults) {
+    for (const test of suite.assertionResults) {
+      durations.push({ step, name: `${path.relative(process.cwd(), suite.name)} > ${test.fullName}`, ms: test.duration ?? 0 });
+    }
+  }
 }
 
-function addPlaywright(file: string): void {
+type PlaywrightSuite = {
+  title: string;
+  file?: string;
+  specs?: { title: string; file: string; tests: { projectName: string; status: string; results: { duration: number }[] }[] }[];
+  suites?: PlaywrightSuite[];
+};
+
+function addPlaywright(step: string, file: string): void {
   if (!existsSync(file)) return;
-  const report = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } };
-  total.passed += report.stats.expected + report.stats.flaky;
+  const report = JSON.parse(readFileSync(file, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; suites: PlaywrightSuite[] };
+  total.passed += report.stats.expected;
+  total.flaky += report.stats.flaky;
   total.failed += report.stats.unexpected;
   total.skipped += report.stats.skipped;
+  const walk = (suite: PlaywrightSuite, titles: string[]): void => {
+    const here = suite.title && !suite.file?.endsWith(suite.title) ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        const name = `${spec.file} > ${[...here, spec.title].join(" > ")} [${test.projectName}]`;
+        durations.push({ step, name, ms: test.results.reduce((sum, r) => sum + r.duration, 0) });
+        if (test.status === "flaky") flakyTests.push(name);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites) walk(suite, []);
 }
 
-function vitest(name: string, project: string, reportName: string, env: NodeJS.ProcessEnv): void {
+function vitest(name: string, project: string, reportName: string, env: NodeJS.ProcessEnv, files: string[] = []): void {
   const report = path.join(reportDir, `${reportName}.json`);
-  step(name, "npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`], env);
-  addVitest(report);
+  step(name, "npx", ["vitest", "run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...files], env);
+  addVitest(name, report);
 }
 
 step("typecheck", "npx", ["tsc", "--noEmit"]);
@@ -64,7 +106,8 @@ step("lint", "npx", ["eslint", "."]);
 vitest("unit tests", "unit", "unit", envWithout("DATABASE_URL"));
 vitest("api tests on PGlite", "api", "api-pglite", envWithout("DATABASE_URL"));
 if (process.env.DATABASE_URL) {
-  vitest("api tests on PostgreSQL", "api", "api-postgres", process.env);
+  // Only what differs between the engines runs twice (tests/api/engine-dependent.ts).
+  vitest("api tests on PostgreSQL (engine-dependent files)", "api", "api-postgres", process.env, engineDependentApiTests);
 } else {
   console.log("\n(api tests on PostgreSQL skipped: set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test, to run them)");
 }
@@ -85,11 +128,22 @@ if (step("production build", "npx", ["remix", "vite:build"])) {
       ["playwright", "test", "--reporter=list,json"],
       envWithout("DATABASE_URL", { CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_NAME: report }),
     );
-    addPlaywright(report);
+    addPlaywright("browser tests", report);
   }
 }
 
+console.log("\nTime per step:");
+for (const { name, seconds, ok } of stepTimes) console.log(`  ${ok ? "✔" : "✘"} ${seconds.toFixed(1).padStart(7)} s  ${name}`);
+console.log(`  = ${((Date.now() - runStarted) / 1000).toFixed(1).padStart(7)} s  in all`);
+console.log("\nThe 20 slowest tests:");
+for (const { step: where, name, ms } of durations.sort((a, b) => b.ms - a.ms).slice(0, 20)) {
+  console.log(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}  (${where})`);
+}
+if (flakyTests.length > 0) {
+  console.log("\nFlaky tests (failed, then passed on a retry: fix them):");
+  for (const name of flakyTests) console.log(`  ${name}`);
+}
 console.log("");
 if (failedSteps.length > 0) console.log(`Failed steps: ${failedSteps.join(", ")}`);
-console.log(`Tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+console.log(`Tests: ${total.passed} passed, ${total.flaky} flaky, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(failedSteps.length > 0 || total.failed > 0 ? 1 : 0);
