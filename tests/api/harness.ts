@@ -31,6 +31,8 @@ export type Harness = {
   dataDir: string;
   /** Every log line the api wrote so far (level debug and up), as written. */
   logLines: string[];
+  /** The live-event hub of this instance (its open streams). */
+  hub: EventHub;
   close: () => Promise<void>;
 };
 
@@ -118,6 +120,7 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
       kind: opened.kind,
       dataDir,
       logLines,
+      hub: app.locals.hub as EventHub,
       close: async () => {
         // Open event streams end and the bus listener stops before the database closes under them.
         await (app.locals.hub as EventHub).stop();

@@ -46,7 +46,6 @@ async function send(from: Member, to: Member, body: string, on: Harness = api): 
   return SendMessageResponse.parse(await res.json());
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type SseEvent = { id: string | null; event: string; data: unknown; at: number };
 
@@ -172,6 +171,24 @@ class EventStream {
   }
 }
 
+/** The sender of fence messages (fence()), made on first use. */
+const fenceSenders = new Map<Harness, Member>();
+
+/**
+ * Proves that nothing more is coming without a sleep: a stream delivers in event order, so once a message
+ * sent now has arrived on `s`, everything written for `to` before it has arrived too. The fence message is
+ * then taken out of `s.events`, so a test's assertions see only its own events.
+ */
+async function fence(s: EventStream, to: Member, on: Harness = api): Promise<SseEvent> {
+  const from = fenceSenders.get(on) ?? (await sender(on));
+  fenceSenders.set(on, from);
+  const sent = await send(from, to, "fence", on);
+  const isFence = (e: SseEvent) => e.event === "message" && (e.data as { message?: { id?: number } }).message?.id === sent.message.id;
+  await s.until(() => s.events.some(isFence), "the fence message");
+  const [event] = s.events.splice(s.events.findIndex(isFence), 1);
+  return event!;
+}
+
 /** Every stream a test opened: closed after it, pass or fail. */
 const opened: EventStream[] = [];
 async function stream(who: Member, options: { lastEventId?: string; query?: string; on?: Harness } = {}): Promise<EventStream> {
@@ -267,7 +284,7 @@ describe("live delivery", () => {
     await ofB.readyId();
     const sent = await Promise.all(senders.flatMap((a) => [1, 2, 3].map((i) => send(a, b, `burst ${i}`))));
     await ofB.next("message", sent.length, 5000);
-    await sleep(300);
+    await fence(ofB, b);
     const ids = ofB.of("message").map((e) => (e.data as { message: { id: number } }).message.id);
     expect(ids).toHaveLength(sent.length);
     expect([...ids].sort((x, y) => x - y)).toEqual(sent.map((s) => s.message.id).sort((x, y) => x - y));
@@ -301,8 +318,7 @@ describe("replay with Last-Event-ID", () => {
     for (const body of ["one", "two", "three"]) sent.push(await send(a, b, body));
     const again = await stream(b, { lastEventId: resumeFrom });
     await again.next("message", 3);
-    // Anything further (a duplicate) would come at once: the replay is one read.
-    await sleep(300);
+    await fence(again, b);
     expect(again.of("ready"), "a resumed stream starts with no ready").toHaveLength(0);
     expect(again.of("message").map((e) => (e.data as { message: { id: number } }).message.id)).toEqual(sent.map((s) => s.message.id));
     expect(again.events.map((e) => e.event)).toEqual(["message", "message", "message"]);
@@ -331,7 +347,7 @@ describe("replay with Last-Event-ID", () => {
     const missed = await send(a, b, "missed");
     const again = await stream(b, { lastEventId: delivered.id! });
     await again.next("message");
-    await sleep(300);
+    await fence(again, b);
     const ids = again.of("message").map((e) => (e.data as { message: { id: number } }).message.id);
     expect(ids).toEqual([missed.message.id]);
     expect(ids).not.toContain(seen.message.id);
@@ -354,13 +370,13 @@ describe("replay with Last-Event-ID", () => {
       expected.push(...during.map((s) => (s as SendMessageResponse).message.id));
       const s = again as EventStream;
       await s.next("message", 6);
-      await sleep(200);
+      const last = await fence(s, b);
       const events = s.of("message");
       expect(
         events.map((e) => (e.data as { message: { id: number } }).message.id),
         `round ${round}`,
       ).toEqual(expected.slice(-6).sort((x, y) => x - y));
-      resumeFrom = events.at(-1)!.id!;
+      resumeFrom = last.id!;
       await closeAll();
     }
   });
@@ -384,7 +400,7 @@ describe("delivery checks again", () => {
 
     const again = await stream(b, { lastEventId: resumeFrom });
     await again.next("message");
-    await sleep(300);
+    await fence(again, b);
     expect(again.events.map((e) => e.event)).toEqual(["message"]);
     expect(again.of("message")[0]!.data).toMatchObject({ message: { id: fromC.message.id }, from: { id: c.profileId } });
   });
@@ -406,7 +422,7 @@ describe("delivery checks again", () => {
 
     const again = await stream(b, { lastEventId: resumeFrom });
     await again.next("message");
-    await sleep(300);
+    await fence(again, b);
     expect(again.events.map((e) => e.event)).toEqual(["message"]);
     expect(again.of("message")[0]!.data).toMatchObject({ message: { id: fromC.message.id }, from: { id: c.profileId } });
 
@@ -414,10 +430,11 @@ describe("delivery checks again", () => {
     const res = await call(api, "POST", "/api/message.php", { token: a.token, body: { to: b.profileId, body: "while invisible", key: randomBytes(12).toString("base64url") } });
     const laterFromC = await send(c, b, "from C again");
     await again.next("message", 2);
-    await sleep(300);
+    await fence(again, b);
     expect(again.of("message").map((e) => (e.data as { from: { id: number } }).from.id)).toEqual([c.profileId, c.profileId]);
     expect(again.of("message")[1]!.data).toMatchObject({ message: { id: laterFromC.message.id } });
-    expect([201, 404]).toContain(res.status);
+    // The conversation exists, so A's message is stored (and charged) as any other: only its delivery is withheld.
+    expect(res.status).toBe(201);
   });
 });
 
@@ -450,7 +467,8 @@ describe("the stream ends with the session", () => {
     await api.db.delete(sessions).where(eq(sessions.userId, b.userId));
     await ofB.next("end", 1, heartbeatMs * 10);
     await ofB.until(() => ofB.ended, "the connection closed", heartbeatMs * 10);
-    await sleep(heartbeatMs * 3);
+    // The sweep that ended B's stream has run; the other stream still carries what comes after it.
+    await fence(ofOther, other);
     expect(ofOther.ended).toBe(false);
     expect(ofOther.of("end")).toHaveLength(0);
   });
@@ -480,7 +498,7 @@ describe("bad input", () => {
     await ofB.readyId();
     await expectApiError(await call(api, "POST", "/api/typing.php", { token: stranger.token, body: { conversation: message.conversation_id } }), 404, "not_found");
     await expectApiError(await call(api, "POST", "/api/typing.php", { token: stranger.token, body: { conversation: 2_000_000_000 } }), 404, "not_found");
-    await sleep(300);
+    await fence(ofB, b);
     expect(ofB.of("typing")).toHaveLength(0);
   });
 
@@ -504,8 +522,9 @@ describe("presence", () => {
     await expectAway(b, true);
     expect((await call(api, "POST", "/api/page-visible.php", { token: b.token, body: {} })).status).toBe(204);
     await expectAway(b, false);
-    // Heartbeats go on: still present a few of them later.
-    await sleep(heartbeatMs * 3);
+    // Heartbeats go on: still present three of them later (each heartbeat is a comment on the stream).
+    const beats = ofB.comments.length;
+    await ofB.until(() => ofB.comments.length >= beats + 3, "three more heartbeats", heartbeatMs * 10);
     expect(await isAway(api.db, b.profileId)).toBe(false);
 
     await ofB.close();
@@ -518,8 +537,10 @@ describe("presence", () => {
     const tab2 = await stream(b);
     await tab1.readyId();
     await tab2.readyId();
+    const open = api.hub.size;
     await tab1.close();
-    await sleep(300);
+    // The api has seen tab 1 go (a close would write presence at that moment).
+    await expect.poll(() => api.hub.size, { timeout: 3000, interval: 10 }).toBe(open - 1);
     expect(await isAway(api.db, b.profileId)).toBe(false);
     await tab2.close();
     await expectAway(b, true);
@@ -569,7 +590,7 @@ describe.skipIf(!process.env.DATABASE_URL)("scale-out: two api instances on one 
     const sent = [await send(a, b, "one", api), await send(a, b, "two", second)];
     const again = await stream(b, { on: second, lastEventId: resumeFrom });
     await again.next("message", 2);
-    await sleep(300);
+    await fence(again, b, second);
     expect(again.of("message").map((e) => (e.data as { message: { id: number } }).message.id)).toEqual(sent.map((s) => s.message.id));
   });
 });
