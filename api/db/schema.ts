@@ -589,8 +589,11 @@ export const paymentEvents = pgTable(
     provider: text("provider").notNull(),
     eventId: text("event_id"),
     status: text("status").notNull(),
-    /** applied (changed the payment), ignored (replay, late or out of order), mismatch (amount or currency differs). */
-    outcome: text("outcome", { enum: ["applied", "ignored", "mismatch"] }).notNull(),
+    /**
+     * applied (changed the payment), ignored (replay, late or out of order), mismatch (amount or currency
+     * differs, or a `paid` without them), unconfirmed (the provider's status service did not confirm it).
+     */
+    outcome: text("outcome", { enum: ["applied", "ignored", "mismatch", "unconfirmed"] }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("payment_events_payment_idx").on(t.paymentId, t.receivedAt)],

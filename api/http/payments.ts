@@ -277,17 +277,24 @@ export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | 
       if (req.method !== "GET" && req.method !== "POST") return sendError(res, "not_found");
       const provider = typeof req.query.provider === "string" ? providers.byId(req.query.provider) : null;
       if (!provider) return sendError(res, "not_found");
-      const outcome = await receiveNotification(db, provider, {
-        query: req.query as Record<string, unknown>,
-        rawBody: typeof req.body === "string" ? req.body : "",
-        headers: { "x-sandbox-signature": req.get("x-sandbox-signature") },
-      });
+      const outcome = await receiveNotification(
+        db,
+        provider,
+        {
+          query: req.query as Record<string, unknown>,
+          rawBody: typeof req.body === "string" ? req.body : "",
+          headers: { "x-sandbox-signature": req.get("x-sandbox-signature") },
+        },
+        new Date(),
+        (error) => req.log.warn({ err: error, provider: provider.id }, "payment status service failed"),
+      );
       if (!outcome) {
         req.log.warn({ provider: provider.id }, "payment notification with a bad signature");
         return sendError(res, "validation_failed", { fields: { signature: ["The signature does not match."] } });
       }
-      // Signed, but for no payment of ours or for another amount: nothing changed; the operator should look.
-      if (outcome === "mismatch" || outcome === "unknown") req.log.warn({ provider: provider.id, outcome }, "payment notification changed nothing");
+      // Signed, but for no payment of ours, for another amount, or not confirmed by the provider: nothing changed; the operator should look.
+      if (outcome === "mismatch" || outcome === "unknown" || outcome === "unconfirmed") req.log.warn({ provider: provider.id, outcome }, "payment notification changed nothing");
+      // Still "OK" when unconfirmed: Verotel refunds a card sale it gets no OK for, and the status service is asked again (reconcile, the settle job).
       const reply = provider.acknowledge();
       res.status(reply.status).type(reply.contentType).send(reply.body);
     }),
@@ -312,12 +319,13 @@ async function reconcile(db: Db, providers: PaymentProviders, row: PaymentRow, r
   statusAskedAt.delete(row.id);
   statusAskedAt.set(row.id, now);
   if (statusAskedAt.size > 10_000) statusAskedAt.delete(statusAskedAt.keys().next().value!);
-  const status = await provider.readStatus(row.reference).catch((error: unknown) => {
+  const answer = await provider.readStatus(row.reference).catch((error: unknown) => {
     req.log.warn({ err: error, provider: provider.id }, "payment status service failed");
     return null;
   });
-  if (!status || status === "pending") return null;
-  await applyNotification(db, provider, { reference: row.reference, status, amount: null, currency: null, eventId: "status-service" });
+  if (!answer || answer.status === "pending") return null;
+  // applyNotification checks the amount and currency the status service states against the payment's.
+  await applyNotification(db, provider, answer);
   return paymentOf(db, row.userId, row.id);
 }
 

@@ -6,7 +6,7 @@ import { hashPassword } from "../../api/domain/passwords";
 import { createVerotelProvider } from "../../api/services/payments/verotel";
 import { createPaymentProviders } from "../../api/services/payments";
 import { settleAbandonedPayments } from "../../api/domain/payments/payments";
-import { payments } from "../../api/db/schema";
+import { paymentEvents, payments } from "../../api/db/schema";
 import { eq } from "drizzle-orm";
 import { call, startApi, type Harness } from "./harness";
 import { balanceOf, newPayingMember, packagesFor, paymentRow, paymentStatus, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
@@ -25,9 +25,11 @@ let api: Harness;
 let passwordHash: string;
 const password = "providers-test-password";
 /** What the fake Verotel saw and answered. */
-const seen: { startorders: URLSearchParams[]; postbackReplies: string[] } = { startorders: [], postbackReplies: [] };
+const seen: { startorders: URLSearchParams[]; postbackReplies: string[]; statusAsks: string[] } = { startorders: [], postbackReplies: [], statusAsks: [] };
 /** referenceID -> sale the fake Verotel approved. */
 const sales = new Map<string, { saleID: string; priceAmount: string; priceCurrency: string; result: "APPROVED" | "DECLINED" }>();
+/** The fake status service fails (HTTP 500) while this is set. */
+let statusDown = false;
 
 /** The documented signature, written out again here (not the adapter's code) so a wrong adapter fails. */
 function documentedSignature(params: Record<string, string>): string {
@@ -88,8 +90,16 @@ async function fakeVerotel(req: IncomingMessage, res: ServerResponse) {
       res.writeHead(400).end("ERROR");
       return;
     }
+    seen.statusAsks.push(params.referenceID ?? "");
+    if (statusDown) {
+      res.writeHead(500).end("ERROR");
+      return;
+    }
     const sale = sales.get(params.referenceID ?? "");
-    res.writeHead(200, { "Content-Type": "text/plain" }).end(sale ? `response: FOUND\nsaleID: ${sale.saleID}\nsaleResult: ${sale.result}\n` : "response: NOTFOUND\n");
+    const found = sale
+      ? [`response: FOUND`, `shopID: ${shopId}`, `saleID: ${sale.saleID}`, `referenceID: ${params.referenceID}`, `saleResult: ${sale.result}`, `priceAmount: ${sale.priceAmount}`, `priceCurrency: ${sale.priceCurrency}`]
+      : ["response: NOTFOUND"];
+    res.writeHead(200, { "Content-Type": "text/plain" }).end(`${found.join("\n")}\n`);
     return;
   }
   res.writeHead(404).end();
@@ -165,6 +175,8 @@ describe("Verotel FlexPay adapter", () => {
     expect(await paymentStatus(api, a, payment_id)).toBe("pending");
     expect((await postback({ ...base, "signature[]": "x" })).status).toBe(400);
 
+    // Verotel's status service knows the sale: the postback pays, once.
+    sales.set(row.reference, { saleID: "555", priceAmount: base.priceAmount!, priceCurrency: "EUR", result: "APPROVED" });
     const before = await balanceOf(api, a.userId);
     for (let i = 0; i < 3; i++) {
       const res = await postback({ ...base, signature: documentedSignature(base) });
@@ -191,7 +203,98 @@ describe("Verotel FlexPay adapter", () => {
     const reference = (await paymentRow(api, payment_id)).reference;
     expect(await adapter.readStatus(reference)).toBeNull();
     await fetch(redirect_url, { redirect: "manual" });
-    expect(await adapter.readStatus(reference)).toBe("paid");
+    const sent = new URL(redirect_url).searchParams;
+    expect(await adapter.readStatus(reference)).toEqual({
+      reference,
+      status: "paid",
+      amount: Math.round(Number(sent.get("priceAmount")) * 100),
+      currency: "EUR",
+      eventId: "status-service",
+      providerReference: sales.get(reference)!.saleID,
+    });
+  });
+
+  it("our own signed purchase URL replayed as a postback is refused: the payment stays pending, no credits", async () => {
+    const a = await newMember();
+    const before = await balanceOf(api, a.userId);
+    const { payment_id, redirect_url } = await startPayment(api, a, { package_id: (await pkgOf(a)).id, method: "cards" });
+    // The attack of docs/security.md (Payments): same key, type=purchase, shopID and referenceID, all signed by us.
+    const ours = new URL(redirect_url).search.slice(1);
+    const asked = seen.statusAsks.length;
+    for (const query of [`provider=verotel&${ours}`, `${ours}&provider=verotel`]) {
+      const res = await fetch(`${api.baseUrl}/api/payment-notify.php?${query}`);
+      expect(res.status).toBe(400);
+    }
+    expect((await paymentRow(api, payment_id)).status).toBe("pending");
+    expect(await balanceOf(api, a.userId)).toEqual(before);
+    // Refused before anything else: the status service was not even asked.
+    expect(seen.statusAsks.length).toBe(asked);
+  });
+
+  it("a postback with Verotel's fields pays only once the status service confirms that sale, amount and currency; once", async () => {
+    const a = await newMember();
+    const pkg = await pkgOf(a);
+    const before = await balanceOf(api, a.userId);
+    const { payment_id, redirect_url } = await startPayment(api, a, { package_id: pkg.id, method: "cards" });
+    const row = await paymentRow(api, payment_id);
+    const price = new URL(redirect_url).searchParams.get("priceAmount")!;
+    const sale = { shopID: shopId, type: "purchase", saleID: "777001", transactionID: "888001", referenceID: row.reference, priceAmount: price, priceCurrency: "EUR", paymentMethod: "CC" };
+    const postback = async (params: Record<string, string>) => {
+      const res = await fetch(`${api.baseUrl}/api/payment-notify.php?provider=verotel&${new URLSearchParams({ ...params, signature: documentedSignature(params) })}`);
+      return `${res.status} ${await res.text()}`;
+    };
+    const state = async () => ({ status: (await paymentRow(api, payment_id)).status, credits: (await balanceOf(api, a.userId)).credits });
+    const pending = { status: "pending", credits: before.credits };
+
+    // Not known to the status service, or the service is down: answered OK (Verotel refunds a card sale it gets no OK for), still pending.
+    const asked = seen.statusAsks.length;
+    expect(await postback(sale)).toBe("200 OK");
+    expect(seen.statusAsks.slice(asked)).toEqual([row.reference]);
+    expect(await state()).toEqual(pending);
+    statusDown = true;
+    try {
+      expect(await postback(sale)).toBe("200 OK");
+    } finally {
+      statusDown = false;
+    }
+    expect(await state()).toEqual(pending);
+    // Known, but as another sale, declined, or for another amount or currency: still pending.
+    for (const known of [
+      { saleID: "777999", priceAmount: price, priceCurrency: "EUR", result: "APPROVED" as const },
+      { saleID: "777001", priceAmount: price, priceCurrency: "EUR", result: "DECLINED" as const },
+      { saleID: "777001", priceAmount: "0.01", priceCurrency: "EUR", result: "APPROVED" as const },
+      { saleID: "777001", priceAmount: price, priceCurrency: "USD", result: "APPROVED" as const },
+    ]) {
+      sales.set(row.reference, known);
+      expect(await postback(sale)).toBe("200 OK");
+      expect(await state()).toEqual(pending);
+    }
+    // Verotel confirms a sale of 0.01: the postback says so too, but the payment's amount is the package's.
+    sales.set(row.reference, { saleID: "777001", priceAmount: "0.01", priceCurrency: "EUR", result: "APPROVED" });
+    expect(await postback({ ...sale, priceAmount: "0.01" })).toBe("200 OK");
+    expect(await state()).toEqual(pending);
+    const outcomes = (await api.db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, payment_id))).map((e) => e.outcome);
+    expect(outcomes).toEqual([...Array(6).fill("unconfirmed"), "mismatch"]);
+
+    // Confirmed: paid once, however often (and however concurrently) Verotel or anyone sends it again.
+    sales.set(row.reference, { saleID: "777001", priceAmount: price, priceCurrency: "EUR", result: "APPROVED" });
+    expect(await Promise.all([1, 2, 3, 4].map(() => postback(sale)))).toEqual(Array(4).fill("200 OK"));
+    expect(await postback(sale)).toBe("200 OK");
+    expect(await state()).toEqual({ status: "paid", credits: before.credits + pkg.credits });
+    expect((await paymentRow(api, payment_id)).providerReference).toBe("777001");
+    expect((await balanceOf(api, a.userId)).ledgerSum).toBe(before.credits + pkg.credits);
+  });
+
+  it("the status service's word on the result page pays only for the payment's amount and currency", async () => {
+    const a = await newMember();
+    const before = await balanceOf(api, a.userId);
+    const { payment_id } = await startPayment(api, a, { package_id: (await pkgOf(a)).id, method: "cards" });
+    const row = await paymentRow(api, payment_id);
+    sales.set(row.reference, { saleID: "778001", priceAmount: "0.01", priceCurrency: "EUR", result: "APPROVED" });
+    // The result page asks the status service while pending: APPROVED, but for 0.01.
+    expect(await paymentStatus(api, a, payment_id)).toBe("pending");
+    expect(await balanceOf(api, a.userId)).toEqual(before);
+    expect((await api.db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, payment_id))).map((e) => e.outcome)).toEqual(["mismatch"]);
   });
 
   it("routes only the configured methods to Verotel; the others stay with the sandbox", async () => {

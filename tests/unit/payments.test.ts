@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { decimalToMinor, minorToDecimal } from "../../api/services/payments/types";
-import { flexpaySignature } from "../../api/services/payments/verotel";
+import { createVerotelProvider, flexpaySignature, flexpayUrlSignature } from "../../api/services/payments/verotel";
 import { currencyOf, demoPackages, methodsFor, paymentCountry } from "../../api/domain/payments/catalogue";
 import { formatMoney } from "../../app/payments";
 
@@ -58,5 +58,68 @@ describe("FlexPay signature", () => {
   it("is the SHA-256 of the key and the sorted parameters, without the signature itself (the library docs' example)", () => {
     // Verotel::FlexPay's documented example signs "aaB:custom1=xyz:custom2=:shopID=123".
     expect(flexpaySignature("aaB", { shopID: "123", custom1: "xyz", custom2: "", signature: "ignored" })).toBe("b78a4348fe45ec2cfd3a3d1b30d6067c14dd42c2e58a94f99fcced2fef0cc8bc");
+  });
+
+  // The test vector of Verotel's official FlexPay client (verotel/flexpay-php-client, tests/FlexPayTest.php): shop 68849.
+  const vector = {
+    secret: "zpXwe2D77g4P7ysGJcr3rY87TBYs6J",
+    params: {
+      shopID: "68849",
+      saleID: "433456",
+      priceAmount: "0.00",
+      referenceID: "reference1234",
+      priceCurrency: "USD",
+      custom1: "My",
+      description: "My Dščřčřřěřě&?=blah123",
+      subscriptionType: "RECURRING",
+      period: "P1M",
+      name: "My name",
+      trialAmount: "0.01",
+      trialPeriod: "P3D",
+      successURL: "http://backURL.test",
+      declineURL: "http://declineURL.test",
+      cancelDiscountPercentage: "30",
+      blah: "something",
+    },
+    signOfFiltered: "ff5cf9bcc0497c8cb40087065e5016dcfbe2efd23327f6c67614fa23537c24b2",
+    signOfAll: "e50b4e92fcd0a21114d3bf3a64f888edfbc784df170e70ee165c4350fe9ffc3c",
+  };
+
+  it("gives Verotel's published signature for its client's test parameters: a URL signs only the documented ones", () => {
+    expect(flexpayUrlSignature(vector.secret, vector.params)).toBe(vector.signOfFiltered);
+  });
+
+  it("gives Verotel's published signature over all the parameters, as a postback is checked", () => {
+    expect(flexpaySignature(vector.secret, vector.params)).toBe(vector.signOfAll);
+  });
+});
+
+describe("Verotel postbacks", () => {
+  const shopId = "68849";
+  const key = "unit-test-signature-key";
+  const signed = (params: Record<string, string>) => ({ ...params, signature: flexpaySignature(key, params) });
+  const adapter = createVerotelProvider({ shopId, signatureKey: key, baseUrl: "https://verotel.invalid" });
+  const sale = { shopID: shopId, type: "purchase", saleID: "433456", transactionID: "9123456", referenceID: "ref-1", priceAmount: "29.99", priceCurrency: "EUR", paymentMethod: "CC" };
+  const notification = (query: Record<string, string>) => adapter.verifyNotification({ query: { provider: "verotel", ...query }, rawBody: "", headers: {} });
+
+  it("refuses the parameters of our own signed purchase URL (same key, type=purchase, shopID, referenceID)", async () => {
+    const { redirectUrl } = (await adapter.createPayment({ paymentId: 1, reference: "ref-1", amount: 2999, currency: "EUR", method: "cards", description: "100 credits", returnUrl: "https://site.example/payment/1" })) as { redirectUrl: string };
+    const ours = Object.fromEntries(new URL(redirectUrl).searchParams);
+    expect(ours.signature).toBe(flexpayUrlSignature(key, ours));
+    expect(notification(ours)).toBeNull();
+  });
+
+  it("refuses a signed set without Verotel's sale or transaction id, or with our order's return URLs", () => {
+    const { saleID: _s, ...noSale } = sale;
+    const { transactionID: _t, ...noTransaction } = sale;
+    expect(notification(signed(noSale))).toBeNull();
+    expect(notification(signed(noTransaction))).toBeNull();
+    expect(notification(signed({ ...sale, successURL: "https://site.example/payment/1" }))).toBeNull();
+    expect(notification(signed({ ...sale, priceAmount: "" }))).toBeNull();
+  });
+
+  it("reads a sale's postback as a claim of payment with its amount, currency and ids; a later event claims nothing", () => {
+    expect(notification(signed(sale))).toEqual({ reference: "ref-1", status: "paid", amount: 2999, currency: "EUR", eventId: "9123456", providerReference: "433456" });
+    expect(notification(signed({ ...sale, event: "credit" }))?.status).toBe("pending");
   });
 });

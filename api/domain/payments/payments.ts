@@ -195,13 +195,13 @@ async function finish(db: Db, paymentId: number, status: PaymentStatus, now: Dat
   });
 }
 
-export type ApplyOutcome = "applied" | "ignored" | "mismatch" | "unknown";
+export type ApplyOutcome = "applied" | "ignored" | "mismatch" | "unknown" | "unconfirmed";
 
 /**
  * A verified notification changes a pending payment once: a conditional UPDATE from `pending`, and for
  * `paid`, the credits, paid_user and the ledger row in the same transaction. Replays, a notification
  * racing the browser's return, and statuses after the final one find no pending row and change nothing.
- * An amount or currency other than the payment's is recorded and changes nothing.
+ * An amount or currency other than the payment's is recorded and changes nothing; `paid` must state both.
  */
 export async function applyNotification(db: Db, provider: Pick<PaymentProvider, "id">, n: ProviderNotification, now = new Date()): Promise<ApplyOutcome> {
   const [payment] = await db
@@ -214,7 +214,8 @@ export async function applyNotification(db: Db, provider: Pick<PaymentProvider, 
     await db.insert(paymentEvents).values({ ...event, paymentId: null, outcome: "ignored" });
     return "unknown";
   }
-  if ((n.amount !== null && n.amount !== payment.amount) || (n.currency !== null && n.currency !== payment.currency)) {
+  const unstated = n.status === "paid" && (n.amount === null || n.currency === null);
+  if (unstated || (n.amount !== null && n.amount !== payment.amount) || (n.currency !== null && n.currency !== payment.currency)) {
     await db.insert(paymentEvents).values({ ...event, paymentId: payment.id, outcome: "mismatch" });
     return "mismatch";
   }
@@ -327,11 +328,36 @@ export async function refundPayment(db: Db, providers: PaymentProviders, payment
   });
 }
 
-/** Verifies and applies one notification: what it did, or false when its signature does not hold. */
-export async function receiveNotification(db: Db, provider: Pick<PaymentProvider, "id" | "verifyNotification">, input: NotificationInput): Promise<ApplyOutcome | false> {
-  const notification = provider.verifyNotification(input);
-  if (!notification) return false;
-  return applyNotification(db, provider, notification);
+/**
+ * Verifies one notification, has the provider confirm it (server to server) while its payment is pending,
+ * and applies what was confirmed: what it did, or false when it is not authentic. Not confirmed
+ * ("unconfirmed"): recorded, and the payment stays pending (the status service is asked again later).
+ */
+export async function receiveNotification(
+  db: Db,
+  provider: Pick<PaymentProvider, "id" | "verifyNotification" | "confirm">,
+  input: NotificationInput,
+  now = new Date(),
+  onConfirmError: (error: unknown) => void = () => undefined,
+): Promise<ApplyOutcome | false> {
+  const claim = provider.verifyNotification(input);
+  if (!claim) return false;
+  const [payment] = await db
+    .select({ id: payments.id, status: payments.status })
+    .from(payments)
+    .where(and(eq(payments.provider, provider.id), eq(payments.reference, claim.reference)))
+    .limit(1);
+  // Nothing left to decide (no such payment, or no longer pending): recorded as such, without asking the provider.
+  if (!payment || payment.status !== "pending") return applyNotification(db, provider, claim, now);
+  const confirmed = await provider.confirm(claim).catch((error: unknown) => {
+    onConfirmError(error);
+    return null;
+  });
+  if (!confirmed || confirmed.reference !== claim.reference || confirmed.status !== claim.status) {
+    await db.insert(paymentEvents).values({ provider: provider.id, eventId: claim.eventId?.slice(0, 100) ?? null, status: claim.status, receivedAt: now, paymentId: payment.id, outcome: "unconfirmed" });
+    return "unconfirmed";
+  }
+  return applyNotification(db, provider, confirmed, now);
 }
 
 export type SettleOptions = {
@@ -400,10 +426,10 @@ export async function settleAbandonedPayments(db: Db, providers: PaymentProvider
     const provider = providers.byId(row.provider);
     if (!provider) continue;
     asked++;
-    const status = await provider.readStatus(row.reference).catch(() => null);
-    if (status && status !== "pending") {
-      await applyNotification(db, provider, { reference: row.reference, status, amount: null, currency: null, eventId: "status-service" }, now);
-    } else if (!status && now.getTime() - row.createdAt.getTime() > options.giveUpAfterMs) {
+    const answer = await provider.readStatus(row.reference).catch(() => null);
+    if (answer && answer.status !== "pending") {
+      await applyNotification(db, provider, answer, now);
+    } else if (!answer && now.getTime() - row.createdAt.getTime() > options.giveUpAfterMs) {
       if ((await applyNotification(db, provider, { reference: row.reference, status: "expired", amount: null, currency: null, eventId: "expired-here" }, now)) === "applied") expired++;
     }
   }

@@ -72,6 +72,8 @@ export function createSandboxProvider(options: SandboxOptions): PaymentProvider 
       // The sandbox keeps no state of its own beyond what it notified.
       return null;
     },
+    // Its notifications come from this process, signed with a key that signs nothing a payer sees: the claim is the provider's word.
+    confirm: async (claim) => claim,
     verifyNotification(input: NotificationInput): ProviderNotification | null {
       if (!validSignature(options.secret, input.rawBody, input.headers[sandboxSignatureHeader])) return null;
       let json: unknown;

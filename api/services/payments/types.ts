@@ -39,16 +39,28 @@ export type NotificationInput = { query: Record<string, unknown>; rawBody: strin
 /** The reply a provider expects to a notification it sent (Verotel wants the text "OK"). */
 export type NotificationReply = { status: number; contentType: string; body: string };
 
-/** docs/decisions/008-payment-providers.md: every provider does these four things. */
+/** docs/decisions/008-payment-providers.md: every provider does these things. */
 export interface PaymentProvider {
   readonly id: ProviderId;
   /** The methods this provider can take. */
   readonly methods: readonly PaymentMethodId[];
   createPayment(input: CreatePaymentInput & { storedCard?: string | null }): Promise<CreatedPayment>;
-  /** Asks the provider for a payment's state (server to server); null when it does not know it. */
-  readStatus(reference: string): Promise<ProviderStatus | null>;
-  /** The notification if its signature holds, else null (nothing else is read from a request that fails this). */
+  /**
+   * Asks the provider for a payment's state (server to server): its answer, with the amount and currency
+   * it states (null when it does not state them); null when it does not know the payment.
+   */
+  readStatus(reference: string): Promise<ProviderNotification | null>;
+  /**
+   * Authenticates a notification: what it claims if its signature holds and it carries what only the
+   * provider produces, else null (nothing else is read from a request that fails this). A claim is no
+   * proof of payment on its own: `confirm` decides.
+   */
   verifyNotification(input: NotificationInput): ProviderNotification | null;
+  /**
+   * What the provider's own server confirms of an authenticated claim (Verotel: its status service,
+   * with the same sale, amount and currency); null: not confirmed, and the payment stays pending.
+   */
+  confirm(claim: ProviderNotification): Promise<ProviderNotification | null>;
   /** The answer the provider expects once we stored the notification. */
   acknowledge(): NotificationReply;
   /** Gives the money back; `manual` when the operator must do it in the provider's own dashboard. */
