@@ -116,6 +116,60 @@ test.describe("requests refused before any route reads them", () => {
     await visitor.dispose();
   });
 
+  test("GET /api/logout.php logs out only when the request says it comes from this site", async ({ baseURL }) => {
+    const member = await playwrightRequest.newContext({ baseURL });
+    const account = await signUp(member);
+    const me = async () => ((await (await member.get("/api/user.php")).json()) as { user: { email: string } | null }).user?.email ?? null;
+    expect(await me()).toBe(account.email);
+    const ownUrl = new URL(baseURL!);
+    const refused: [string, Record<string, string>][] = [
+      ["/api/logout.php", { "Sec-Fetch-Site": "cross-site" }],
+      ["/api/logout.php", { "Sec-Fetch-Site": "same-site" }],
+      ["/api/logout.php", foreign],
+      ["/api/logout.php", { ...foreign, "Sec-Fetch-Site": "same-origin" }],
+      ["/api/logout.php", { Origin: `https://${ownUrl.host}` }],
+      // Neither header (an old browser, curl): refused, as a post is.
+      ["/api/logout.php", {}],
+      // The api's router matches case-insensitively, with or without a trailing slash (and HEAD as GET, below).
+      ["/API/Logout.php", { "Sec-Fetch-Site": "cross-site" }],
+      ["/api/logout.php/?x=1", { "Sec-Fetch-Site": "cross-site" }],
+    ];
+    for (const [path, headers] of refused) {
+      const res = await member.get(path, { headers, maxRedirects: 0 });
+      const label = `${path} ${JSON.stringify(headers)}`;
+      expect(res.status(), label).toBe(403);
+      expect(res.headers()["set-cookie"], label).toBeUndefined();
+      expect(await res.json(), label).toMatchObject({ error: "cross_site_request" });
+    }
+    expect((await member.head("/api/logout.php", { headers: { "Sec-Fetch-Site": "cross-site" } })).status()).toBe(403);
+    expect(await me()).toBe(account.email);
+    const ownOrigin = await member.get("/api/logout.php", { headers: { Origin: ownUrl.origin } });
+    expect(ownOrigin.status()).toBe(200);
+    expect(await me()).toBeNull();
+    await signUp(member, { ...account, email: `again-${account.email}` });
+    expect(await me()).toBe(`again-${account.email}`);
+    const sameSite = await member.get("/api/logout.php", { headers: sameOrigin });
+    expect(sameSite.status()).toBe(200);
+    expect(await me()).toBeNull();
+    await member.dispose();
+  });
+
+  test("Origin must be this site's own origin: scheme, host and port", async ({ request, baseURL }) => {
+    const own = new URL(baseURL!);
+    const otherPort = `http://${own.hostname}:${Number(own.port) + 2}`;
+    for (const origin of [`https://${own.host}`, otherPort, `http://${own.hostname}`, `${own.origin}.evil.example`]) {
+      const page = await post(request, "/site-entry", { Origin: origin, ...formType }, form({ redirectTo: "/" }));
+      expect(page.status(), origin).toBe(403);
+      const api = await request.post("/api/page-hidden.php", { headers: { Origin: origin }, data: {} });
+      expect(api.status(), origin).toBe(403);
+    }
+    const exact = await post(request, "/site-entry", { Origin: own.origin, ...formType }, form({ redirectTo: "/" }));
+    expect(exact.status()).toBe(302);
+    // Behind a TLS proxy that TRUST_PROXY names (loopback here), the scheme is the one X-Forwarded-Proto gives.
+    const proxied = await post(request, "/site-entry", { Origin: `https://${own.host}`, "X-Forwarded-Proto": "https", ...formType }, form({ redirectTo: "/" }));
+    expect(proxied.status()).toBe(302);
+  });
+
   test("member pages are private and not stored; api and upload answers are never documents", async ({ page }) => {
     await login(page, accounts.free);
     for (const path of ["/members", "/profile", "/likes/received"]) {
