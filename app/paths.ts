@@ -15,25 +15,34 @@ export function splitLocale(pathname: string): { locale: Locale | null; path: st
 }
 
 const redirectBase = "http://rendezvous.invalid";
+const maxRedirectLength = 2048;
+
+/**
+ * A path the browser reads as one on this site, and so would a server that decodes it once more:
+ * one `/` then anything but `/` or `\`, no control characters, no backslashes, valid percent-encoding.
+ */
+function isSitePath(text: string): boolean {
+  if (text.length === 0 || text.length > maxRedirectLength) return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    return false;
+  }
+  return [text, decoded].every((candidate) => /^\/(?![/\\])/.test(candidate) && !/[\u0000-\u001f\u007f\\]/.test(candidate));
+}
 
 /**
  * The one gate for every path a request asks to be sent to (redirectTo after login, a language
  * switch, a dismissal, a block...): only a path on this site, as the browser itself would read it.
  * Control characters (a tab the browser would strip, CR, LF, NUL), backslashes (read as slashes),
- * `//` (another host) and their percent-encoded forms give the fallback, never an error.
+ * `//` (another host) and their percent-encoded forms give the fallback, never an error. The check
+ * holds for the path as given and for the path returned, after dot segments are resolved
+ * (`/.//evil.example/` resolves to `//evil.example/`): what is returned is what was checked.
  */
 export function safeRedirectPath(value: unknown, fallback: string): string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 2048) return fallback;
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(value);
-  } catch {
-    return fallback;
-  }
-  for (const candidate of [value, decoded]) {
-    if (/[\u0000-\u001f\u007f\\]/.test(candidate) || !candidate.startsWith("/") || candidate.startsWith("//")) return fallback;
-  }
+  if (typeof value !== "string" || !isSitePath(value)) return fallback;
   const url = new URL(value, redirectBase);
-  if (url.origin !== redirectBase) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  return url.origin === redirectBase && isSitePath(path) ? path : fallback;
 }

@@ -29,26 +29,41 @@ export function isUploadPath(pathname: string): boolean {
  */
 const serverToServerApiPaths = new Set(["/api/unsubscribe.php", "/api/mail-events.php"]);
 
+/**
+ * api GETs that change something (logout is a GET in the api's contract): they pass the same-origin check
+ * of a post, so a foreign page's link or image cannot call them. Matched as the api's router matches
+ * (case-insensitive, trailing slash optional), so /API/Logout.php/ is the same call.
+ */
+const stateChangingApiGets = new Set(["/api/logout.php"]);
+
 export type Refusal = { status: 400 | 403 | 411 | 413 | 415; reason: string };
 
 const formTypes = ["application/x-www-form-urlencoded", "multipart/form-data"];
 const safeMethods = new Set(["GET", "HEAD"]);
 
 /**
- * A state-changing request counts as same-origin when its Origin names this host, or, when a browser
- * sent no Origin, when Sec-Fetch-Site says same-origin. Neither (curl, a foreign page): refused.
+ * A state-changing request counts as same-origin when its Origin is this site's own origin (scheme, host
+ * and port: https://host is another origin than http://host), or, when a browser sent no Origin, when
+ * Sec-Fetch-Site says same-origin. Neither (curl, a foreign page): refused. The scheme is req.protocol,
+ * which believes X-Forwarded-Proto only from a proxy TRUST_PROXY names.
  */
 export function isSameOrigin(req: Request): boolean {
   const origin = req.get("origin");
-  const host = req.get("x-forwarded-host") && req.app.get("trust proxy fn")(req.socket.remoteAddress ?? "", 0) ? req.get("x-forwarded-host") : req.get("host");
-  if (origin !== undefined) {
-    try {
-      return origin !== "null" && new URL(origin).host === host;
-    } catch {
-      return false;
-    }
-  }
+  if (origin !== undefined) return origin === ownOrigin(req);
   return req.get("sec-fetch-site") === "same-origin";
+}
+
+/** This site's origin as a browser serialises it in Origin (lowercase host, no default port), or null when Host is no host. */
+function ownOrigin(req: Request): string | null {
+  const host = req.get("x-forwarded-host") && req.app.get("trust proxy fn")(req.socket.remoteAddress ?? "", 0) ? req.get("x-forwarded-host") : req.get("host");
+  if (!host || (req.protocol !== "http" && req.protocol !== "https")) return null;
+  try {
+    const url = new URL(`${req.protocol}://${host}`);
+    // A Host that also names a user, a path or a query (evil@host, host/x) is no host of ours.
+    return url.username === "" && url.password === "" && url.href === `${url.origin}/` ? url.origin : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A path with broken percent-encoding (/%FF/...) would make the router throw. */
@@ -66,8 +81,9 @@ export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
   // Remix's pre-single-fetch data requests: no page of this app makes them, and Remix answers some with a 500.
   if (!decodablePath(req.path)) return { status: 400, reason: "undecodable_path" };
   const legacy: Refusal | null = kind === "page" && new URLSearchParams(req.originalUrl.split("?")[1] ?? "").has("_data") ? { status: 400, reason: "legacy_data_request" } : null;
-  if (safeMethods.has(req.method)) return legacy;
-  const serverToServer = kind === "api" && serverToServerApiPaths.has(req.originalUrl.split("?")[0] ?? "");
+  const apiPath = kind === "api" ? (req.originalUrl.split("?")[0] ?? "") : "";
+  if (safeMethods.has(req.method) && !stateChangingApiGets.has(apiPath.toLowerCase().replace(/\/+$/, ""))) return legacy;
+  const serverToServer = serverToServerApiPaths.has(apiPath);
   if (!serverToServer && !isSameOrigin(req)) return { status: 403, reason: "cross_site" };
   if (legacy) return legacy;
   const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

@@ -28,7 +28,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const api = apiFor(request, context);
   if (api.hasSession) await api.put("/api/user.php", UserResponse, { language: language.data });
   const target = new URL(safeRedirectPath(form.get("redirectTo"), "/"), "http://rendezvous.invalid");
-  const location = localizePath(language.data, splitLocale(target.pathname).path) + target.search;
+  // Re-prefixing can turn /nl//evil.example into //evil.example: the composed path is checked again.
+  const location = safeRedirectPath(localizePath(language.data, splitLocale(target.pathname).path) + target.search, localizePath(language.data, "/"));
   return redirect(location, { headers: { "Set-Cookie": localeCookie(language.data) } });
 }
 

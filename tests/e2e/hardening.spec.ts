@@ -1,4 +1,5 @@
-import type { APIRequestContext } from "@playwright/test";
+import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
+import { signUp } from "./accounts-support";
 import { accounts, expect, expectPath, login, sameOrigin, test } from "./fixtures";
 
 /**
@@ -68,12 +69,105 @@ test.describe("requests refused before any route reads them", () => {
     expect(await posted.text()).toContain("This request could not be read.");
   });
 
-  test("redirectTo never leaves the site, whatever it hides", async ({ request }) => {
-    for (const redirectTo of ["/\t/evil.example/", "//evil.example/", "/\\evil.example", "/members\r\nSet-Cookie: x=1", "https://evil.example/"]) {
-      const res = await post(request, "/site-entry", { ...sameOrigin, ...formType }, form({ redirectTo }));
+  test("redirectTo never leaves the site, whatever it hides, on every route that takes one and through a real login", async ({ baseURL }) => {
+    // Two logins and a signup, each a password hash: a loaded machine needs more than the default 45 s.
+    test.setTimeout(120_000);
+    // A member of its own: a real login, a dismissal and an unblock change nothing another test reads.
+    const member = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: sameOrigin });
+    const account = await signUp(member);
+    const other = ((await (await member.get("/api/members.php")).json()) as { results: { id: number }[] }).results[0]!.id;
+    const hostile = [
+      "/\t/evil.example/", "//evil.example/", "/\\evil.example", "/members\r\nSet-Cookie: x=1", "https://evil.example/",
+      // Dot segments the URL parser resolves to //evil.example/ (issue 23 item 2).
+      "/.//evil.example/", "/%2e//evil.example/", "/%2E//evil.example/", "/a/..//evil.example/",
+    ];
+    for (const redirectTo of hostile) {
+      const res = await post(member, "/site-entry", formType, form({ redirectTo }));
       expect(res.status(), JSON.stringify(redirectTo)).toBe(302);
       expect(res.headers()["location"], JSON.stringify(redirectTo)).toBe("/");
     }
+    // The other routes go through the same function (tests/unit/safe-redirect.test.ts has the rest); a login costs a password hash, so one each.
+    const routes: { path: string; fields: Record<string, string>; redirectTo: string; fallback: string }[] = [
+      { path: "/dismiss", fields: { key: "hide-enrich-alert" }, redirectTo: "/.//evil.example/", fallback: "/members" },
+      { path: `/members/${other}/block`, fields: { intent: "unblock" }, redirectTo: "/a/..//evil.example/", fallback: `/members/${other}` },
+      { path: "/login", fields: { email: account.email, password: account.password }, redirectTo: "/%2e//evil.example/", fallback: "/members" },
+    ];
+    for (const route of routes) {
+      const res = await post(member, route.path, formType, form({ ...route.fields, redirectTo: route.redirectTo }));
+      expect(res.status(), route.path).toBe(302);
+      expect(res.headers()["location"], route.path).toBe(route.fallback);
+    }
+    // The language switch puts its own prefix in front: /nl//evil.example/ without /nl is //evil.example/.
+    for (const redirectTo of ["/nl//evil.example/", "/nl/.//evil.example/"]) {
+      const res = await post(member, "/lang-config", formType, form({ language: "en", redirectTo }));
+      expect(res.status(), redirectTo).toBe(302);
+      expect(res.headers()["location"], redirectTo).toBe("/");
+    }
+    await member.dispose();
+    // A visitor opens the login page a foreign link named; the page carries ?redirectTo= into its form, and the login it sends ends on the site.
+    const visitor = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: sameOrigin });
+    const page = await (await visitor.get("/login?redirectTo=/.//evil.example/", { maxRedirects: 0 })).text();
+    // The login form's field, in <main> (the header's language menu has a redirectTo of its own).
+    const carried = /name="redirectTo" value="([^"]*)"/.exec(page.slice(page.indexOf("<main")))?.[1] ?? null;
+    expect(carried).toBe("/.//evil.example/");
+    const loggedIn = await post(visitor, "/login", formType, form({ email: account.email, password: account.password, redirectTo: carried ?? "" }));
+    expect(loggedIn.status()).toBe(302);
+    expect(loggedIn.headers()["location"]).toBe("/members");
+    await visitor.dispose();
+  });
+
+  test("GET /api/logout.php logs out only when the request says it comes from this site", async ({ baseURL }) => {
+    const member = await playwrightRequest.newContext({ baseURL });
+    const account = await signUp(member);
+    const me = async () => ((await (await member.get("/api/user.php")).json()) as { user: { email: string } | null }).user?.email ?? null;
+    expect(await me()).toBe(account.email);
+    const ownUrl = new URL(baseURL!);
+    const refused: [string, Record<string, string>][] = [
+      ["/api/logout.php", { "Sec-Fetch-Site": "cross-site" }],
+      ["/api/logout.php", { "Sec-Fetch-Site": "same-site" }],
+      ["/api/logout.php", foreign],
+      ["/api/logout.php", { ...foreign, "Sec-Fetch-Site": "same-origin" }],
+      ["/api/logout.php", { Origin: `https://${ownUrl.host}` }],
+      // Neither header (an old browser, curl): refused, as a post is.
+      ["/api/logout.php", {}],
+      // The api's router matches case-insensitively, with or without a trailing slash (and HEAD as GET, below).
+      ["/API/Logout.php", { "Sec-Fetch-Site": "cross-site" }],
+      ["/api/logout.php/?x=1", { "Sec-Fetch-Site": "cross-site" }],
+    ];
+    for (const [path, headers] of refused) {
+      const res = await member.get(path, { headers, maxRedirects: 0 });
+      const label = `${path} ${JSON.stringify(headers)}`;
+      expect(res.status(), label).toBe(403);
+      expect(res.headers()["set-cookie"], label).toBeUndefined();
+      expect(await res.json(), label).toMatchObject({ error: "cross_site_request" });
+    }
+    expect((await member.head("/api/logout.php", { headers: { "Sec-Fetch-Site": "cross-site" } })).status()).toBe(403);
+    expect(await me()).toBe(account.email);
+    const ownOrigin = await member.get("/api/logout.php", { headers: { Origin: ownUrl.origin } });
+    expect(ownOrigin.status()).toBe(200);
+    expect(await me()).toBeNull();
+    await signUp(member, { ...account, email: `again-${account.email}` });
+    expect(await me()).toBe(`again-${account.email}`);
+    const sameSite = await member.get("/api/logout.php", { headers: sameOrigin });
+    expect(sameSite.status()).toBe(200);
+    expect(await me()).toBeNull();
+    await member.dispose();
+  });
+
+  test("Origin must be this site's own origin: scheme, host and port", async ({ request, baseURL }) => {
+    const own = new URL(baseURL!);
+    const otherPort = `http://${own.hostname}:${Number(own.port) + 2}`;
+    for (const origin of [`https://${own.host}`, otherPort, `http://${own.hostname}`, `${own.origin}.evil.example`]) {
+      const page = await post(request, "/site-entry", { Origin: origin, ...formType }, form({ redirectTo: "/" }));
+      expect(page.status(), origin).toBe(403);
+      const api = await request.post("/api/page-hidden.php", { headers: { Origin: origin }, data: {} });
+      expect(api.status(), origin).toBe(403);
+    }
+    const exact = await post(request, "/site-entry", { Origin: own.origin, ...formType }, form({ redirectTo: "/" }));
+    expect(exact.status()).toBe(302);
+    // Behind a TLS proxy that TRUST_PROXY names (loopback here), the scheme is the one X-Forwarded-Proto gives.
+    const proxied = await post(request, "/site-entry", { Origin: `https://${own.host}`, "X-Forwarded-Proto": "https", ...formType }, form({ redirectTo: "/" }));
+    expect(proxied.status()).toBe(302);
   });
 
   test("member pages are private and not stored; api and upload answers are never documents", async ({ page }) => {
