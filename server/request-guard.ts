@@ -34,7 +34,8 @@ const serverToServerApiPaths = new Set(["/api/unsubscribe.php", "/api/mail-event
  * of a post, so a foreign page's link or image cannot call them. Matched as the api's router matches
  * (case-insensitive, trailing slash optional), so /API/Logout.php/ is the same call.
  */
-const stateChangingApiGets = new Set(["/api/logout.php"]);
+// auto-like.php makes a site-run profile like the member (once a day).
+const stateChangingApiGets = new Set(["/api/logout.php", "/api/auto-like.php"]);
 
 export type Refusal = { status: 400 | 403 | 411 | 413 | 415; reason: string };
 

@@ -142,6 +142,8 @@ test.describe("requests refused before any route reads them", () => {
       expect(await res.json(), label).toMatchObject({ error: "cross_site_request" });
     }
     expect((await member.head("/api/logout.php", { headers: { "Sec-Fetch-Site": "cross-site" } })).status()).toBe(403);
+    // The other api GET that writes (a site-run profile's automatic like) is guarded the same way.
+    expect((await member.get("/api/auto-like.php", { headers: { "Sec-Fetch-Site": "cross-site" } })).status()).toBe(403);
     expect(await me()).toBe(account.email);
     const ownOrigin = await member.get("/api/logout.php", { headers: { Origin: ownUrl.origin } });
     expect(ownOrigin.status()).toBe(200);
