@@ -75,14 +75,15 @@ export default defineConfig({
       PASSWORD_HASH_COST: "10",
       // The polling fallback (when the live stream cannot be used) every 2 s instead of 60 s: tests/e2e/live-chat.spec.ts.
       USER_REFETCH_SECONDS: "2",
-      // The payment tests pay through the offline sandbox, also where NODE_ENV=production is inherited.
+      // A demo, also where NODE_ENV=production or APP_MODE=production is inherited: the payment tests pay through the offline sandbox.
+      APP_MODE: "demo",
       PAYMENT_SANDBOX: "true",
       // Direct debits up to 200.00 in 30 days (default 300.00), so two of the biggest package reach it: tests/e2e/direct-debit.spec.ts.
       DEBIT_LIMIT_30D: "20000",
       // Browsers on loopback may name their address in X-Forwarded-For, so a test can be a visitor from a country
       // (tests/e2e/landers.spec.ts: the entry warning for NL and DE); other tests send none and stay 127.0.0.1.
       TRUST_PROXY: "loopback",
-      // Lets the api start even where NODE_ENV=production is inherited (it then requires a secret).
+      // A fresh secret per run rather than one generated into the data directory.
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       MAIL_EVENTS_SECRET: process.env.E2E_MAIL_EVENTS_SECRET,
     },

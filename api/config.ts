@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { appModeOf, type AppMode } from "#contract/app-mode";
 import { productionHashCost, setPasswordHashCost } from "./domain/passwords";
 
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
@@ -47,7 +48,7 @@ const ApiEnv = z.object({
   VEROTEL_SHOP_ID: optional(z.string().regex(/^\d{1,12}$/, "VEROTEL_SHOP_ID must be digits")),
   VEROTEL_SIGNATURE_KEY: optional(z.string().min(8)),
   VEROTEL_URL: z.string().url().default("https://secure.verotel.com"),
-  /** Whether the offline sandbox provider takes payments; unset: yes, except with NODE_ENV=production. */
+  /** Whether the offline sandbox provider takes payments in demo mode (unset: yes); production mode refuses "true". */
   PAYMENT_SANDBOX: optional(z.enum(["true", "false"])),
   /** Signs the sandbox provider's notifications; unset: derived from SESSION_SECRET. */
   SANDBOX_WEBHOOK_SECRET: optional(z.string().min(16)),
@@ -82,7 +83,8 @@ function optional<T extends z.ZodType>(schema: T) {
   return z.preprocess((v) => (v === "" ? undefined : v), schema.optional());
 }
 
-export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET"> & { SESSION_SECRET: string };
+/** APP_MODE is resolved (contract/app-mode.ts): demo or production, never unset. */
+export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET"> & { SESSION_SECRET: string; APP_MODE: AppMode };
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = ApiEnv.safeParse(env);
@@ -90,14 +92,24 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     const issue = parsed.error.issues[0];
     throw new Error(`Invalid api configuration: ${issue?.path.join(".")}: ${issue?.message}`);
   }
-  const config = parsed.data;
+  let mode: AppMode;
+  try {
+    mode = appModeOf(env);
+  } catch (error) {
+    throw new Error(`Invalid api configuration: ${(error as Error).message}`);
+  }
+  const config = { ...parsed.data, APP_MODE: mode };
   if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) throw new Error("Invalid api configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together");
-  if (config.NODE_ENV === "production" && config.PASSWORD_HASH_COST < productionHashCost) {
+  if (mode === "production" && config.PASSWORD_HASH_COST < productionHashCost) {
     throw new Error(`Invalid api configuration: PASSWORD_HASH_COST must be at least ${productionHashCost} in production`);
+  }
+  // The sandbox checkout lets a member mark their own payment paid: a production api never takes it (docs/payments.md).
+  if (mode === "production" && config.PAYMENT_SANDBOX === "true") {
+    throw new Error("Invalid api configuration: PAYMENT_SANDBOX=true is refused in production mode (the sandbox checkout lets members mark their own payments paid; set APP_MODE=demo for a demo)");
   }
   setPasswordHashCost(config.PASSWORD_HASH_COST);
   if (config.SESSION_SECRET) return { ...config, SESSION_SECRET: config.SESSION_SECRET };
-  if (config.NODE_ENV === "production") throw new Error("Invalid api configuration: SESSION_SECRET is required in production");
+  if (mode === "production") throw new Error("Invalid api configuration: SESSION_SECRET is required in production mode");
   return { ...config, SESSION_SECRET: localSecret(config.DATA_DIR) };
 }
 

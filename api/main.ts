@@ -1,3 +1,4 @@
+import { configErrorExitCode } from "#contract/app-mode";
 import { loadApiConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { seedDemoData, seedMissingDiscountCodes, seedMissingPackages } from "./db/seed";
@@ -16,7 +17,7 @@ async function main() {
     config = loadApiConfig();
   } catch (error) {
     console.error((error as Error).message);
-    process.exit(1);
+    process.exit(configErrorExitCode);
   }
   const logger = createLogger("api", config.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
@@ -33,7 +34,7 @@ async function main() {
     providers = configuredPaymentProviders(database, config, logger);
   } catch (error) {
     console.error((error as Error).message);
-    process.exit(1);
+    process.exit(configErrorExitCode);
   }
   const app = createApiApp({ database, config, logger, providers, dataExportTimer: true, notificationMailTimer: true });
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });
@@ -53,7 +54,7 @@ async function main() {
   });
   startSettlePaymentsJob(database.db, providers, { logger });
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
-    logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind }, "api listening");
+    logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind, mode: config.APP_MODE, sandbox: providers.sandboxEnabled }, "api listening");
   });
   // web's fetch keeps idle connections for up to 4 s: the api keeps them longer, so a request web sends on an
   // idle connection never meets one the api is closing (a reset POST is not retried).

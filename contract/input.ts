@@ -12,9 +12,10 @@ export const int4Max = 2_147_483_647;
 
 export const controlCharacterMessage = "must not contain control characters";
 
-// C0 control characters (NUL included) and DEL. Multi-line text keeps tab, line feed and carriage return (a textarea sends CRLF).
-const singleLine = /^[^\u0000-\u001f\u007f]*$/;
-const multiLine = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/;
+// C0 control characters (NUL included), DEL and C1 (U+0080-U+009F: U+009B is a terminal's CSI, which an operator's
+// report would otherwise print). Multi-line text keeps tab, line feed and carriage return (a textarea sends CRLF).
+const singleLine = /^[^\u0000-\u001f\u007f-\u009f]*$/;
+const multiLine = /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]*$/;
 
 /**
  * A text field of at most `max` characters without control characters; `trim` first (so a stray

@@ -36,7 +36,7 @@ async function main(): Promise<number> {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     const rows = await attributionReport(database.db, parsed.from, parsed.to);
-    if (parsed.csv) console.log(attributionCsv(rows));
+    if (parsed.csv) process.stdout.write(attributionCsv(rows));
     else {
       console.log(`Attribution ${parsed.from} to ${parsed.to} (UTC days; revenue: paid payments, refunds excluded)\n`);
       console.log(rows.length ? attributionTable(rows) : "No visits, signups or payments in these days.");

@@ -1,14 +1,25 @@
 /**
  * `npm start`: builds the site if there is no production build, then runs the api on a loopback
- * port and web on PORT (3000), unless API_URL points web at an api elsewhere.
+ * port and web on PORT (3000), unless API_URL points web at an api elsewhere. Both run in one mode:
+ * demo unless APP_MODE=production (or NODE_ENV=production) is set (docs/security.md, Modes).
  * `--dev` runs web with Vite's dev server instead of the build.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { configErrorExitCode } from "#contract/app-mode";
+import { serviceEnvs } from "./start-env";
 
 const dev = process.argv.includes("--dev");
 const apiPort = process.env.API_PORT ?? "3001";
 const external = Boolean(process.env.API_URL);
+
+let envs: ReturnType<typeof serviceEnvs>;
+try {
+  envs = serviceEnvs(process.env, { dev, apiPort });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(configErrorExitCode);
+}
 
 if (!dev && !existsSync("build/server/index.js")) {
   console.log("No production build yet: building (about 10 s)...");
@@ -21,7 +32,8 @@ let stopping = false;
 
 /**
  * Starts a service. When the api dies, web keeps serving (its pages answer 503 meanwhile) and the
- * api is started again with a growing delay; when web dies, everything stops.
+ * api is started again with a growing delay; when web dies, or the api refuses its configuration
+ * (a restart would be refused again), everything stops with that exit code.
  */
 function run(name: string, script: string, env: Record<string, string>, restartDelayMs = 0) {
   const startedAt = Date.now();
@@ -30,19 +42,20 @@ function run(name: string, script: string, env: Record<string, string>, restartD
   child.on("exit", (code, signal) => {
     children.delete(name);
     if (stopping) {
-      if (children.size === 0) process.exit(0);
+      // No argument: the exit code set when stopping began stands.
+      if (children.size === 0) process.exit();
       return;
     }
     console.log(`${name} exited (${signal ?? code})`);
-    if (name === "api") {
+    if (name === "api" && code !== configErrorExitCode) {
       // A crash soon after start doubles the delay (up to 30 s); a long healthy run resets it.
       const delay = Date.now() - startedAt > 60_000 ? 1000 : Math.min(30_000, Math.max(1000, restartDelayMs * 2));
       console.log(`restarting api in ${delay / 1000} s`);
       setTimeout(() => run(name, script, env, delay), delay);
       return;
     }
-    stopAll("SIGTERM");
     process.exitCode = code ?? 1;
+    stopAll("SIGTERM");
   });
 }
 
@@ -53,11 +66,10 @@ function stopAll(signal: NodeJS.Signals) {
   setTimeout(() => process.exit(), 6000).unref();
 }
 
-if (!external) run("api", "api/main.ts", { API_PORT: apiPort, API_HOST: "127.0.0.1" });
-run("web", "server/main.ts", {
-  NODE_ENV: dev ? "development" : "production",
-  API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}`,
-});
-if (!external) console.log(`Rendezvous: http://localhost:${process.env.PORT ?? 3000} (api on 127.0.0.1:${apiPort})`);
+if (!external) run("api", "api/main.ts", envs.api);
+run("web", "server/main.ts", envs.web);
+const where = external ? `api at ${process.env.API_URL}` : `api on 127.0.0.1:${apiPort}`;
+const mode = envs.mode === "demo" ? "DEMO mode: payments go through the sandbox checkout, where the payer picks the outcome; no real money moves" : "production mode";
+console.log(`Rendezvous (${mode}): http://localhost:${process.env.PORT ?? 3000} (${where})`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stopAll(signal));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { appModeOf, type AppMode } from "#contract/app-mode";
 
 const WebEnv = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -16,7 +17,8 @@ const WebEnv = z.object({
    */
   USER_REFETCH_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
 });
-export type WebConfig = z.infer<typeof WebEnv>;
+/** APP_MODE is resolved as the api resolves it (contract/app-mode.ts): NODE_ENV here only picks the build. */
+export type WebConfig = z.infer<typeof WebEnv> & { APP_MODE: AppMode };
 
 export function loadWebConfig(env: NodeJS.ProcessEnv = process.env): WebConfig {
   const parsed = WebEnv.safeParse(env);
@@ -24,7 +26,11 @@ export function loadWebConfig(env: NodeJS.ProcessEnv = process.env): WebConfig {
     const issue = parsed.error.issues[0];
     throw new Error(`Invalid web configuration: ${issue?.path.join(".")}: ${issue?.message}`);
   }
-  return parsed.data;
+  try {
+    return { ...parsed.data, APP_MODE: appModeOf(env) };
+  } catch (error) {
+    throw new Error(`Invalid web configuration: ${(error as Error).message}`);
+  }
 }
 
 export function trustProxyValue(value: string): boolean | number | string {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import pino from "pino";
 import type { ServerBuild } from "@remix-run/node";
+import { configErrorExitCode } from "#contract/app-mode";
 import { redactingLoggerOptions } from "#contract/log-redaction";
 import { loadWebConfig } from "./config";
 import { createWebApp } from "./app";
@@ -14,7 +15,7 @@ async function main() {
     config = loadWebConfig();
   } catch (error) {
     console.error((error as Error).message);
-    process.exit(1);
+    process.exit(configErrorExitCode);
   }
   // The same redaction as the api's: no password, token, cookie, e-mail address or push key in a line.
   const logger = pino({ level: config.LOG_LEVEL, base: { service: "web" }, ...redactingLoggerOptions() });
@@ -34,7 +35,7 @@ async function main() {
     app = createWebApp({ config, logger, build });
   }
   const server = app.listen(config.PORT, config.HOST, () => {
-    logger.info({ port: config.PORT, api: config.API_URL, mode: dev ? "development" : "production" }, "web listening");
+    logger.info({ port: config.PORT, api: config.API_URL, build: dev ? "development" : "production", mode: config.APP_MODE }, "web listening");
   });
   const stop = () => {
     server.close(() => process.exit(0));

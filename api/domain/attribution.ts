@@ -1,3 +1,4 @@
+import { stringify } from "csv-stringify/sync";
 import { and, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { attributionVisits, payments, users } from "../db/schema";
@@ -99,8 +100,25 @@ const money = (revenue: Record<string, number>) =>
     .map(([currency, minor]) => `${currency} ${(minor / 100).toFixed(2)}`)
     .join(" ");
 
+// C0 and C1 control characters and DEL (U+009B alone is a terminal's CSI), and the bidi controls that reorder what a
+// terminal or spreadsheet shows (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069): docs/attribution.md.
+const unprintable = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A tracking value as the report shows it: each control character becomes U+FFFD, so it cannot drive the
+ * operator's terminal and two funnels that differ only by one do not look the same. The input refuses them
+ * (contract/input.ts); values stored before that, or written by other means, still pass through here.
+ */
+export function printableValue(value: string): string {
+  return value.replace(unprintable, "\uFFFD");
+}
+
 const headers = ["network", "ref", "sub1", "sub2", "sub3", "visits", "signups", "paying members", "revenue"];
-const cells = (r: AttributionRow) => [r.network || "(none)", r.ref || "-", r.sub1 || "-", r.sub2 || "-", r.sub3 || "-", String(r.visits), String(r.signups), String(r.payingMembers), money(r.revenue) || "-"];
+const funnel = (r: AttributionRow) => [r.network, r.ref, r.sub1, r.sub2, r.sub3].map(printableValue);
+const cells = (r: AttributionRow) => {
+  const [network, ref, sub1, sub2, sub3] = funnel(r);
+  return [network || "(none)", ref || "-", sub1 || "-", sub2 || "-", sub3 || "-", String(r.visits), String(r.signups), String(r.payingMembers), money(r.revenue) || "-"];
+};
 
 /** The report as an aligned table (numbers right-aligned). */
 export function attributionTable(rows: AttributionRow[]): string {
@@ -110,11 +128,14 @@ export function attributionTable(rows: AttributionRow[]): string {
   return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)].join("\n");
 }
 
-/** The report as CSV (RFC 4180 quoting; revenue one column per currency, in major units). */
+/**
+ * The report as CSV: RFC 4180 quoting, one line per row ending in a line feed; revenue one column per currency, in
+ * major units. A value a spreadsheet would run as a formula (starting with = + - @ tab CR or their fullwidth forms,
+ * OWASP's CSV injection list) gets a leading single quote, so it is shown as text (csv-stringify's escape_formulas).
+ */
 export function attributionCsv(rows: AttributionRow[]): string {
   const currencies = [...new Set(rows.flatMap((r) => Object.keys(r.revenue)))].sort();
-  const quote = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
   const head = ["network", "ref", "sub1", "sub2", "sub3", "visits", "signups", "paying_members", ...currencies.map((c) => `revenue_${c}`)];
-  const lines = rows.map((r) => [r.network, r.ref, r.sub1, r.sub2, r.sub3, String(r.visits), String(r.signups), String(r.payingMembers), ...currencies.map((c) => ((r.revenue[c] ?? 0) / 100).toFixed(2))].map(quote).join(","));
-  return [head.join(","), ...lines].join("\n");
+  const lines = rows.map((r) => [...funnel(r), r.visits, r.signups, r.payingMembers, ...currencies.map((c) => ((r.revenue[c] ?? 0) / 100).toFixed(2))]);
+  return stringify([head, ...lines], { escape_formulas: true });
 }

@@ -14,7 +14,7 @@ import { MethodLogo } from "~/components/payments";
 import { useLocale } from "~/components/root-data";
 
 /**
- * The sandbox provider's hosted checkout (a TEST page, docs/payments.md): the payer picks the outcome a
+ * The sandbox provider's hosted checkout (a TEST page of a demo, docs/payments.md): the payer picks the outcome a
  * real provider's test mode would give. The token is the only key, as at a provider; then back to our
  * result page, which waits for the sandbox's notification.
  */
@@ -54,7 +54,10 @@ export default function SandboxCheckout() {
     <section className="container max-w-xl py-8" data-testid="sandbox-checkout">
       <div className="rounded-xl border-4 border-dashed border-warning bg-yellow-50 p-4">
         <p className="text-2xl font-black tracking-widest text-gray-900">{t("sandbox.title")}</p>
-        <p className="mt-1 text-gray-800">{t("sandbox.notice")}</p>
+        {/* The sandbox exists only in demo mode (api/config.ts refuses it in production), so this page always says so. */}
+        <p className="mt-1 font-medium text-gray-900" data-testid="sandbox-demo-notice">
+          {t("sandbox.notice")}
+        </p>
       </div>
       <div className="mt-6 rounded-xl bg-white p-5 shadow-sm ring-1 ring-gray-200">
         <p className="text-sm text-gray-500">{checkout.site_name}</p>

@@ -90,6 +90,25 @@ describe("attribution report", () => {
   it("refuses a visit without tracking values or with bad ones", async () => {
     await expectApiError(await visit({}), 400, "validation_failed");
     await expectApiError(await call(api, "POST", "/api/visit.php", { body: { tracking: { network: "x".repeat(101) } } }), 400, "validation_failed");
+    // C1 controls as well as C0: U+009B is a terminal's CSI, which the operator's report would print (security issue 23 item 6).
+    for (const network of ["ad\u009b31mnet", "ad\u0085net", "ad\u001bnet"]) {
+      await expectApiError(await visit({ network }), 400, "validation_failed");
+    }
+  });
+
+  it("gives a spreadsheet the formulas in tracking values as text", async () => {
+    const formulas = { network: '=HYPERLINK("http://x","y")', ref: "+cmd|' /C calc'!A0", sub1: "@SUM(1+1)" };
+    expect((await visit(formulas)).status).toBe(200);
+    expect((await visit({ network: "-2+3" })).status).toBe(200);
+    const rows = (await attributionReport(api.db, today, today)).filter((r) => r.network === formulas.network || r.network === "-2+3");
+    expect(attributionCsv(rows)).toBe(
+      [
+        "network,ref,sub1,sub2,sub3,visits,signups,paying_members",
+        "'-2+3,,,,,1,0,0",
+        `"'=HYPERLINK(""http://x"",""y"")",'+cmd|' /C calc'!A0,'@SUM(1+1),,,1,0,0`,
+        "",
+      ].join("\n"),
+    );
   });
 
   it("reads its arguments strictly", () => {

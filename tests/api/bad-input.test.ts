@@ -121,6 +121,8 @@ const bodyCases: Case[] = [
     { invitation: `inv${nul}` },
     { tracking: { network: `net${nul}` } },
     { tracking: { sub1: "a\u001bb" } },
+    // C1 controls too: U+009B is a terminal's CSI (security issue 23 item 6, the attribution report).
+    { tracking: { sub2: "a\u009b31mb" } },
     { tracking: { ref: ["a", "b"] } },
     { gender: ["female"] },
   ].map((extra) => ({ method: "POST" as const, path: "/api/signup.php", body: signupBody(extra), visitor: true })),
@@ -143,6 +145,7 @@ const bodyCases: Case[] = [
     { region: long(101) },
     { about_me: `About${nul}` },
     { about_me: "About\u001b[31m" },
+    { about_me: "About\u0085\u009b31m" },
     { about_me: long(2001) },
     { country: `N${nul}` },
     { date_of_birth: "1990-05-05\u0000" },

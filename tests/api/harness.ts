@@ -84,6 +84,8 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
     const config = loadApiConfig({
       ...process.env,
       NODE_ENV: "test",
+      // The sandbox takes the test payments; tests/api/payments-production.test.ts sets production.
+      APP_MODE: "demo",
       API_PORT: "0",
       API_HOST: "127.0.0.1",
       DATA_DIR: dataDir,

@@ -4,9 +4,9 @@ import { call, expectApiError, startApi, type Harness } from "./harness";
 import { newPayingMember, notify, packagesFor, sandboxSecret } from "./payments-support";
 
 /**
- * In production the sandbox takes no payments unless PAYMENT_SANDBOX=true: its checkout lets the payer
- * choose "paid". Only the methods routed to a real provider are offered, and the sandbox's pages and
- * webhook do not exist.
+ * In production mode the sandbox takes no payments (and PAYMENT_SANDBOX=true stops the api: tests/api/app-mode.test.ts):
+ * its checkout lets the payer choose "paid". Only the methods routed to a real provider are offered, and the
+ * sandbox's pages and webhook do not exist.
  */
 let api: Harness;
 let passwordHash: string;
@@ -14,7 +14,7 @@ const password = "production-test-password";
 
 beforeAll(async () => {
   api = await startApi({
-    env: { NODE_ENV: "production", SANDBOX_WEBHOOK_SECRET: sandboxSecret, PAYMENT_ROUTES: "cards=verotel", VEROTEL_SHOP_ID: "1234", VEROTEL_SIGNATURE_KEY: "production-signature-key" },
+    env: { APP_MODE: "production", SANDBOX_WEBHOOK_SECRET: sandboxSecret, PAYMENT_ROUTES: "cards=verotel", VEROTEL_SHOP_ID: "1234", VEROTEL_SIGNATURE_KEY: "production-signature-key" },
   });
   passwordHash = await hashPassword(password);
 });
@@ -23,7 +23,7 @@ afterAll(async () => {
   await api.close();
 });
 
-describe("payments in production without PAYMENT_SANDBOX", () => {
+describe("payments in production mode", () => {
   it("offers only the methods a real provider takes, and refuses the others", async () => {
     const a = await newPayingMember(api, passwordHash, password);
     const { methods, packages } = await packagesFor(api, a, "NL");

@@ -36,7 +36,7 @@ test("when the api goes down the site answers a 503 page, and recovers when it i
   expect(existsSync(path.join(projectRoot, "build/server/index.js")), "the production build exists").toBe(true);
 
   dataDir = mkdtempSync(path.join(os.tmpdir(), "rendezvous-e2e-apidown-"));
-  // Without NODE_ENV the api runs as in development and keeps a generated session secret in DATA_DIR.
+  // In demo mode (childEnv) and without SESSION_SECRET the api keeps a generated session secret in DATA_DIR.
   const apiEnv = childEnv({ API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, DEMO_DATA: "true" }, ["NODE_ENV", "SESSION_SECRET"]);
   let api = start("api", "api/main.ts", apiEnv);
   children.push(api);

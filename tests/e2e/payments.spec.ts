@@ -27,6 +27,9 @@ async function choosePackageAndMethod(page: Page, method: string): Promise<void>
 /** At the sandbox's TEST checkout: picks the outcome (and the test card) and returns to our result page. */
 async function payAtSandbox(page: Page, outcome: "paid" | "failed" | "cancelled" | "pending" | "expired", card?: "ok" | "declines_later"): Promise<void> {
   await expect(page.getByTestId("sandbox-checkout")).toContainText("TEST PAYMENT");
+  await expect(page.getByTestId("sandbox-demo-notice")).toHaveText(
+    "This site is a demo. This page stands in for a payment provider: no real money moves, and you choose the outcome yourself.",
+  );
   await page.getByTestId(`outcome-${outcome}`).check();
   if (card) await page.getByTestId("sandbox-card").selectOption(card);
   await page.getByTestId("sandbox-submit").click();

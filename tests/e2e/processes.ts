@@ -4,11 +4,11 @@ import { projectRoot } from "./fixtures";
 /** Services started by a spec itself (not the shared webServer), each one node process in its own group. */
 export type Managed = { name: string; child: ChildProcess; output: string[] };
 
-/** The environment for the children: the runner's, without anything that would point them elsewhere. */
+/** The environment for the children: the runner's, without anything that would point them elsewhere; both in demo mode, as the shared webServer. */
 export function childEnv(extra: Record<string, string>, drop: string[] = []): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ["DATABASE_URL", "API_URL", "HOST", "PORT", "API_PORT", "DATA_DIR", "E2E_DATA_DIR", ...drop]) Reflect.deleteProperty(env, name);
-  return { ...env, LOG_LEVEL: "warn", ...extra };
+  return { ...env, LOG_LEVEL: "warn", APP_MODE: "demo", ...extra };
 }
 
 /** `npx tsx <script>` without the npx/tsx wrapper processes: one node process per service, in its own group. */

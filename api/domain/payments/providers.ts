@@ -13,9 +13,12 @@ export function configuredPaymentProviders(database: Database, config: ApiConfig
     config.VEROTEL_SHOP_ID && config.VEROTEL_SIGNATURE_KEY ? { shopId: config.VEROTEL_SHOP_ID, signatureKey: config.VEROTEL_SIGNATURE_KEY, baseUrl: config.VEROTEL_URL } : null;
   const routes = parsePaymentRoutes(config.PAYMENT_ROUTES, paymentMethodIds);
   if (Object.values(routes).includes("verotel") && !verotel) throw new Error("Invalid api configuration: PAYMENT_ROUTES names verotel but VEROTEL_SHOP_ID or VEROTEL_SIGNATURE_KEY is unset");
+  const production = config.APP_MODE === "production";
+  if (production && Object.values(routes).includes("sandbox")) throw new Error("Invalid api configuration: PAYMENT_ROUTES names sandbox, which production mode refuses");
   const providers: PaymentProviders = createPaymentProviders({
     routes,
-    sandboxEnabled: config.PAYMENT_SANDBOX ? config.PAYMENT_SANDBOX === "true" : config.NODE_ENV !== "production",
+    // Only a demo has the sandbox (loadApiConfig already refuses PAYMENT_SANDBOX=true in production mode).
+    sandboxEnabled: !production && config.PAYMENT_SANDBOX !== "false",
     verotel,
     sandbox: {
       secret: sandboxSecret,

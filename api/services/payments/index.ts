@@ -5,7 +5,7 @@ import type { PaymentProvider, ProviderId } from "./types";
 
 export type PaymentProviders = {
   sandbox: ReturnType<typeof createSandboxProvider>;
-  /** Whether the sandbox takes payments (never by default in production: its checkout lets the payer choose "paid"). */
+  /** Whether the sandbox takes payments (never in production mode: its checkout lets the payer choose "paid"). */
   sandboxEnabled: boolean;
   byId(id: string): PaymentProvider | null;
   /** The provider that takes a method: PAYMENT_ROUTES names it, else the sandbox when enabled; null: the method is not offered. */
@@ -17,7 +17,7 @@ export type ProvidersConfig = {
   verotel: VerotelOptions | null;
   /** method -> provider, from PAYMENT_ROUTES ("cards=verotel,sdd=verotel"). */
   routes: Partial<Record<PaymentMethodId, ProviderId>>;
-  /** Default true; false in production unless PAYMENT_SANDBOX=true. */
+  /** Default true; false in production mode, or with PAYMENT_SANDBOX=false (api/domain/payments/providers.ts). */
   sandboxEnabled?: boolean;
 };
 

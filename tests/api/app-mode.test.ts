@@ -1,0 +1,104 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { configErrorExitCode } from "#contract/app-mode";
+import { loadApiConfig as loadApiConfigOf } from "../../api/config";
+import type { Database } from "../../api/db/client";
+import { configuredPaymentProviders } from "../../api/domain/payments/providers";
+import { createLogger } from "../../api/logger";
+
+/**
+ * Security issue 23 item 5: the sandbox checkout lets a member mark their own payment paid, so production
+ * mode refuses it at start (one line, exit 78, no restart by npm start) and never registers it.
+ */
+const root = path.resolve(__dirname, "../..");
+const dataDir = mkdtempSync(path.join(tmpdir(), "rdv-app-mode-"));
+const secret = "s".repeat(40);
+const refusal =
+  "Invalid api configuration: PAYMENT_SANDBOX=true is refused in production mode (the sandbox checkout lets members mark their own payments paid; set APP_MODE=demo for a demo)";
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** The environment of a child: this one's without anything that would point it elsewhere or pick its mode. */
+function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["DATABASE_URL", "API_URL", "HOST", "PORT", "API_PORT", "API_HOST", "APP_MODE", "NODE_ENV", "PAYMENT_SANDBOX", "PAYMENT_ROUTES", "SESSION_SECRET"]) delete env[name];
+  return { ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn", ...extra };
+}
+
+// Loading the api takes 5 s of CPU through tsx; on a busy 2-core machine 15-30 s.
+const deadlineMs = 100_000;
+
+/**
+ * Runs `node --import tsx <args>` in a process group of its own to its end: exit code and output. A process
+ * still running at the deadline (an api that was not refused, a start that restarts it) has its group
+ * killed and reports code null.
+ */
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const deadline = setTimeout(() => {
+      try {
+        process.kill(-(child.pid as number), "SIGKILL");
+      } catch {
+        // The group ended meanwhile.
+      }
+    }, deadlineMs);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(deadline);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const loadApiConfig = (env: Record<string, string>) => loadApiConfigOf(env as NodeJS.ProcessEnv);
+
+describe("production mode and the sandbox", () => {
+  const base = { SESSION_SECRET: secret, DATA_DIR: dataDir };
+
+  it("refuses PAYMENT_SANDBOX=true, whether production comes from APP_MODE or from NODE_ENV", () => {
+    expect(() => loadApiConfig({ ...base, APP_MODE: "production", PAYMENT_SANDBOX: "true" })).toThrow(refusal);
+    expect(() => loadApiConfig({ ...base, NODE_ENV: "production", PAYMENT_SANDBOX: "true" })).toThrow(refusal);
+    // A demo on web's production build keeps its sandbox.
+    expect(loadApiConfig({ ...base, APP_MODE: "demo", NODE_ENV: "production", PAYMENT_SANDBOX: "true" }).APP_MODE).toBe("demo");
+    expect(() => loadApiConfig({ ...base, APP_MODE: "live" })).toThrow('Invalid api configuration: APP_MODE must be demo or production, not "live"');
+    expect(() => loadApiConfig({ DATA_DIR: dataDir, APP_MODE: "production" })).toThrow("Invalid api configuration: SESSION_SECRET is required in production mode");
+  });
+
+  it("never registers the sandbox in production mode, and refuses a route to it", () => {
+    const logger = createLogger("api", "silent");
+    const database = {} as Database;
+    const production = configuredPaymentProviders(database, loadApiConfig({ ...base, APP_MODE: "production" }), logger);
+    expect(production.sandboxEnabled).toBe(false);
+    expect(production.byId("sandbox")).toBeNull();
+    expect(production.forMethod("ideal")).toBeNull();
+    const off = configuredPaymentProviders(database, loadApiConfig({ ...base, APP_MODE: "production", PAYMENT_SANDBOX: "false" }), logger);
+    expect(off.byId("sandbox")).toBeNull();
+    expect(() => configuredPaymentProviders(database, loadApiConfig({ ...base, APP_MODE: "production", PAYMENT_ROUTES: "cards=sandbox" }), logger)).toThrow(
+      "Invalid api configuration: PAYMENT_ROUTES names sandbox, which production mode refuses",
+    );
+    const demo = configuredPaymentProviders(database, loadApiConfig({ ...base, APP_MODE: "demo" }), logger);
+    expect(demo.byId("sandbox")?.id).toBe("sandbox");
+  });
+
+  it("stops the api with that one line on stderr and exit code 78", async () => {
+    const result = await run(["api/main.ts"], childEnv({ APP_MODE: "production", PAYMENT_SANDBOX: "true", SESSION_SECRET: secret, API_PORT: "0" }));
+    expect(result).toEqual({ code: configErrorExitCode, stdout: "", stderr: `${refusal}\n` });
+  }, deadlineMs + 10_000);
+
+  it("stops npm start instead of restarting the api", async () => {
+    // --dev: web starts from Vite's dev server, so no production build is needed; the api is refused before it listens.
+    const result = await run(["scripts/start.ts", "--dev"], childEnv({ APP_MODE: "production", PAYMENT_SANDBOX: "true", SESSION_SECRET: secret, API_PORT: "0", PORT: "0", HOST: "127.0.0.1" }));
+    expect(result.code).toBe(configErrorExitCode);
+    expect(result.stderr).toContain(`${refusal}\n`);
+    expect(result.stdout).toContain(`api exited (${configErrorExitCode})`);
+    expect(result.stdout).not.toContain("restarting api");
+  }, deadlineMs + 10_000);
+});
