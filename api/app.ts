@@ -10,6 +10,8 @@ import { gifProviderFromEnv, type GifProvider } from "./services/gifs";
 import { requestContext } from "./http/context";
 import { sendError, tooManyRequests } from "./http/respond";
 import { acceptedRequestId } from "#contract/http";
+import { normalizeRequestEdge } from "#contract/host";
+import { redactUrl, requestLogLevel } from "#contract/log-redaction";
 import { clientContext } from "./http/client";
 import { bodyCap, bodyLimits, refuseTooLarge } from "./http/body-cap";
 import { createClientLimiter } from "./http/limits";
@@ -98,9 +100,9 @@ export function createApiApp(options: {
         const { err: _err, ...rest } = value;
         return { ...(synthetic ? rest : value), memberId: (res as express.Response).locals.member?.userId ?? null };
       },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.replace(/([?&](?:token|email)=)[^&]*/g, "$1[redacted]") }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),
@@ -110,6 +112,15 @@ export function createApiApp(options: {
   app.use((_req, res, next) => {
     res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox" });
     next();
+  });
+  // The site is picked by the (forwarded) host: a target or host that is no host name is refused before that (contract/host.ts).
+  app.use((req, res, next) => {
+    const trusts = req.app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+    const refusal = normalizeRequestEdge(req, trusts(req.socket.remoteAddress ?? "", 0));
+    if (!refusal) return next();
+    req.log.warn({ refusal, status: 400 }, "request refused");
+    res.set("Connection", "close");
+    sendError(res, "validation_failed", { fields: { host: ["must be a host name with an optional port"] } });
   });
   app.use(clientContext);
   app.use(bodyCap);

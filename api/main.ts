@@ -4,6 +4,7 @@ import { openDatabase } from "./db/client";
 import { seedDemoData, seedMissingDiscountCodes, seedMissingPackages } from "./db/seed";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
+import { logProcessFailures } from "#contract/log-redaction";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
 import { startChatImageSweep } from "./jobs/sweep-chat-images";
 import { startPushWorker } from "./jobs/push";
@@ -20,6 +21,7 @@ async function main() {
     process.exit(configErrorExitCode);
   }
   const logger = createLogger("api", config.LOG_LEVEL);
+  logProcessFailures(logger);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   if (config.DEMO_DATA) {
     const seeded = await seedDemoData(database.db, { uploadsDir: `${config.DATA_DIR}/uploads` });

@@ -1,4 +1,4 @@
-import type { LoggerOptions } from "pino";
+import type { Level, Logger, LoggerOptions } from "pino";
 
 /*
  * What never reaches a log line of web or the api (hardening item 5): SQL parameters, passwords and
@@ -26,9 +26,29 @@ const sqlParams = /(^|\n)(\s*)params:[^\n]*/g;
 /** Session and link tokens (32 random bytes in base64url are 43 characters) and push keys: any long base64url run. */
 const longToken = /(?<![\w-])[A-Za-z0-9_-]{40,}={0,2}(?![\w-])/g;
 
-/** A text with e-mail addresses, password hashes, SQL parameters and token-like runs taken out. */
+/** A query parameter (`?token=`, `&old_password=`) whose name isSecretKey's: its value. */
+const queryParam = /([?&])([^=&#\s"]*)=([^&#\s"]*)/g;
+/** Path segments that are keys themselves: the sandbox checkout's token (app/routes/($lang).sandbox-checkout.$token.tsx), with or without `.data`. */
+const secretPathSegment = /(\/sandbox-checkout\/)(?!\[redacted\])[^/?#\s"]+?(\.data)?(?=[/?#\s"]|$)/gi;
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/** A URL (or a text holding URLs) with the values of secret query parameters and secret path segments censored. */
+export function redactUrl(url: string): string {
+  return url
+    .replace(queryParam, (whole, sep: string, name: string) => (isSecretKey(decodedName(name)) ? `${sep}${name}=${censor}` : whole))
+    .replace(secretPathSegment, `$1${censor}$2`);
+}
+
+/** A text with e-mail addresses, password hashes, SQL parameters, secrets in URLs and token-like runs taken out. */
 export function scrubText(text: string): string {
-  return text
+  return redactUrl(text)
     .replace(sqlParams, `$1$2params: ${censor}`)
     .replace(passwordHash, censor)
     .replace(emailAddress, censor)
@@ -75,8 +95,8 @@ export function redactDeep(value: unknown, depth = 0, seen = new WeakSet<object>
   return out;
 }
 
-/** A written line that may hold a secret: a key of one, an "@", a hash, SQL parameters or a long token-like run. */
-const suspicious = /@|scrypt\$|params:|[A-Za-z0-9_-]{40}|"[^"]*(?:password|token|secret|cookie|authorization|email|hash|auth|p256dh|keys|params|parameters|detail|subscription|endpoint)[^"]*"\s*:/i;
+/** A written line that may hold a secret: a key of one, an "@", a hash, SQL parameters, a long token-like run or a secret in a URL. */
+const suspicious = /@|scrypt\$|params:|[A-Za-z0-9_-]{40}|sandbox-checkout\/(?!\[redacted\])|[?&][^=&"\s]*(?:password|token|secret|cookie|authorization|email)[^=&"\s]*=(?!\[redacted\])|"[^"]*(?:password|token|secret|cookie|authorization|email|hash|auth|p256dh|keys|params|parameters|detail|subscription|endpoint)[^"]*"\s*:/i;
 
 /** The last check on a finished JSON line: most lines pass untouched; one that may hold a secret is parsed, redacted and written anew. */
 export function redactLine(line: string): string {
@@ -107,4 +127,26 @@ export function redactingLoggerOptions(): Pick<LoggerOptions, "redact" | "serial
     },
     hooks: { streamWrite: redactLine },
   };
+}
+
+/** The level of a request's log line in both services: a server error is an error, a client's mistake (4xx) a warning, the rest info. */
+export function requestLogLevel(statusCode: number, error?: unknown): Level {
+  if (error || statusCode >= 500) return "error";
+  return statusCode >= 400 ? "warn" : "info";
+}
+
+/**
+ * An uncaught exception or unhandled rejection is written as one JSON line through the service's logger
+ * (redacted like every other), not as Node's stack trace on stderr; then the process stops, as Node's
+ * default would have it.
+ */
+export function logProcessFailures(logger: Logger): void {
+  process.on("uncaughtException", (error, origin) => {
+    logger.fatal({ err: error, origin }, "uncaught exception");
+    process.exit(1);
+  });
+  process.on("unhandledRejection", (reason) => {
+    logger.fatal({ err: reason }, "unhandled rejection");
+    process.exit(1);
+  });
 }

@@ -16,6 +16,9 @@ import { acceptedRequestId, clientIpHeader, hasSessionCookie } from "#contract/h
 import { apiRequestGuard, pageRequestGuard } from "./request-guard";
 import { guardActions } from "./guard-actions";
 import { coalesceWrites } from "./coalesce-writes";
+import { dataAnswerHeaders, errorHandler, hostGuard } from "./edge";
+import { apiBodyCap, rememberUpstream } from "./api-body-cap";
+import { redactUrl, requestLogLevel } from "#contract/log-redaction";
 
 type Options = { config: WebConfig; logger: Logger; vite?: ViteDevServer; build?: ServerBuild };
 
@@ -46,7 +49,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         const { err: _err, ...rest } = value;
         return { ...(synthetic ? rest : value), ...requestSummary(res as express.Response) };
       },
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      customLogLevel: (_req, res, error) => requestLogLevel(res.statusCode, error),
       // Fingerprinted assets are served by express.static and tell an operator nothing.
       autoLogging: { ignore: (req) => (req.url ?? "").startsWith("/assets/") },
       serializers: {
@@ -56,6 +59,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     }),
   );
 
+  app.use(hostGuard);
+
   // Beacons, push subscriptions and the event stream go to the api as they are, streaming kept.
   const toApi = createProxyMiddleware<express.Request, express.Response>({
     target: config.API_URL,
@@ -63,12 +68,15 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     xfwd: true,
     proxyTimeout: 30_000,
     on: {
-      proxyReq: (proxyReq, req) => {
+      proxyReq: (proxyReq, req, res) => {
+        rememberUpstream(res, proxyReq);
         proxyReq.setHeader("X-Request-Id", String(req.id));
         // The api believes this header from web alone: whatever the browser sent under that name is replaced.
         proxyReq.setHeader(clientIpHeader, req.ip ?? "");
       },
       error: (error, _req, res) => {
+        // A body apiBodyCap cut off ends the api's request on purpose; the client has its 413.
+        if ("locals" in res && res.locals.bodyCut) return;
         logger.warn({ err: error }, "api proxy failed");
         if ("headersSent" in res && !res.headersSent) {
           res.writeHead(503, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "internal_error", message: "An error occured, please try again later." }));
@@ -76,12 +84,20 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       },
     },
   });
-  app.use(["/api", "/uploads"], apiRequestGuard, (req, res, next) => {
-    // Answers of the api are data, never documents: no sniffing, no scripts, even for an uploaded file.
-    res.set({ "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox" });
-    req.url = req.originalUrl;
-    toApi(req, res, next);
-  });
+  app.use(
+    ["/api", "/uploads"],
+    (_req, res, next) => {
+      // Answers of the api are data, never documents: no sniffing, no scripts, even for an uploaded file or the guard's own refusal.
+      res.set(dataAnswerHeaders);
+      next();
+    },
+    apiRequestGuard,
+    apiBodyCap,
+    (req, res, next) => {
+      req.url = req.originalUrl;
+      toApi(req, res, next);
+    },
+  );
 
   app.use((_req, res, next) => {
     res.locals.cspNonce = randomBytes(16).toString("base64");
@@ -150,6 +166,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     },
   });
   app.all("*", coalesceWrites, remixHandler as RequestHandler);
+  app.use(errorHandler(logger));
   return app;
 }
 
@@ -159,8 +176,4 @@ function requestSummary(res: express.Response) {
     memberId: context?.memberId ?? null,
     ...(context && context.upstream.length > 0 ? { upstream: context.upstream } : {}),
   };
-}
-
-function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|email|password)=)[^&]*/gi, "$1[redacted]");
 }

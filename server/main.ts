@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import pino from "pino";
 import type { ServerBuild } from "@remix-run/node";
 import { configErrorExitCode } from "#contract/app-mode";
-import { redactingLoggerOptions } from "#contract/log-redaction";
+import { logProcessFailures, redactingLoggerOptions } from "#contract/log-redaction";
 import { loadWebConfig } from "./config";
 import { createWebApp } from "./app";
 import { cacheRouteMatching } from "./route-match-cache";
@@ -19,6 +19,7 @@ async function main() {
   }
   // The same redaction as the api's: no password, token, cookie, e-mail address or push key in a line.
   const logger = pino({ level: config.LOG_LEVEL, base: { service: "web" }, ...redactingLoggerOptions() });
+  logProcessFailures(logger);
   const dev = config.NODE_ENV === "development";
   let app;
   if (dev) {

@@ -87,13 +87,15 @@ export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
   const serverToServer = serverToServerApiPaths.has(apiPath);
   if (!serverToServer && !isSameOrigin(req)) return { status: 403, reason: "cross_site" };
   if (legacy) return legacy;
+  // An api body is capped per api route, declared or streamed, by server/api-body-cap.ts.
+  if (kind === "api") return null;
   const type = (req.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   // Only a multipart form carries a photo: the other forms of an upload page (a chat's text) stay small.
-  const upload = kind === "api" || (isUploadPath(req.path) && type === "multipart/form-data");
+  const upload = isUploadPath(req.path) && type === "multipart/form-data";
   const limit = upload ? bodyLimits.uploadBytes : bodyLimits.formBytes;
   const length = req.get("content-length");
   if (length !== undefined && !(Number(length) <= limit)) return { status: 413, reason: "too_large" };
-  // A body of unknown length (chunked) is counted by the api's parsers; a page form always has a length.
+  // A page form always has a length (an api body of unknown length is counted by server/api-body-cap.ts).
   if (length === undefined && req.get("transfer-encoding") !== undefined && kind === "page") return { status: 411, reason: "length_required" };
   if (kind === "page" && length !== undefined && Number(length) > 0) {
     if (!formTypes.includes(type)) return { status: 415, reason: "not_a_form" };

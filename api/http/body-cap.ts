@@ -1,13 +1,9 @@
 import type { NextFunction, Request, Response } from "express";
-import { photoMaxBytes } from "#contract/photos";
+import { apiBodyLimit, apiBodyLimits } from "#contract/body-limits";
 import { sendError } from "./respond";
 
-/** Request bodies the api reads: small JSON everywhere, one photo on the upload route (multer counts the file itself). */
-export const bodyLimits = {
-  jsonBytes: 64 * 1024,
-  uploadBytes: photoMaxBytes + 64 * 1024,
-  uploadPaths: ["/api/photos.php", "/api/chat-image.php"],
-};
+/** Request bodies the api reads, per route (contract/body-limits.ts, the same table web applies before proxying). */
+export const bodyLimits = apiBodyLimits;
 
 /** 413 and the connection closed, so the rest of an oversized body is never read. */
 export function refuseTooLarge(res: Response): void {
@@ -21,7 +17,6 @@ export function refuseTooLarge(res: Response): void {
  */
 export function bodyCap(req: Request, res: Response, next: NextFunction): void {
   const declared = Number(req.get("content-length") ?? 0);
-  const limit = bodyLimits.uploadPaths.includes(req.path) ? bodyLimits.uploadBytes : bodyLimits.jsonBytes;
-  if (Number.isFinite(declared) && declared > limit) return refuseTooLarge(res);
+  if (Number.isFinite(declared) && declared > apiBodyLimit(req.path)) return refuseTooLarge(res);
   next();
 }

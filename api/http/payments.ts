@@ -29,6 +29,7 @@ import { sandboxCardTokens } from "../services/payments/sandbox";
 import { requireMember, memberOf } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { bodyLimits } from "./body-cap";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -269,7 +270,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
  */
 export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | "providers">): Router {
   const router = Router();
-  const rawBody = express.text({ type: () => true, limit: "16kb" });
+  const rawBody = express.text({ type: () => true, limit: bodyLimits.notifyBytes });
   router.all(
     "/api/payment-notify.php",
     rawBody,

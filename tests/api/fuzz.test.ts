@@ -12,6 +12,7 @@ import { loadApiConfig } from "../../api/config";
 import type { Database } from "../../api/db/client";
 import { profiles, sites, users } from "../../api/db/schema";
 import { cookieHeader, demoAccounts, demoPassword, leakingLogLines, login, startApi, type Harness } from "./harness";
+import { hostileHosts, hostileTargets, rawRequest } from "../raw-http";
 
 /**
  * Hardening item 10: every api endpoint answers hostile input with a 4xx (or its normal success),
@@ -562,5 +563,34 @@ describe("api fuzz: hostile input to every endpoint", () => {
     const leaks = leakingLogLines(api, secrets).map((line) => line.slice(0, 400));
     expect(leaks, `log lines with an e-mail address, password, session token, scrypt hash or push key:\n${leaks.join("\n")}`).toEqual([]);
     expect(oversizedStatuses, "bodies over the 100 KB cap should answer 413").toEqual([]);
+  });
+
+  /**
+   * Security issue 23 item 7: the api picks the site by the (forwarded) host; one that is no host name
+   * fell back to the default site. Now 400 from contract/host.ts before the lookup, on every endpoint;
+   * an absolute request line is read as its path. Raw sockets: fetch cannot send these.
+   */
+  it("answers a hostile Host or X-Forwarded-Host and a request target that is no path with 400 on every endpoint, never 5xx", { timeout: 120_000 }, async () => {
+    const port = Number(new URL(api.baseUrl).port);
+    const wrong: string[] = [];
+    // /healthz (for the load balancer) reads nothing of the request and answers before any of this.
+    for (const endpoint of endpoints.filter((e) => e.path !== "/healthz")) {
+      const line = (target: string) => `${endpoint.method} ${target} HTTP/1.1`;
+      const body: [string, string][] = endpoint.method === "GET" ? [] : [["Content-Type", "application/json"], ["Content-Length", "2"]];
+      const send = async (label: string, requestLine: string, headers: [string, string][], expected: (status: number) => boolean) => {
+        requests++;
+        const res = await rawRequest({ port, requestLine, headers: [...headers, ...body], body: body.length ? Buffer.from("{}") : undefined });
+        if (!expected(res.status)) wrong.push(`${requestLine} [${label}] -> ${res.status || `no answer (${res.error})`}`);
+      };
+      for (const [label, host] of hostileHosts) {
+        await send(`Host: ${label}`, line(endpoint.path), [["Host", host]], (status) => status === 400);
+        // A proxy chain's list is read by its first entry (a host): only the Host header must be one name.
+        if (label !== "a list") await send(`X-Forwarded-Host: ${label}`, line(endpoint.path), [["Host", "127.0.0.1"], ["X-Forwarded-Host", host]], (status) => status === 400);
+      }
+      for (const [label, target] of hostileTargets) await send(label, line(target), [["Host", "localhost"]], (status) => status === 400);
+      // An absolute-form target is its path on the host it names: whatever the endpoint answers there, below 500.
+      await send("absolute-form", line(`http://localhost${endpoint.path}`), [["Host", "evil.example"]], (status) => status > 0 && status < 500);
+    }
+    expect(wrong, "answers other than 400 (a hostile host or target) or a 5xx (absolute-form)").toEqual([]);
   });
 });

@@ -5,6 +5,8 @@ import { request as playwrightRequest, type APIRequestContext, type APIResponse 
 import { expect, projectRoot, test } from "./fixtures";
 import { mailLink, newAccountDetails, signUp } from "./accounts-support";
 import { bodyLimits } from "../../server/request-guard";
+import { hostileHosts, hostileTargets, rawRequest } from "../raw-http";
+import { stackTraceLines } from "./server-log";
 
 /**
  * Hardening item 10, web side: every page route with an action (read from the route manifest of the
@@ -269,5 +271,56 @@ test.describe("web fuzz", () => {
     }
     const wrong = failuresOf(sent, (s) => (s.label === "foreign Origin" ? s.status !== 403 : s.status !== 413));
     expect(wrong.length, `answers other than 403 (foreign Origin) or 413 (over 64 KB):\n${wrong.join("\n")}`).toBe(0);
+  });
+
+  /**
+   * Security issue 23 item 7: a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, an
+   * absolute request line, a post whose X-Forwarded-Host is not its Origin's host gave 500 ("Invalid
+   * URL") or 503, with Express's stack traces on stderr. Now every page and api path answers 400
+   * (contract/host.ts, server/edge.ts), an absolute-form target is read as its path, and nothing is
+   * printed outside the JSON logger. Raw sockets: fetch and Playwright cannot send these.
+   */
+  test("hostile Host and X-Forwarded-Host headers and request targets: 400 on every page and api path, never 5xx, no stack trace in the log", async ({ baseURL }, testInfo) => {
+    test.skip(testInfo.project.name !== "js", "runs once; it needs no browser");
+    test.setTimeout(300_000);
+    const port = Number(new URL(baseURL ?? "").port);
+    const host = `localhost:${port}`;
+    const wrong: string[] = [];
+    let sentCount = 0;
+    const check = async (label: string, requestLine: string, headers: [string, string][], expected: (status: number) => boolean, body?: string): Promise<number> => {
+      sentCount++;
+      const withBody: [string, string][] = body === undefined ? headers : [...headers, ["Content-Type", "application/x-www-form-urlencoded"], ["Content-Length", String(Buffer.byteLength(body))]];
+      const res = await rawRequest({ port, requestLine, headers: withBody, body: body === undefined ? undefined : Buffer.from(body) });
+      if (!expected(res.status)) wrong.push(`${requestLine.slice(0, 160)} [${label}] -> ${res.status || `no answer (${res.error})`}`);
+      return res.status;
+    };
+    const is400 = (status: number) => status === 400;
+    const sameSite: [string, string][] = [["Origin", `http://${host}`], ["Sec-Fetch-Site", "same-origin"]];
+
+    const targets: { method: string; path: string }[] = [];
+    for (const route of routes) for (const pathname of concretePaths(route.pattern, samples)) {
+      targets.push({ method: "GET", path: pathname });
+      if (route.hasAction) targets.push({ method: "POST", path: route.index ? `${pathname}?index` : pathname });
+    }
+    for (const path of ["/api/settings.php", "/api/user.php", "/api/members.php", "/uploads/demo/x.jpg"]) targets.push({ method: "GET", path });
+    for (const path of ["/api/message.php", "/api/user.php", "/api/mail-events.php"]) targets.push({ method: "POST", path });
+
+    for (const { method, path } of targets) {
+      const body = method === "POST" ? "email=x" : undefined;
+      const line = `${method} ${path} HTTP/1.1`;
+      for (const [label, value] of hostileHosts) await check(`Host: ${label}`, line, [["Host", value], ...sameSite], is400, body);
+      // Trusted here (TRUST_PROXY=loopback), so checked like Host; a proxy chain's list is read by its first entry.
+      for (const [label, value] of hostileHosts.filter(([l]) => l !== "a list")) await check(`X-Forwarded-Host: ${label}`, line, [["Host", host], ["X-Forwarded-Host", value], ...sameSite], is400, body);
+      // Absolute-form: the path on the host it names, answered as the origin-form request is.
+      const plain = await check("origin-form", line, [["Host", host], ...sameSite], (status) => status > 0 && status < 500, body);
+      await check("absolute-form", `${method} http://${host}${path} HTTP/1.1`, [["Host", "evil.example"], ...sameSite], (status) => status === plain, body);
+      // A post whose (trusted) forwarded host is not its Origin's: another site's form, refused.
+      if (method === "POST" && !path.startsWith("/api/mail-events")) await check("X-Forwarded-Host other than Origin", line, [["Host", host], ["X-Forwarded-Host", "other.example"], ...sameSite], (status) => status === 403, body);
+    }
+    for (const [label, target] of hostileTargets) await check(label, `GET ${target} HTTP/1.1`, [["Host", host]], is400);
+    console.log(`web fuzz (hosts): ${sentCount} requests to ${targets.length} paths`);
+    expect(wrong, "answers other than 400 (hostile host or target), the origin-form's status (absolute-form) or 403 (foreign forwarded host)").toEqual([]);
+    const traces = stackTraceLines();
+    expect(traces, `stack traces outside the JSON logger:\n${traces.slice(0, 10).join("\n")}`).toEqual([]);
   });
 });

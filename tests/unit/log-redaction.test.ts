@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../api/logger";
 import { openDatabase, type Database } from "../../api/db/client";
 import { pushSubscriptions, users } from "../../api/db/schema";
-import { redactingLoggerOptions, redactLine, scrubText } from "#contract/log-redaction";
+import { redactingLoggerOptions, redactLine, redactUrl, requestLogLevel, scrubText } from "#contract/log-redaction";
 
 /**
  * Hardening item 5: no log line of the api or web carries SQL parameters, a password or its hash, a
@@ -143,5 +143,70 @@ describe("scrubText and redactLine", () => {
     const out = redactLine(escaped);
     expect(out.endsWith("\n")).toBe(true);
     expect(JSON.parse(out)).toEqual({ level: 50, msg: "x\n[redacted]", detail: "[redacted]" });
+  });
+});
+
+/**
+ * Security issue 23 item 13: the sandbox checkout's token (24 random bytes, 32 characters: too short
+ * for the long-token rule) is the path of its page, /sandbox-checkout/{token}, and was in web's URL log.
+ */
+describe("secrets in URLs", () => {
+  const checkoutToken = randomBytes(24).toString("base64url");
+  const linkToken = randomBytes(32).toString("base64url");
+
+  it.each([
+    [`/sandbox-checkout/${checkoutToken}`, "/sandbox-checkout/[redacted]"],
+    [`/nl/sandbox-checkout/${checkoutToken}.data?_routes=root`, "/nl/sandbox-checkout/[redacted].data?_routes=root"],
+    [`/sandbox-checkout/${checkoutToken}/`, "/sandbox-checkout/[redacted]/"],
+    [`http://localhost/sandbox-checkout/${checkoutToken}?x=1`, "http://localhost/sandbox-checkout/[redacted]?x=1"],
+    [`/activate?token=${linkToken}&lang=nl`, "/activate?token=[redacted]&lang=nl"],
+    [`/profile/export?token=${linkToken}`, "/profile/export?token=[redacted]"],
+    [`/api/unsubscribe.php?Token=${linkToken}`, "/api/unsubscribe.php?Token=[redacted]"],
+    [`/x?%74oken=${linkToken}`, "/x?%74oken=[redacted]"],
+    [`/reset-password/do?email=a%40b.example&old_password=x&session_token=y`, "/reset-password/do?email=[redacted]&old_password=[redacted]&session_token=[redacted]"],
+  ])("redactUrl(%s)", (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+    // Idempotent: a line checked twice stays the same.
+    expect(redactUrl(expected)).toBe(expected);
+  });
+
+  it("leaves URLs without secrets as they are", () => {
+    for (const url of ["/members?country=NL&page=2", "/credits/3?code=DEMO10", "/sandbox-checkout", "/payment/12?done=1", "/api/chat-image.php?message=5"]) expect(redactUrl(url)).toBe(url);
+  });
+
+  describe.each(Object.entries(loggers))("%s logger", (_service, build) => {
+    it("writes no checkout token, whether a serializer redacted the URL or not, in a request line, a message or an error", () => {
+      const { logger, lines } = capture(build);
+      logger.info({ req: { id: "r1", method: "GET", url: `/sandbox-checkout/${checkoutToken}` }, res: { statusCode: 200 } }, "request completed");
+      logger.warn({ req: { id: "r2", method: "POST", url: `/nl/sandbox-checkout/${checkoutToken}.data` } }, "request refused");
+      logger.info(`GET /sandbox-checkout/${checkoutToken}`);
+      logger.error({ err: new Error(`No route matches URL "/sandbox-checkout/${checkoutToken}/x"`) }, "unhandled error in loader or action");
+      logger.info({ upstream: [{ path: `/sandbox-checkout/${checkoutToken}` }] }, "nested");
+      expect(lines).toHaveLength(5);
+      expect(lines.filter((line) => line.includes(checkoutToken))).toEqual([]);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ req: { url: "/sandbox-checkout/[redacted]" }, msg: "request completed" });
+    });
+  });
+});
+
+describe("request log levels (both services' pino-http)", () => {
+  it.each([
+    [200, "info"],
+    [302, "info"],
+    [304, "info"],
+    [400, "warn"],
+    [403, "warn"],
+    [404, "warn"],
+    [405, "warn"],
+    [413, "warn"],
+    [429, "warn"],
+    [500, "error"],
+    [503, "error"],
+  ] as const)("status %i is logged at %s", (status, level) => {
+    expect(requestLogLevel(status)).toBe(level);
+  });
+
+  it("a request that failed with an error is an error, whatever its status", () => {
+    expect(requestLogLevel(200, new Error("aborted"))).toBe("error");
   });
 });

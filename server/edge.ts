@@ -1,0 +1,89 @@
+import type { ErrorRequestHandler, NextFunction, Request, Response } from "express";
+import type { Logger } from "pino";
+import { normalizeRequestEdge } from "#contract/host";
+
+/**
+ * What web answers itself, before or instead of a page or the api: a bad host, a body over a cap, an
+ * error no route caught. Each is data, never a document (docs/security.md, "Headers").
+ */
+export const dataAnswerHeaders = { "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox" };
+
+/** Whether a request is for the api proxy (answered in the api's JSON error shape) rather than a page. */
+export function isApiPath(originalUrl: string): boolean {
+  return /^\/(?:api|uploads)(?:[/?]|$)/i.test(originalUrl);
+}
+
+function errorBody(status: number) {
+  if (status === 413) return { error: "request_too_large", message: "This request is too large." };
+  if (status >= 500) return { error: "internal_error", message: "An error has occurred." };
+  return { error: "validation_failed", message: "This request could not be read." };
+}
+
+/** How long a connection whose body is left unread stays open after the answer, so a client still sending can read it. */
+const lingerMs = 1000;
+
+/**
+ * Closes the connection after the answer without reading the rest of the body, and without resetting it
+ * under a client that is still sending: Node would destroy the socket at once, the kernel would answer
+ * the client's next bytes with a reset, and a client busy writing loses the answer with it (so it saw no
+ * 413, just a broken connection). Instead the body stops at Node's read buffer (16 KB, then back
+ * pressure), the answer goes out with a FIN, and the socket is dropped a second later, as Go's net/http
+ * and nginx's lingering close do.
+ */
+export function closeAfterAnswer(req: Request, res: Response): void {
+  res.set("Connection", "close");
+  // Counts as reading, so Node does not drain the body after the answer; unread, it stops the socket once the buffer is full.
+  req.read(0);
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), lingerMs).unref();
+  };
+}
+
+/** web's own answer: the security headers of data, the api's JSON error shape on /api, plain text on a page; `close` when a body may be left unread. */
+export function edgeAnswer(req: Request, res: Response, status: number, options: { close?: boolean } = {}): void {
+  res.set(dataAnswerHeaders);
+  if (options.close) closeAfterAnswer(req, res);
+  const body = errorBody(status);
+  if (isApiPath(req.originalUrl)) res.status(status).json(body);
+  else res.status(status).type("text/plain").send(body.message);
+}
+
+/**
+ * First thing for every request (after its log line starts): a target web can read and a host name in
+ * Host (and in X-Forwarded-Host/-Proto from a trusted proxy), as contract/host.ts defines them. Anything
+ * else is 400 here, before Remix or the proxy builds a URL or picks a site from it.
+ */
+export function hostGuard(req: Request, res: Response, next: NextFunction): void {
+  const trusts = req.app.get("trust proxy fn") as (address: string, hop: number) => boolean;
+  const refusal = normalizeRequestEdge(req, trusts(req.socket.remoteAddress ?? "", 0));
+  if (!refusal) return next();
+  req.log.warn({ refusal, status: 400 }, "request refused");
+  edgeAnswer(req, res, 400, { close: true });
+}
+
+/** The status an error asks for when it is a client's (4xx: a body parser's, a static file's bad path), else 500. */
+function clientStatusOf(error: unknown): number | null {
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : null;
+}
+
+/**
+ * The last handler: an error that reached Express (Remix's request handler passes its own on) is logged
+ * through pino, never printed to stderr by Express's default handler, and answered without a stack.
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const log = (req.log as Logger | undefined) ?? logger;
+    const clientStatus = clientStatusOf(error);
+    if (clientStatus) log.warn({ err: error, status: clientStatus }, "request refused");
+    else log.error({ err: error }, "request failed");
+    if (res.headersSent) {
+      // Half an answer is worse than none: the client sees the connection end.
+      req.socket.destroy();
+      return;
+    }
+    edgeAnswer(req, res, clientStatus ?? 500, { close: true });
+  };
+}
