@@ -81,6 +81,8 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
       // Test files sign up and log in far more often than a person; the limits test sets 1.
       CLIENT_LIMIT_SCALE: "1000",
       DEMO_DATA: "false",
+      // Links in mails: the site's domain over http, whatever host or scheme a request names (docs/security.md).
+      PUBLIC_URL: "http://{domain}",
       ...options.env,
     });
     // Log lines are kept, not printed, so a test can check none carries an address, password or token.
