@@ -25,7 +25,7 @@ import { blockRoutes } from "./http/blocks";
 import { discoveryRoutes } from "./http/discovery";
 import { chatRoutes } from "./http/chat";
 import { eventRoutes } from "./http/events";
-import { EventHub } from "./events/hub";
+import { EventHub, streamCapsFor } from "./events/hub";
 import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
 import { directDebitRoutes } from "./http/direct-debit";
 import { complaintRoutes } from "./http/complaints";
@@ -65,7 +65,7 @@ export function createApiApp(options: {
   const { db } = database;
   const limit = createClientLimiter(db, { secret: config.SESSION_SECRET, scale: config.CLIENT_LIMIT_SCALE });
   const accountDeps = { db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL, limit };
-  const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs);
+  const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs, streamCapsFor(config.CLIENT_LIMIT_SCALE));
   // The fuzz test wires the routes over a stand-in database that cannot listen.
   if (typeof database.listen === "function") hub.start(database.listen).catch((error: unknown) => logger.error({ err: error }, "event bus failed to start"));
   const providers = options.providers ?? configuredPaymentProviders(database, config, logger);
