@@ -17,6 +17,7 @@ import { HashQueueFull } from "./domain/hash-queue";
 import { settingsRoutes } from "./http/settings";
 import { userRoutes } from "./http/user";
 import { pushRoutes } from "./http/push";
+import type { PushEndpointPolicy } from "./services/push-endpoint";
 import { accountRoutes, pendingDeletionMailer } from "./http/account";
 import { geocodeRoutes } from "./http/geocode";
 import { photoRoutes } from "./http/photos";
@@ -59,6 +60,8 @@ export function createApiApp(options: {
   dataExportTimer?: boolean;
   /** Whether notification mails (api/jobs/notification-mails.ts) go out every minute (the api process); tests run the job themselves. */
   notificationMailTimer?: boolean;
+  /** Tests only: how push endpoints resolve, and a test push service's loopback origin (api/services/push-endpoint.ts). */
+  pushEndpoints?: PushEndpointPolicy;
 }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
@@ -121,7 +124,7 @@ export function createApiApp(options: {
   app.use(express.json({ limit: bodyLimits.jsonBytes }));
   app.use(requestContext(db, config.SESSION_SECRET));
   app.use(settingsRoutes());
-  app.use(pushRoutes(db));
+  app.use(pushRoutes(db, options.pushEndpoints));
   app.use(userRoutes(db, config.SESSION_SECRET, limit, pendingDeletionMailer(accountDeps)));
   app.use(accountRoutes(accountDeps));
   app.use(geocodeRoutes());

@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { ApiError } from "#contract/errors";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Writable } from "node:stream";
+import { lookup } from "node:dns";
 import { simpleParser } from "mailparser";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,7 @@ import * as schema from "../../api/db/schema";
 import { demoAccounts, demoPassword, seedDemoData } from "../../api/db/seed";
 import { clearSiteCache } from "../../api/domain/sites";
 import { sessionCookieName } from "../../api/domain/sessions";
+import type { PushEndpointPolicy } from "../../api/services/push-endpoint";
 
 export { demoAccounts, demoPassword, sessionCookieName };
 
@@ -50,6 +52,23 @@ export type StartOptions = {
    * seeded (scale-out tests): nothing is emptied or seeded. Needs DATABASE_URL (PGlite is per instance).
    */
   sharedDatabase?: boolean;
+  /** How push endpoints resolve (api/services/push-endpoint.ts); default: testPushEndpoints. */
+  pushEndpoints?: PushEndpointPolicy;
+};
+
+/** The push service name the api tests subscribe with: resolves to a public address here, without DNS. */
+export const testPushHost = "push.example.com";
+
+/**
+ * The push endpoint policy of the api tests: testPushHost is public (203.0.113.x would be refused as
+ * documentation space, so a real public address stands in); every other name goes to the system resolver,
+ * so `localhost` still resolves to loopback and is refused.
+ */
+export const testPushEndpoints: PushEndpointPolicy = {
+  resolve: (hostname) =>
+    hostname === testPushHost
+      ? Promise.resolve(["93.184.215.14"])
+      : new Promise((resolve, reject) => lookup(hostname, { all: true }, (error, found) => (error ? reject(error) : resolve(found.map((a) => a.address))))),
 };
 
 /**
@@ -95,7 +114,7 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
     });
     // The api's own logger (its redaction included), writing into the sink.
     const logger = createLogger("api", "debug", sink);
-    const app = createApiApp({ database, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs });
+    const app = createApiApp({ database, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs, pushEndpoints: options.pushEndpoints ?? testPushEndpoints });
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
       s.once("error", reject);
