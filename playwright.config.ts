@@ -86,6 +86,8 @@ export default defineConfig({
       // A fresh secret per run rather than one generated into the data directory.
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       MAIL_EVENTS_SECRET: process.env.E2E_MAIL_EVENTS_SECRET,
+      // Mailed links open this run's web (each site on its own domain), also where NODE_ENV=production is inherited.
+      PUBLIC_URL: `http://{domain}:${webPort}`,
     },
     timeout: 120_000,
     reuseExistingServer: false,

@@ -19,6 +19,7 @@ import { HashQueueFull } from "./domain/hash-queue";
 import { settingsRoutes } from "./http/settings";
 import { userRoutes } from "./http/user";
 import { pushRoutes } from "./http/push";
+import type { PushEndpointPolicy } from "./services/push-endpoint";
 import { accountRoutes, pendingDeletionMailer } from "./http/account";
 import { geocodeRoutes } from "./http/geocode";
 import { photoRoutes } from "./http/photos";
@@ -27,7 +28,7 @@ import { blockRoutes } from "./http/blocks";
 import { discoveryRoutes } from "./http/discovery";
 import { chatRoutes } from "./http/chat";
 import { eventRoutes } from "./http/events";
-import { EventHub } from "./events/hub";
+import { EventHub, streamCapsFor } from "./events/hub";
 import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
 import { directDebitRoutes } from "./http/direct-debit";
 import { complaintRoutes } from "./http/complaints";
@@ -61,13 +62,15 @@ export function createApiApp(options: {
   dataExportTimer?: boolean;
   /** Whether notification mails (api/jobs/notification-mails.ts) go out every minute (the api process); tests run the job themselves. */
   notificationMailTimer?: boolean;
+  /** Tests only: how push endpoints resolve, and a test push service's loopback origin (api/services/push-endpoint.ts). */
+  pushEndpoints?: PushEndpointPolicy;
 }) {
   const { database, config, logger } = options;
   const mailer = options.mailer ?? createMailer({ smtpUrl: config.SMTP_URL, mailFrom: config.MAIL_FROM, dataDir: config.DATA_DIR, logger });
   const { db } = database;
   const limit = createClientLimiter(db, { secret: config.SESSION_SECRET, scale: config.CLIENT_LIMIT_SCALE });
   const accountDeps = { db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL, limit };
-  const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs);
+  const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs, streamCapsFor(config.CLIENT_LIMIT_SCALE));
   // The fuzz test wires the routes over a stand-in database that cannot listen.
   if (typeof database.listen === "function") hub.start(database.listen).catch((error: unknown) => logger.error({ err: error }, "event bus failed to start"));
   const providers = options.providers ?? configuredPaymentProviders(database, config, logger);
@@ -132,7 +135,7 @@ export function createApiApp(options: {
   app.use(express.json({ limit: bodyLimits.jsonBytes }));
   app.use(requestContext(db, config.SESSION_SECRET));
   app.use(settingsRoutes());
-  app.use(pushRoutes(db));
+  app.use(pushRoutes(db, options.pushEndpoints));
   app.use(userRoutes(db, config.SESSION_SECRET, limit, pendingDeletionMailer(accountDeps)));
   app.use(accountRoutes(accountDeps));
   app.use(geocodeRoutes());

@@ -27,8 +27,18 @@ const ApiEnv = z.object({
   SMTP_URL: optional(z.string().url()),
   /** Sender address of every mail; unset: noreply@<site domain>. The display name is always the site's mail_name. */
   MAIL_FROM: optional(z.string().email()),
-  /** Origin of web for links in mails (https://example.com); unset: the origin the request came in on. */
-  PUBLIC_URL: optional(z.string().url().transform((v) => v.replace(/\/+$/, ""))),
+  /**
+   * Origin of web for links in mails and payment returns, `{domain}` standing for the site's domain
+   * (https://{domain}; https://dates.example for one site); unset: see publicUrlOf. Never a request's host.
+   */
+  PUBLIC_URL: optional(
+    z
+      .string()
+      .transform((v) => v.replace(/\/+$/, ""))
+      .refine(isOriginTemplate, "PUBLIC_URL must be an http(s) origin without a path, {domain} standing for the site's domain"),
+  ),
+  /** web's port (scripts/start.ts gives both services one environment): the port of links outside production. */
+  PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(65535).default(3000)),
   /**
    * Web push (api/services/push.ts, docs/push.md). A site's own VAPID pair (sites table) always wins; a site
    * without one has no push unless PUSH_KEYLESS_SITES is on, and then uses the deployment pair: these two
@@ -84,7 +94,21 @@ function optional<T extends z.ZodType>(schema: T) {
 }
 
 /** APP_MODE is resolved (contract/app-mode.ts): demo or production, never unset. */
-export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET"> & { SESSION_SECRET: string; APP_MODE: AppMode };
+export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET" | "PUBLIC_URL"> & { SESSION_SECRET: string; PUBLIC_URL: string; APP_MODE: AppMode };
+
+/** "https://{domain}", "http://{domain}:3000", "https://dates.example": an http(s) origin, nothing after the host and port. */
+function isOriginTemplate(value: string): boolean {
+  return /^https?:\/\/[^/?#@\s\\]+$/.test(value) && URL.canParse(value.replaceAll("{domain}", "site.example"));
+}
+
+/**
+ * The origin template of every link the api builds (docs/security.md "Links in mails"): PUBLIC_URL; unset,
+ * https://{domain} in production mode, else http://{domain}:PORT (web on this machine, as `npm start` runs it).
+ */
+function publicUrlOf(config: z.infer<typeof ApiEnv>, mode: AppMode): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL;
+  return mode === "production" ? "https://{domain}" : `http://{domain}:${config.PORT}`;
+}
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const parsed = ApiEnv.safeParse(env);
@@ -98,7 +122,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   } catch (error) {
     throw new Error(`Invalid api configuration: ${(error as Error).message}`);
   }
-  const config = { ...parsed.data, APP_MODE: mode };
+  const config = { ...parsed.data, APP_MODE: mode, PUBLIC_URL: publicUrlOf(parsed.data, mode) };
   if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) throw new Error("Invalid api configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together");
   if (mode === "production" && config.PASSWORD_HASH_COST < productionHashCost) {
     throw new Error(`Invalid api configuration: PASSWORD_HASH_COST must be at least ${productionHashCost} in production`);

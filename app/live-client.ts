@@ -1,4 +1,4 @@
-import type { TypingEvent } from "#contract/events";
+import type { EndEvent, TypingEvent } from "#contract/events";
 import { typingShowSeconds } from "#contract/live";
 
 /*
@@ -82,10 +82,12 @@ export function startLive(options: LiveOptions): () => void {
         // A malformed event is skipped; the next one counts.
       }
     });
-    es.addEventListener("end", () => {
-      // Logged out or the session was revoked: no reconnect.
+    es.addEventListener("end", (event) => {
+      // Logged out or the session was revoked: no reconnect. Ended for a newer stream (too many tabs): no
+      // reconnect either, or the tabs would take each other's place for ever; this tab polls instead.
       es.close();
       options.connected(false);
+      if (endReason(event) === "too_many_streams") startPolling();
     });
     es.addEventListener("error", () => {
       es.close();
@@ -95,6 +97,14 @@ export function startLive(options: LiveOptions): () => void {
       // Back off: 1 s, 2 s, 4 s ... at most 30 s; the stream resumes after the last event it delivered.
       reconnectTimer = setTimeout(connect, Math.min(30_000, 1000 * 2 ** Math.min(failures, 5)));
     });
+  };
+
+  const endReason = (event: MessageEvent): EndEvent["reason"] => {
+    try {
+      return (JSON.parse(event.data as string) as EndEvent).reason;
+    } catch {
+      return undefined;
+    }
   };
 
   const onVisibility = () => {

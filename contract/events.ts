@@ -6,7 +6,8 @@ import { ChatMessage } from "./chat";
  * has an id; reconnecting with Last-Event-ID replays what came after it (from the database), so a dropped
  * connection loses nothing. A comment line every 15 s keeps the connection alive. Without Last-Event-ID the
  * stream starts with `ready` (its id is where a reconnect resumes). `end` closes it (logged out, session
- * revoked); the client should not reconnect then.
+ * revoked; or {reason: "too_many_streams"}: a newer stream of the member or of their address took its place,
+ * docs/security.md); the client should not reconnect then (after too_many_streams it polls instead).
  *
  *   message  MessageEvent   a message in one of the member's conversations (also the member's own, from another tab)
  *   typing   TypingEvent    the other member is typing (sent at most every 3 s while typing; show it for 5 s)
@@ -31,6 +32,8 @@ export const TypingEvent = z.object({ conversation_id: z.number().int(), from: E
 export type TypingEvent = z.infer<typeof TypingEvent>;
 export const ReadEvent = z.object({ conversation_id: z.number().int(), through: z.number().int(), from: EventProfile });
 export const LikeEvent = z.object({ from: EventProfile });
+export const EndEvent = z.object({ reason: z.literal("too_many_streams").optional() });
+export type EndEvent = z.infer<typeof EndEvent>;
 
 export const TypingRequest = z.object({ conversation: z.number().int().min(1).max(2_147_483_647) });
 

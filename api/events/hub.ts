@@ -15,6 +15,8 @@ type EventRow = typeof memberEvents.$inferSelect;
 type Stream = {
   profileId: number;
   siteId: number;
+  /** The client address it came from (X-Client-IP through web): streams per address are capped. */
+  clientIp: string;
   /** The session's token hash (the raw token is not kept): the heartbeat checks the session is still live. */
   tokenHash: string;
   res: Response;
@@ -30,6 +32,19 @@ const replayLimit = 500;
 const keepDays = 3;
 
 /**
+ * Open streams one api instance keeps (docs/security.md): per member a few tabs and devices, per client
+ * address a few members behind one household or office router. A new stream past a cap ends the oldest
+ * one with `end` {reason: "too_many_streams"}; the browser then polls instead of reconnecting (app/live-client.ts).
+ */
+export const defaultStreamCaps = { perMember: 5, perClient: 20 };
+export type StreamCaps = typeof defaultStreamCaps;
+
+/** The caps with CLIENT_LIMIT_SCALE applied to the per-address one, as to every client limit (the bench opens 500 streams from one address). */
+export function streamCapsFor(scale: number): StreamCaps {
+  return { perMember: defaultStreamCaps.perMember, perClient: Math.round(defaultStreamCaps.perClient * scale) };
+}
+
+/**
  * The api instance's open event streams (GET /api/events.php) and its end of the bus: a NOTIFY names new
  * event ids, the hub reads those rows and writes each to its recipient's streams here, checking again that
  * the other member is not blocked or invisible. Every 15 s a heartbeat comment keeps connections open, the
@@ -37,6 +52,8 @@ const keepDays = 3;
  */
 export class EventHub {
   private readonly streams = new Map<number, Set<Stream>>();
+  /** The same streams by client address, oldest first (a Set keeps insertion order). */
+  private readonly byClient = new Map<string, Set<Stream>>();
   private stopListening: (() => Promise<void>) | null = null;
   private timer: NodeJS.Timeout | null = null;
   private ticks = 0;
@@ -47,6 +64,7 @@ export class EventHub {
     private readonly db: Db,
     private readonly secret: string,
     private readonly heartbeatMs = heartbeatSeconds * 1000,
+    private readonly caps: StreamCaps = defaultStreamCaps,
   ) {}
 
   async start(listen: Listen): Promise<void> {
@@ -59,6 +77,7 @@ export class EventHub {
     if (this.timer) clearInterval(this.timer);
     for (const set of this.streams.values()) for (const stream of set) stream.res.end();
     this.streams.clear();
+    this.byClient.clear();
     await this.stopListening?.();
   }
 
@@ -84,8 +103,16 @@ export class EventHub {
    * Starts a stream: registers it, marks the member present, then replays the events after `lastEventId`
    * (or announces `ready` with the latest id), then writes live events as they come.
    */
-  async open(res: Response, member: { profileId: number; siteId: number; token: string }, lastEventId: number | null): Promise<void> {
-    const stream: Stream = { profileId: member.profileId, siteId: member.siteId, tokenHash: hashToken(member.token, this.secret), res, lastId: lastEventId ?? 0, queue: [] };
+  async open(res: Response, member: { profileId: number; siteId: number; token: string; clientIp: string }, lastEventId: number | null): Promise<void> {
+    const stream: Stream = {
+      profileId: member.profileId,
+      siteId: member.siteId,
+      clientIp: member.clientIp,
+      tokenHash: hashToken(member.token, this.secret),
+      res,
+      lastId: lastEventId ?? 0,
+      queue: [],
+    };
     res.status(200).set({
       "Content-Type": "text/event-stream; charset=utf-8",
       "Cache-Control": "private, no-store, no-transform",
@@ -97,7 +124,12 @@ export class EventHub {
     const set = this.streams.get(member.profileId) ?? new Set<Stream>();
     set.add(stream);
     this.streams.set(member.profileId, set);
+    const fromClient = this.byClient.get(stream.clientIp) ?? new Set<Stream>();
+    fromClient.add(stream);
+    this.byClient.set(stream.clientIp, fromClient);
     res.on("close", () => this.close(stream));
+    this.endOldest(set, this.caps.perMember);
+    this.endOldest(fromClient, this.caps.perClient);
     await this.db
       .insert(memberPresence)
       .values({ profileId: member.profileId, streamUntil: sql`now() + make_interval(secs => ${presenceSeconds})`, hidden: false })
@@ -127,7 +159,19 @@ export class EventHub {
     await this.deliver(queued, [stream]);
   }
 
+  /** Past a cap, the oldest streams of `set` end (the newest is the tab the member is looking at). */
+  private endOldest(set: Set<Stream>, cap: number): void {
+    for (const oldest of set) {
+      if (set.size <= cap) return;
+      this.write(oldest, oldest.lastId, "end", { reason: "too_many_streams" });
+      oldest.res.end();
+      this.close(oldest);
+    }
+  }
+
   private close(stream: Stream): void {
+    const fromClient = this.byClient.get(stream.clientIp);
+    if (fromClient?.delete(stream) && fromClient.size === 0) this.byClient.delete(stream.clientIp);
     const set = this.streams.get(stream.profileId);
     if (!set?.delete(stream)) return;
     if (set.size > 0) return;
@@ -238,6 +282,8 @@ export class EventHub {
   }
 
   private write(stream: Stream, id: number, kind: LiveEventKind, data: object): void {
+    // A stream ended meanwhile (a cap, a session end) may still be in a delivery under way.
+    if (stream.res.writableEnded) return;
     stream.res.write(`id: ${id}\nevent: ${kind}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 

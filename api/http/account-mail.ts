@@ -5,12 +5,12 @@ import type { Recipient } from "../domain/accounts/recipient";
 import { unsubscribeKeyOf, unsubscribeUrl } from "../domain/notifications";
 import type { MailKind, Mailer } from "../services/mail";
 
-type MailDeps = { mailer: Mailer; publicUrl?: string; secret: string };
+type MailDeps = { mailer: Mailer; publicUrl: string; secret: string };
 
 /** The site, and the origin its mail links point at, for the request being handled. */
-function mailContext(deps: MailDeps, req: Request, res: Response) {
+function mailContext(deps: MailDeps, _req: Request, res: Response) {
   const site = res.locals.site;
-  const origin = publicOrigin({ publicUrl: deps.publicUrl, protocol: req.protocol, forwardedHost: req.get("x-forwarded-host"), host: req.get("host"), siteDomain: site.domain });
+  const origin = publicOrigin(deps.publicUrl, site.domain);
   return { origin, siteId: site.id, site: { name: site.name, mailName: site.mailName, domain: site.domain } };
 }
 

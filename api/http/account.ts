@@ -29,7 +29,7 @@ import { emailInBody, sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { sessionCookie } from "./user";
 
-export type AccountDeps = { db: Db; secret: string; mailer: Mailer; publicUrl?: string; limit: ClientLimiter };
+export type AccountDeps = { db: Db; secret: string; mailer: Mailer; publicUrl: string; limit: ClientLimiter };
 
 /** Login to a pending deletion: a fresh reactivation mail, at most once an hour (the login route answers 409). */
 export function pendingDeletionMailer(deps: AccountDeps) {

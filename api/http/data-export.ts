@@ -21,12 +21,11 @@ function statusOf(row: DataExport | null, now = new Date()): DataExportStatus {
 }
 
 /** Issue 17 data export (contract/data-export.ts): ask, see the latest, download one's own zip. */
-export function dataExportRoutes(deps: { db: Db; dataDir: string; limit: ClientLimiter; job: DataExportJob; publicUrl?: string }): Router {
+export function dataExportRoutes(deps: { db: Db; dataDir: string; limit: ClientLimiter; job: DataExportJob; publicUrl: string }): Router {
   const { db } = deps;
   const router = Router();
   const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
-  const origin = (req: Request, res: Response) =>
-    publicOrigin({ publicUrl: deps.publicUrl, protocol: req.protocol, forwardedHost: req.get("x-forwarded-host"), host: req.get("host"), siteDomain: res.locals.site.domain });
+  const origin = (_req: Request, res: Response) => publicOrigin(deps.publicUrl, res.locals.site.domain);
 
   router.post(
     "/api/dataexport.php",

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from "express";
+import { Router, type Response } from "express";
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../db/client";
@@ -19,7 +19,7 @@ import { handle, parseInput, sendError } from "./respond";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
-export type DirectDebitDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; sms: SmsSender; config: DebitConfig; publicUrl?: string; logger: Logger };
+export type DirectDebitDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; sms: SmsSender; config: DebitConfig; publicUrl: string; logger: Logger };
 
 /** Issue 16 direct debit with an SMS code (contract/direct-debit.ts). */
 export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl, logger }: DirectDebitDeps): Router {
@@ -106,7 +106,7 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
         userId: memberOf(res).userId,
         requestId: body.request_id,
         otp: body.otp,
-        origin: originOf(req, res, publicUrl),
+        origin: publicOrigin(publicUrl, site.domain),
       });
       if (outcome.kind === "confirmed") {
         noStore(res).status(201).json({ payment_id: outcome.paymentId });
@@ -147,8 +147,4 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
 
 function isSmsError(error: unknown): boolean {
   return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError" || /MessageBird|fetch failed|ECONNREFUSED/.test(error.message));
-}
-
-function originOf(req: Request, res: Response, publicUrl?: string): string {
-  return publicOrigin({ publicUrl, protocol: req.protocol, forwardedHost: req.get("x-forwarded-host"), host: req.get("host"), siteDomain: res.locals.site.domain });
 }

@@ -33,7 +33,7 @@ export function eventRoutes(db: Db, hub: EventHub, limit: ClientLimiter): Router
       const lastEventId = raw === undefined || raw === "" ? null : LastEventId.safeParse(raw).data;
       if (lastEventId === undefined) return sendError(res, "validation_failed", { fields: { last_event_id: ["must be an event id"] } });
       const m = member(res);
-      await hub.open(res, { profileId: m.profileId, siteId: res.locals.site.id, token: m.token }, lastEventId);
+      await hub.open(res, { profileId: m.profileId, siteId: res.locals.site.id, token: m.token, clientIp: res.locals.clientIp }, lastEventId);
     }),
   );
 

@@ -34,7 +34,7 @@ import { bodyLimits } from "./body-cap";
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
 
-export type PaymentDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; publicUrl?: string };
+export type PaymentDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; publicUrl: string };
 
 /** Credits and payments (issue 15): packages, starting a payment, its state, transactions, repeat order and the sandbox checkout. */
 export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps): Router {
@@ -44,8 +44,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     if (req.query[withUserParam] !== "1" || !m) return Promise.resolve(undefined);
     return loadMe(db, m, res.locals.site.id);
   };
-  const origin = (req: Request, res: Response) =>
-    publicOrigin({ publicUrl, protocol: req.protocol, forwardedHost: req.get("x-forwarded-host"), host: req.get("host"), siteDomain: res.locals.site.domain });
+  const origin = (_req: Request, res: Response) => publicOrigin(publicUrl, res.locals.site.domain);
 
   // Public (spec 2 /pricing): a visitor sees the packages too; a member also gets their last order.
   const limitCodeChecks = limit("discount_code", sessionMember);

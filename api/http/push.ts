@@ -3,14 +3,16 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { pushSubscriptions } from "../db/schema";
 import { PushRequest } from "#contract/push";
+import { pushEndpointRefusal, type PushEndpointPolicy } from "../services/push-endpoint";
 import { handle, parseInput, sendError } from "./respond";
 
 /**
  * POST /api/user.php?push=1 (spec 7): the member's browser subscribed to push (contract/push.ts).
  * An endpoint belongs to one browser: subscribing it again (another member on the same phone) moves it.
- * Other POSTs to /api/user.php (login) pass through to the user routes.
+ * Only a public push service's endpoint is stored (api/services/push-endpoint.ts); `endpoints` is a test's
+ * policy for its own push service. Other POSTs to /api/user.php (login) pass through to the user routes.
  */
-export function pushRoutes(db: Db): Router {
+export function pushRoutes(db: Db, endpoints: PushEndpointPolicy = {}): Router {
   const router = Router();
   router.post(
     "/api/user.php",
@@ -25,6 +27,9 @@ export function pushRoutes(db: Db): Router {
         return void res.set("Cache-Control", "no-store").json({ subscribed: false });
       }
       const { endpoint, keys } = body.subscription;
+      if (await pushEndpointRefusal(endpoint, endpoints)) {
+        return sendError(res, "validation_failed", { fields: { "subscription.endpoint": ["must be the https address of a public push service"] } });
+      }
       await db
         .insert(pushSubscriptions)
         .values({ userId: member.userId, endpoint, p256dh: keys.p256dh, auth: keys.auth })

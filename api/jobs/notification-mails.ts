@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { memberEvents, notificationMails, profiles, sites, users } from "../db/schema";
 import { listableTo } from "../domain/visibility";
 import { unsubscribeUrl } from "../domain/notifications";
+import { publicOrigin } from "../domain/accounts/links";
 import { isLocale, type Locale } from "#contract/locales";
 import type { Mailer, NotificationMailKind } from "../services/mail";
 
@@ -33,8 +34,8 @@ export type NotificationMailOptions = {
   mailer: Mailer;
   logger: Logger;
   unsubscribeKey: Buffer;
-  /** Origin of links (PUBLIC_URL); unset: https://<the site's domain>. */
-  publicUrl?: string;
+  /** Origin template of links (the configured PUBLIC_URL, api/config.ts). */
+  publicUrl: string;
   intervalMinutes: number;
   /** Run every `pollMs` (the api process); tests call runOnce. */
   periodic?: boolean;
@@ -125,7 +126,7 @@ async function mailOne(options: NotificationMailOptions, log: Logger, row: { use
   if (!event || !sender || !member) return false;
 
   const language: Locale = isLocale(member.language) ? member.language : "en";
-  const origin = options.publicUrl ?? `https://${member.domain}`;
+  const origin = publicOrigin(options.publicUrl, member.domain);
   const prefix = language === "en" ? "" : `/${language}`;
   const page = row.kind === "message" ? `/chats/${event.conversationId ?? ""}` : row.kind === "like" ? "/likes/received" : "/likes/matches";
   return options.mailer.send(

@@ -206,6 +206,10 @@ async function handleJob(options: PushWorkerOptions, log: Logger, job: Job): Pro
     // The browser unsubscribed or the subscription expired: forget it (its other queued pushes go with it).
     await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, job.subscriptionId));
     log.info({ pushJob: job.id, userId: job.userId, status: outcome.status }, "push subscription gone, removed");
+  } else if (outcome.kind === "refused") {
+    // Its host is (now) no public push service: never connected to, and forgotten (docs/security.md).
+    await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, job.subscriptionId));
+    log.warn({ pushJob: job.id, userId: job.userId, error: outcome.error }, "push endpoint refused, subscription removed");
   } else if (job.attempts >= (options.maxAttempts ?? backoffSeconds.length + 1)) {
     await drop();
     log.warn({ pushJob: job.id, userId: job.userId, status: outcome.status, error: outcome.error, attempts: job.attempts }, "push given up");

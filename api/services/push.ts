@@ -1,9 +1,10 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import type { Agent } from "node:https";
+import { Agent } from "node:https";
 import path from "node:path";
 import webpush, { WebPushError } from "web-push";
+import { publicOnlyLookup, pushEndpointRefusal, type PushEndpointPolicy } from "./push-endpoint";
 
 /*
  * Web push (issue 13): the sending side behind an interface, as ARCHITECTURE.md wants of external services.
@@ -26,24 +27,39 @@ export type PushOptions = { vapid: VapidKeys & { subject: string }; ttlSeconds: 
 
 /**
  * The outcome of one push: sent; `gone` (the push service answered 404 or 410: the subscription is dead and
- * is to be removed); or failed, to be tried again later (network errors, 429, 5xx, anything else).
+ * is to be removed); `refused` (the endpoint is no public push service, api/services/push-endpoint.ts: removed
+ * too); or failed, to be tried again later (network errors, 429, 5xx, a name that does not resolve now).
  */
-export type PushOutcome = { kind: "sent"; status: number } | { kind: "gone"; status: number } | { kind: "failed"; status: number | null; error: string };
+export type PushOutcome =
+  | { kind: "sent"; status: number }
+  | { kind: "gone"; status: number }
+  | { kind: "refused"; error: string }
+  | { kind: "failed"; status: number | null; error: string };
 
 export type PushSender = { send: (target: PushTarget, payload: PushPayload, options: PushOptions) => Promise<PushOutcome> };
 
-/** The web-push library; `agent` lets a test trust its own push service's certificate. */
-export function webPushSender(options: { agent?: Agent; timeoutMs?: number } = {}): PushSender {
+/**
+ * The web-push library, to public push services only: the endpoint is checked before each send and the
+ * connection's own DNS lookup refuses non-public addresses. `ca` and `endpoints` are for a test's own push
+ * service (its certificate, its loopback origin); production passes neither.
+ */
+export function webPushSender(options: { ca?: string; timeoutMs?: number; endpoints?: PushEndpointPolicy } = {}): PushSender {
+  const agent = new Agent({ lookup: publicOnlyLookup(options.endpoints), ...(options.ca ? { ca: options.ca } : {}) });
   return {
     async send(target, payload, push) {
+      const refusal = await pushEndpointRefusal(target.endpoint, options.endpoints);
+      if (refusal === "unresolved") return { kind: "failed", status: null, error: "the push service's host name did not resolve" };
+      if (refusal) return { kind: "refused", error: `not a public push service (${refusal})` };
       try {
-        const result = await webpush.sendNotification({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, JSON.stringify(payload), {
+        // Sent to the URL as serialised by the check's parser: web-push's own parser then reads the same host.
+        const endpoint = new URL(target.endpoint).href;
+        const result = await webpush.sendNotification({ endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, JSON.stringify(payload), {
           vapidDetails: { subject: push.vapid.subject, publicKey: push.vapid.publicKey, privateKey: push.vapid.privateKey },
           TTL: push.ttlSeconds,
           urgency: push.urgency,
           contentEncoding: "aes128gcm",
           timeout: options.timeoutMs ?? 15_000,
-          ...(options.agent ? { agent: options.agent } : {}),
+          agent,
         });
         return { kind: "sent", status: result.statusCode };
       } catch (error) {

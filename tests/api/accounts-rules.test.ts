@@ -28,17 +28,11 @@ describe("links in mails", () => {
     expect(maskEmail("ümit@bücher.de")).toBe("ü***@b***.de");
   });
 
-  it("take the origin from PUBLIC_URL, else the forwarded host of the site, never a foreign host", () => {
-    const base = { protocol: "https", siteDomain: "milf.localhost" };
-    expect(publicOrigin({ ...base, publicUrl: "https://dates.example" })).toBe("https://dates.example");
-    expect(publicOrigin({ ...base, forwardedHost: "milf.localhost:3000", host: "127.0.0.1:3001" })).toBe("https://milf.localhost:3000");
-    expect(publicOrigin({ ...base, forwardedHost: "www.milf.localhost" })).toBe("https://www.milf.localhost");
-    expect(publicOrigin({ ...base, protocol: "http", host: "milf.localhost:3000" })).toBe("http://milf.localhost:3000");
-    // A forged host does not get a link with a token: the site's own domain is used.
-    expect(publicOrigin({ ...base, forwardedHost: "evil.example" })).toBe("https://milf.localhost");
-    expect(publicOrigin({ ...base, forwardedHost: "127.0.0.1:3000" })).toBe("https://milf.localhost:3000");
-    expect(publicOrigin({ ...base, host: "milf.localhost/@evil.example" })).toBe("https://milf.localhost");
-    expect(publicOrigin({ ...base, protocol: "javascript" })).toBe("http://milf.localhost");
+  it("take the origin from the configured template alone, the site's domain in place of {domain}", () => {
+    expect(publicOrigin("https://{domain}", "milf.localhost")).toBe("https://milf.localhost");
+    expect(publicOrigin("http://{domain}:4100", "she.localhost")).toBe("http://she.localhost:4100");
+    expect(publicOrigin("https://www.{domain}", "milf.example")).toBe("https://www.milf.example");
+    expect(publicOrigin("https://dates.example", "milf.localhost")).toBe("https://dates.example");
   });
 });
 
@@ -97,10 +91,23 @@ describe("configuration", () => {
     const base = { NODE_ENV: "test" as const, SESSION_SECRET: "s".repeat(40), DATA_DIR: "/tmp/unused" };
     const set = loadApiConfig({ ...base, SMTP_URL: "smtp://mail:25", MAIL_FROM: "noreply@dates.example", PUBLIC_URL: "https://dates.example/" });
     expect(set).toMatchObject({ SMTP_URL: "smtp://mail:25", MAIL_FROM: "noreply@dates.example", PUBLIC_URL: "https://dates.example" });
-    const unset = loadApiConfig({ ...base, SMTP_URL: "", PUBLIC_URL: "" });
+    const unset = loadApiConfig({ ...base, SMTP_URL: "", PUBLIC_URL: "", PORT: "" });
     expect(unset.SMTP_URL).toBeUndefined();
-    expect(unset.PUBLIC_URL).toBeUndefined();
     expect(() => loadApiConfig({ ...base, PUBLIC_URL: "not a url" })).toThrow(/PUBLIC_URL/);
+  });
+
+  it("takes the links' origin from PUBLIC_URL, else https://{domain} in production and web's local port elsewhere", () => {
+    const base = { SESSION_SECRET: "s".repeat(40), DATA_DIR: "/tmp/unused" };
+    expect(loadApiConfig({ ...base, NODE_ENV: "production" }).PUBLIC_URL).toBe("https://{domain}");
+    expect(loadApiConfig({ ...base, NODE_ENV: "production", PORT: "8080" }).PUBLIC_URL).toBe("https://{domain}");
+    expect(loadApiConfig({ ...base, NODE_ENV: "development" }).PUBLIC_URL).toBe("http://{domain}:3000");
+    expect(loadApiConfig({ ...base, NODE_ENV: "test", PORT: "4100" }).PUBLIC_URL).toBe("http://{domain}:4100");
+    expect(loadApiConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://www.{domain}/" }).PUBLIC_URL).toBe("https://www.{domain}");
+    expect(loadApiConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "http://{domain}:4100" }).PUBLIC_URL).toBe("http://{domain}:4100");
+    // An origin only: no path, query, credentials or other scheme.
+    for (const bad of ["https://dates.example/app", "https://dates.example?x=1", "https://user@dates.example", "ftp://dates.example", "https://", "javascript:alert(1)"]) {
+      expect(() => loadApiConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL/);
+    }
   });
 });
 

@@ -175,6 +175,22 @@ describe("password reset", () => {
     await expectApiError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: "third-password-789" } }), 400, "link_invalid");
   });
 
+  it("links to the configured origin, whatever host, port or scheme the request forwards (issue 23)", async () => {
+    // The harness configures PUBLIC_URL=http://{domain}: the site's domain, as an operator's https://{domain}.
+    const member = await insertMember(api, { passwordHash });
+    const forged = { "X-Forwarded-Host": "localhost:6666", "X-Forwarded-Proto": "https" };
+    await expectOk(await call(api, "POST", "/api/password-reset.php", { body: { email: member.email }, headers: forged }));
+    const [mail] = await mailsTo(api, member.email, "/reset-password/do");
+    expect(linkOf(mail!, "/reset-password/do")?.origin).toBe("http://localhost");
+    expect(mail!.text).not.toContain("6666");
+    expect(mail!.html).not.toContain("6666");
+    // Another site: its own domain, with the same template.
+    const niche = await insertMember(api, { passwordHash, host: "she.localhost" });
+    await expectOk(await call(api, "POST", "/api/password-reset.php", { host: "she.localhost", body: { email: niche.email }, headers: { ...forged, "X-Forwarded-Host": "she.localhost:6666" } }));
+    const [nicheMail] = await mailsTo(api, niche.email, "/reset-password/do");
+    expect(linkOf(nicheMail!, "/reset-password/do")?.origin).toBe("http://she.localhost");
+  });
+
   it("refuses an expired reset link", async () => {
     const member = await insertMember(api, { passwordHash });
     await expectOk(await call(api, "POST", "/api/password-reset.php", { body: { email: member.email } }));

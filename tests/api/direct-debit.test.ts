@@ -132,6 +132,31 @@ describe("direct debit with an SMS code", () => {
     expect(user?.at).not.toBeNull();
   });
 
+  it("holds the 30-day limit when several confirmations come at once: the ones that fit pass, the rest get debit_limit (issue 23)", async () => {
+    const a = await member();
+    const pkg = (await packagesFor(api, a, "NL")).packages[0]!;
+    const limit = 5000;
+    const fit = Math.floor(limit / pkg.amount);
+    expect(fit, "the test needs a package that fits the limit at least once").toBeGreaterThanOrEqual(1);
+    // Each request has its own phone number, so each code is read from its own SMS; all are asked before any is confirmed.
+    const started: { requestId: number; code: string }[] = [];
+    for (let i = 0; i < fit + 2; i++) {
+      const digits = `3161234${String(5000 + i)}`;
+      const res = await request(a, details(pkg.id, { phone: `+${digits}` }));
+      expect(res.status, await res.clone().text()).toBe(201);
+      started.push({ requestId: DebitRequestResponse.parse(await res.json()).request_id, code: await lastCode(digits) });
+    }
+    const answers = await Promise.all(started.map(({ requestId, code }) => confirm(a, requestId, code)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array<number>(fit).fill(201), ...Array<number>(2).fill(403)]);
+    for (const refused of answers.filter((r) => r.status === 403)) expect(((await refused.json()) as { error: string }).error).toBe("debit_limit");
+    const rows = await api.db.select().from(payments).where(eq(payments.userId, a.userId));
+    expect(rows).toHaveLength(fit);
+    expect(rows.reduce((sum, row) => sum + row.amount, 0)).toBeLessThanOrEqual(limit);
+    // A refused request is not spent: it is not confirmed and made no mandate beyond the ones that passed.
+    expect(await api.db.select().from(debitMandates).where(eq(debitMandates.userId, a.userId))).toHaveLength(fit);
+  });
+
   it("checks the details: IBAN country, length and checksum, SEPA, phone, and another member's request", async () => {
     const a = await member();
     const pkg = (await packagesFor(api, a, "NL")).packages[0]!;

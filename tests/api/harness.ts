@@ -2,6 +2,7 @@ import { expect, inject } from "vitest";
 import { ApiError } from "#contract/errors";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { Writable } from "node:stream";
+import { lookup } from "node:dns";
 import { simpleParser } from "mailparser";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +20,7 @@ import { demoAccounts, demoPassword } from "../../api/db/seed";
 import { copyTemplate, testHashCost } from "./template-database";
 import { clearSiteCache } from "../../api/domain/sites";
 import { sessionCookieName } from "../../api/domain/sessions";
+import type { PushEndpointPolicy } from "../../api/services/push-endpoint";
 
 export { demoAccounts, demoPassword, sessionCookieName };
 
@@ -53,6 +55,23 @@ export type StartOptions = {
    * seeded (scale-out tests): nothing is emptied or seeded. Needs DATABASE_URL (PGlite is per instance).
    */
   sharedDatabase?: boolean;
+  /** How push endpoints resolve (api/services/push-endpoint.ts); default: testPushEndpoints. */
+  pushEndpoints?: PushEndpointPolicy;
+};
+
+/** The push service name the api tests subscribe with: resolves to a public address here, without DNS. */
+export const testPushHost = "push.example.com";
+
+/**
+ * The push endpoint policy of the api tests: testPushHost is public (203.0.113.x would be refused as
+ * documentation space, so a real public address stands in); every other name goes to the system resolver,
+ * so `localhost` still resolves to loopback and is refused.
+ */
+export const testPushEndpoints: PushEndpointPolicy = {
+  resolve: (hostname) =>
+    hostname === testPushHost
+      ? Promise.resolve(["93.184.215.14"])
+      : new Promise((resolve, reject) => lookup(hostname, { all: true }, (error, found) => (error ? reject(error) : resolve(found.map((a) => a.address))))),
 };
 
 /** The database of this file's first harness: `sharedDatabase` instances join it. */
@@ -97,6 +116,8 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
       // Test files sign up and log in far more often than a person; the limits test sets 1.
       CLIENT_LIMIT_SCALE: "1000",
       DEMO_DATA: "false",
+      // Links in mails: the site's domain over http, whatever host or scheme a request names (docs/security.md).
+      PUBLIC_URL: "http://{domain}",
       ...options.env,
     });
     // Log lines are kept, not printed, so a test can check none carries an address, password or token.
@@ -110,7 +131,7 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
     // The api's own logger (its redaction included), writing into the sink.
     const logger = createLogger("api", "debug", sink);
     const opened = database;
-    const app = createApiApp({ database: opened, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs });
+    const app = createApiApp({ database: opened, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs, pushEndpoints: options.pushEndpoints ?? testPushEndpoints });
     const server = await new Promise<Server>((resolve, reject) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
       s.once("error", reject);

@@ -1,5 +1,5 @@
 import { createDecipheriv, createECDH, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes, sign, verify } from "node:crypto";
-import { Agent, createServer, type Server } from "node:https";
+import { createServer, type Server } from "node:https";
 import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,7 +13,8 @@ import { creditLedger, profiles, pushJobs, pushSubscriptions, users } from "../.
 import { createSession } from "../../api/domain/sessions";
 import { startPushWorker, type PushWorker } from "../../api/jobs/push";
 import { createPushSender, deploymentVapidKeys, webPushSender, type VapidKeys } from "../../api/services/push";
-import { call, cookieHeader, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
+import type { PushEndpointPolicy } from "../../api/services/push-endpoint";
+import { call, cookieHeader, insertMember, startApi, testPushEndpoints, testSessionSecret, type Harness } from "./harness";
 
 /**
  * Issue 13 web push, over HTTP, with this file playing the push service: an HTTPS server on 127.0.0.1 (the
@@ -40,8 +41,11 @@ type Member = { userId: number; profileId: number; name: string; token: string; 
 type Subscriber = Member & { ecdh: ReturnType<typeof createECDH>; auth: Buffer; endpoint: string };
 let counter = 0;
 
+/** Names the push endpoint policy resolves here (a test re-points one, as DNS rebinding would); the rest as the harness does. */
+const answers = new Map<string, string[]>();
+let endpoints: PushEndpointPolicy;
+
 beforeAll(async () => {
-  api = await startApi();
   certificate = selfSignedCertificate();
   pushService = createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
     const chunks: Buffer[] = [];
@@ -54,11 +58,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => pushService.listen(0, "127.0.0.1", resolve));
   pushOrigin = `https://127.0.0.1:${(pushService.address() as AddressInfo).port}`;
+  // This file's push service runs on loopback: the api and the worker accept its origin, and only its.
+  endpoints = { trustedOrigins: [pushOrigin], resolve: (hostname) => (answers.has(hostname) ? Promise.resolve(answers.get(hostname)!) : testPushEndpoints.resolve!(hostname)) };
+  api = await startApi({ pushEndpoints: endpoints });
   deploymentKeys = deploymentVapidKeys({ dataDir: api.dataDir });
   worker = startPushWorker({
     db: api.db,
     logger: pino({ level: "silent" }),
-    sender: webPushSender({ agent: new Agent({ ca: certificate.cert }) }),
+    sender: webPushSender({ ca: certificate.cert, endpoints }),
     deploymentKeys,
     pollMs: 100,
   });
@@ -276,7 +283,7 @@ describe("the queue", () => {
     const second = startPushWorker({
       db: api.db,
       logger: pino({ level: "silent" }),
-      sender: webPushSender({ agent: new Agent({ ca: certificate.cert }) }),
+      sender: webPushSender({ ca: certificate.cert, endpoints }),
       deploymentKeys,
       pollMs: 20,
     });
@@ -358,6 +365,30 @@ describe("answers of the push service", () => {
     await api.db.update(pushJobs).set({ runAfter: new Date(Date.now() - 1000) }).where(eq(pushJobs.id, job!.id));
     expect(decryptPush(recipient, (await pushTo(recipient)).body)).toMatchObject({ body: "Try again" });
     await until("the job to be done", async () => ((await jobsOf(recipient)).length === 0 ? true : undefined));
+  });
+});
+
+describe("endpoints that are no public push service (issue 23)", () => {
+  it("are checked again before each send: a name re-pointed to loopback, or a stored loopback port, is never connected to and is removed", async () => {
+    const sender = await newMember({ credits: 100 });
+    // Subscribed while its name resolved to a public address; then the name answers 127.0.0.1 (DNS rebinding).
+    const rebinding = await newMember();
+    answers.set("rebind.example.com", ["93.184.215.14"]);
+    const keys = { p256dh: createECDH("prime256v1").generateKeys().toString("base64url"), auth: randomBytes(16).toString("base64url") };
+    const subscribed = await call(api, "POST", "/api/user.php?push=1", { token: rebinding.token, host: rebinding.host, body: { subscription: { endpoint: "https://rebind.example.com/push/one", expirationTime: null, keys } } });
+    expect(subscribed.status).toBe(200);
+    answers.set("rebind.example.com", ["127.0.0.1"]);
+    // Stored before endpoints were checked: the database's port on loopback.
+    const stale = await newMember();
+    await api.db.insert(pushSubscriptions).values({ userId: stale.userId, endpoint: "https://127.0.0.1:5432/x", p256dh: keys.p256dh, auth: keys.auth });
+
+    await sendMessage(sender, rebinding, "Never sent to loopback");
+    await sendMessage(sender, stale, "Nor to a database port");
+    for (const member of [rebinding, stale]) {
+      await until("the subscription to be removed", async () => ((await api.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, member.userId))).length === 0 ? true : undefined));
+    }
+    expect(received).toEqual([]);
+    answers.delete("rebind.example.com");
   });
 });
 

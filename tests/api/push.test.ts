@@ -4,13 +4,16 @@ import { eq } from "drizzle-orm";
 import { PushResponse } from "#contract/push";
 import { pushSubscriptions, sessions } from "../../api/db/schema";
 import { hashToken } from "../../api/domain/sessions";
-import { call, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
+import { call, expectApiError, insertMember, startApi, testPushEndpoints, testSessionSecret, type Harness } from "./harness";
 
 /** POST /api/user.php?push=1 (spec 7): a member's browser push subscription. */
 let api: Harness;
 
+/** Names as a resolver answers them here: a private network, and a name with one public and one loopback address. */
+const names: Record<string, string[]> = { "intranet.example.com": ["10.1.2.3"], "mixed.example.com": ["93.184.215.14", "127.0.0.1"], "v6.example.com": ["2a00:1450:4001:800::200e"] };
+
 beforeAll(async () => {
-  api = await startApi();
+  api = await startApi({ pushEndpoints: { resolve: (hostname) => (names[hostname] ? Promise.resolve(names[hostname]) : testPushEndpoints.resolve!(hostname)) } });
 });
 afterAll(async () => {
   await api?.close();
@@ -80,6 +83,53 @@ describe("POST /api/user.php?push=1", () => {
       await expectApiError(await call(api, "POST", "/api/user.php?push=1", { token, body }), 400, "validation_failed");
     }
     expect(await rows(member.userId)).toEqual([]);
+  });
+
+  it("takes only public push services: https, port 443, public addresses after DNS; refuses the rest with 400 and stores nothing (issue 23)", async () => {
+    const member = await insertMember(api, { passwordHash: "x" });
+    const token = await sessionFor(member.userId);
+    const refused = [
+      "https://127.0.0.1:9443/x",
+      "https://127.0.0.1:5432/x",
+      "https://127.0.0.1/x",
+      "https://localhost/x",
+      "https://push.localhost/x",
+      "https://10.0.0.8/x",
+      "https://192.168.1.1/x",
+      "https://172.16.0.1/x",
+      "https://100.64.0.1/x",
+      "https://169.254.169.254/latest/meta-data",
+      "https://0.0.0.0/x",
+      "https://224.0.0.1/x",
+      "https://[::1]/x",
+      "https://[::]/x",
+      "https://[fe80::1]/x",
+      "https://[fd00::1]/x",
+      "https://[::ffff:127.0.0.1]/x",
+      "https://[::ffff:a9fe:a9fe]/x",
+      // Spellings the URL parser turns into 127.0.0.1: decimal, hex, octal, short.
+      "https://2130706433/x",
+      "https://0x7f.0.0.1/x",
+      "https://0177.0.0.1/x",
+      "https://127.1/x",
+      "https://intranet.example.com/x",
+      "https://mixed.example.com/x",
+      "https://no-such-host.invalid/x",
+      "https://push.example.com:8443/x",
+      "https://push.example.com:443@127.0.0.1/x",
+      "https://user:secret@push.example.com/x",
+      "http://push.example.com/x",
+    ];
+    for (const endpoint of refused) {
+      const body = await expectApiError(await call(api, "POST", "/api/user.php?push=1", { token, body: { subscription: subscription(endpoint) } }), 400, "validation_failed");
+      expect(Object.keys(body.fields ?? {}), endpoint).toEqual(["subscription.endpoint"]);
+    }
+    expect(await rows(member.userId)).toEqual([]);
+    // Public push services pass: a name with public addresses (IPv4, IPv6), the default port written out.
+    for (const endpoint of ["https://v6.example.com/wpush/v2/abc", "https://push.example.com:443/send/abc"]) {
+      expect((await call(api, "POST", "/api/user.php?push=1", { token, body: { subscription: subscription(endpoint) } })).status, endpoint).toBe(200);
+    }
+    expect(await rows(member.userId)).toHaveLength(2);
   });
 
   it("leaves the login on POST /api/user.php without ?push alone", async () => {

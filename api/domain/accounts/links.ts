@@ -1,6 +1,5 @@
 import type { Locale } from "#contract/locales";
 import type { MailKind } from "../../services/mail";
-import { normaliseDomain } from "../sites";
 
 /** The web page each mailed link opens (spec 2 routes). */
 export const linkPaths: Record<MailKind, string> = {
@@ -24,17 +23,10 @@ export function mailLink(origin: string, language: Locale, kind: MailKind, token
 }
 
 /**
- * The public origin of web for links: PUBLIC_URL when configured, else the forwarded (or direct) host and
- * protocol. A host that is not the site's own domain is not trusted with a link carrying a token
- * (a forged Host header must not send a victim's reset link elsewhere): the site's domain is used then.
+ * The origin of web for a site's links (mails, payment returns): the configured PUBLIC_URL template with
+ * `{domain}` replaced by the site's domain (api/config.ts). Never the request's Host, X-Forwarded-Host or
+ * X-Forwarded-Proto: a forged header must not choose where a mailed token goes (docs/security.md).
  */
-export function publicOrigin(options: { publicUrl?: string; protocol: string; forwardedHost?: string; host?: string; siteDomain: string }): string {
-  if (options.publicUrl) return options.publicUrl;
-  const protocol = options.protocol === "https" ? "https" : "http";
-  const host = (options.forwardedHost ?? options.host ?? "").split(",")[0]?.trim() ?? "";
-  const valid = /^[\w.-]+(:\d+)?$/.test(host);
-  if (valid && normaliseDomain(host) === normaliseDomain(options.siteDomain)) return `${protocol}://${host}`;
-  // The port may stay (web on :3000 reached as 127.0.0.1:3000 in development); the host may not.
-  const port = valid ? (/:\d+$/.exec(host)?.[0] ?? "") : "";
-  return `${protocol}://${options.siteDomain}${port}`;
+export function publicOrigin(publicUrl: string, siteDomain: string): string {
+  return publicUrl.replaceAll("{domain}", siteDomain);
 }

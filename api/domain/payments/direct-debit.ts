@@ -15,7 +15,8 @@ import { discountForOrder, startPayment } from "./payments";
  * - The IBAN is kept encrypted with AES-256-GCM and masked for display (ADR 010).
  * - A code lasts 10 minutes and allows 5 wrong tries; then a new code is needed (at most 5 per request).
  * - Limits: the member's direct debits of the last 30 days (pending or paid) plus this one stay within
- *   DEBIT_LIMIT_30D; a member whose debit bounced is blocked (users.debit_blocked_at).
+ *   DEBIT_LIMIT_30D, checked again under the member's lock when the code confirms it (confirmDebit); a member
+ *   whose debit bounced is blocked (users.debit_blocked_at).
  */
 
 export const codeLifetimeMs = 10 * 60_000;
@@ -201,10 +202,20 @@ export type ConfirmOutcome =
   | { kind: "not_found" }
   | DebitRefusal;
 
+/** A confirmation given up inside its transaction (rolled back): the answer it gives. */
+class ConfirmRefused extends Error {
+  constructor(readonly outcome: ConfirmOutcome) {
+    super(outcome.kind);
+  }
+}
+
 /**
- * Step 2: the right code, once. The request is claimed with one conditional update (right code, not
- * expired, tries left, not confirmed): of two submits of the same code only one claims it and makes
- * the payment; the other finds it confirmed and answers the same payment. A wrong code counts a try.
+ * Step 2: the right code, once. Claiming the request, checking the 30-day limit and creating the mandate and
+ * payment are one transaction that first locks the member's row (SELECT ... FOR NO KEY UPDATE): a member's
+ * confirmations run one after another, each sees the debits committed before it, so the limit holds under
+ * concurrency (docs/security.md). Of two submits of the same code the second finds the request claimed and
+ * answers the same payment. A refusal or an error rolls everything back, the claim included. A wrong code
+ * counts a try.
  */
 export async function confirmDebit(
   db: Db,
@@ -215,7 +226,7 @@ export async function confirmDebit(
 ): Promise<ConfirmOutcome> {
   const [row] = await db.select().from(debitRequests).where(and(eq(debitRequests.id, input.requestId), eq(debitRequests.userId, input.userId)));
   if (!row) return { kind: "not_found" };
-  // Claimed by another submit of the code (maybe still making its payment): answer that payment.
+  // Claimed by another submit of the code: answer that payment.
   if (row.confirmedAt) return row.paymentId ? { kind: "confirmed", paymentId: row.paymentId } : paymentOfClaim(db, row.id);
   if (row.codeExpiresAt.getTime() <= now.getTime() || row.wrongTries >= maxWrongTries) return { kind: "expired" };
   const expected = Buffer.from(row.codeHash);
@@ -229,44 +240,48 @@ export async function confirmDebit(
     const left = maxWrongTries - (counted?.wrongTries ?? maxWrongTries);
     return left > 0 ? { kind: "invalid", triesLeft: left } : { kind: "expired" };
   }
-  const [claimed] = await db
-    .update(debitRequests)
-    .set({ confirmedAt: now })
-    .where(and(eq(debitRequests.id, row.id), isNull(debitRequests.confirmedAt), eq(debitRequests.codeHash, row.codeHash), sql`${debitRequests.wrongTries} < ${maxWrongTries}`))
-    .returning();
-  // The same code sent twice at once: the other submit claimed it; answer its payment once it has one.
-  if (!claimed) return paymentOfClaim(db, row.id);
-  // Checked again at the moment of paying: another debit may have been confirmed since the code was sent.
-  const priced = await packageAndPrice(db, input.siteId, input.userId, row.packageId, row.discountCode, now);
-  const refused = !priced ? ({ kind: "not_found" } as const) : "refusal" in priced ? ({ kind: "discount_refused", refusal: priced.refusal! } as const) : await refusalFor(db, input.userId, priced.amount, config.limit30d, now);
-  if (refused) {
-    await db.update(debitRequests).set({ confirmedAt: null }).where(eq(debitRequests.id, row.id));
-    return refused;
-  }
-  const d = row.details;
-  const [mandate] = await db
-    .insert(debitMandates)
-    .values({ userId: input.userId, accountHolder: d.accountHolder, ibanEncrypted: d.ibanEncrypted, ibanMasked: d.ibanMasked, street: d.street, houseNumber: d.houseNumber, zip: d.zip, city: d.city, phone: d.phone, createdAt: now })
-    .returning({ id: debitMandates.id });
-  const outcome = await startPayment(
-    db,
-    providers,
-    { siteId: input.siteId, siteName: input.siteName, userId: input.userId, packageId: row.packageId, method: "sdd", origin: input.origin, discountCode: row.discountCode, mandateId: mandate!.id },
-    now,
-  ).catch(async (error: unknown) => {
-    await db.update(debitRequests).set({ confirmedAt: null }).where(eq(debitRequests.id, row.id));
+  try {
+    const paymentId = await db.transaction(async (tx) => {
+      // The member's lock: held to the commit, so the limit below counts every debit confirmed before this one.
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for("no key update");
+      const [claimed] = await tx
+        .update(debitRequests)
+        .set({ confirmedAt: now })
+        .where(and(eq(debitRequests.id, row.id), isNull(debitRequests.confirmedAt), eq(debitRequests.codeHash, row.codeHash), sql`${debitRequests.wrongTries} < ${maxWrongTries}`))
+        .returning();
+      // The same code sent twice at once: the other submit claimed it (and committed its payment first).
+      if (!claimed) return null;
+      const priced = await packageAndPrice(tx, input.siteId, input.userId, row.packageId, row.discountCode, now);
+      if (!priced) throw new ConfirmRefused({ kind: "not_found" });
+      if ("refusal" in priced) throw new ConfirmRefused({ kind: "discount_refused", refusal: priced.refusal! });
+      const refused = await refusalFor(tx, input.userId, priced.amount, config.limit30d, now);
+      if (refused) throw new ConfirmRefused(refused);
+      const d = row.details;
+      const [mandate] = await tx
+        .insert(debitMandates)
+        .values({ userId: input.userId, accountHolder: d.accountHolder, ibanEncrypted: d.ibanEncrypted, ibanMasked: d.ibanMasked, street: d.street, houseNumber: d.houseNumber, zip: d.zip, city: d.city, phone: d.phone, createdAt: now })
+        .returning({ id: debitMandates.id });
+      // A payment with a mandate is only written (the sandbox settles it later): no provider is called inside the lock.
+      const outcome = await startPayment(
+        tx,
+        providers,
+        { siteId: input.siteId, siteName: input.siteName, userId: input.userId, packageId: row.packageId, method: "sdd", origin: input.origin, discountCode: row.discountCode, mandateId: mandate!.id },
+        now,
+      );
+      if (outcome.kind === "discount_refused") throw new ConfirmRefused(outcome);
+      if (outcome.kind !== "created") throw new ConfirmRefused({ kind: "not_found" });
+      await tx.update(debitRequests).set({ paymentId: outcome.payment.id }).where(eq(debitRequests.id, row.id));
+      return outcome.payment.id;
+    });
+    if (paymentId === null) return paymentOfClaim(db, row.id);
+    return { kind: "confirmed", paymentId };
+  } catch (error) {
+    if (error instanceof ConfirmRefused) return error.outcome;
     throw error;
-  });
-  if (outcome.kind !== "created") {
-    await db.update(debitRequests).set({ confirmedAt: null }).where(eq(debitRequests.id, row.id));
-    if (outcome.kind === "discount_refused") return outcome;
-    return { kind: "not_found" };
   }
-  await db.update(debitRequests).set({ paymentId: outcome.payment.id }).where(eq(debitRequests.id, row.id));
-  return { kind: "confirmed", paymentId: outcome.payment.id };
 }
 
-/** The payment of a request another submit claimed, once it has one (up to 5 s); expired if that submit gave the claim back. */
+/** The payment of a request another submit claimed, once it has one (up to 5 s); expired if that submit was refused or failed. */
 async function paymentOfClaim(db: Db, requestId: number): Promise<ConfirmOutcome> {
   for (let i = 0; i < 50; i++) {
     const [again] = await db.select({ paymentId: debitRequests.paymentId, confirmedAt: debitRequests.confirmedAt }).from(debitRequests).where(eq(debitRequests.id, requestId));
