@@ -66,6 +66,8 @@ export async function mailLink(to: string, kind: MailKind, count = 1): Promise<s
     .poll(async () => (links = await mailedLinks(to, kind)).length, { message: `${kind} mail number ${count} to ${to}`, timeout: 10_000 })
     .toBeGreaterThanOrEqual(count);
   const url = new URL(links[count - 1] ?? "");
+  // The api's configured origin (PUBLIC_URL in playwright.config.ts): this run's web, never a request's host.
+  expect(`${url.protocol}//${url.port}`, "a mailed link opens this run's web").toBe(`http://${process.env.E2E_PORT ?? 4100}`);
   return url.pathname + url.search;
 }
 
