@@ -95,7 +95,8 @@ describe("production mode and the sandbox", () => {
 
   it("stops npm start instead of restarting the api", async () => {
     // --dev: web starts from Vite's dev server, so no production build is needed; the api is refused before it listens.
-    const result = await run(["scripts/start.ts", "--dev"], childEnv({ APP_MODE: "production", PAYMENT_SANDBOX: "true", SESSION_SECRET: secret, API_PORT: "0", PORT: "0", HOST: "127.0.0.1" }));
+    // PORT: web's port, which the api also reads (mailed links), so a real one.
+    const result = await run(["scripts/start.ts", "--dev"], childEnv({ APP_MODE: "production", PAYMENT_SANDBOX: "true", SESSION_SECRET: secret, API_PORT: "0", PORT: "5990", HOST: "127.0.0.1" }));
     expect(result.code).toBe(configErrorExitCode);
     expect(result.stderr).toContain(`${refusal}\n`);
     expect(result.stdout).toContain(`api exited (${configErrorExitCode})`);
