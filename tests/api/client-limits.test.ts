@@ -9,7 +9,8 @@ import { clientLimits } from "../../api/http/limits";
 let api: Harness;
 
 beforeAll(async () => {
-  api = await startApi({ env: { CLIENT_LIMIT_SCALE: "1" } });
+  // Production-cost hashing: the reset test below proves by time that no hash ran (a cheap test hash would not show).
+  api = await startApi({ env: { CLIENT_LIMIT_SCALE: "1", PASSWORD_HASH_COST: "17" } });
 }, 120_000);
 afterAll(async () => {
   await api?.close();
