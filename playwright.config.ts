@@ -5,7 +5,8 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 /**
- * Browser tests: Debian's Chromium, JavaScript on (`js`) and off (`nojs`), against a production
+ * Browser tests: Debian's Chromium, JavaScript on (`js`, every test) and off (`nojs`, the tests tagged
+ * @nojs), against a production
  * build started by scripts/start.ts on ports of its own (web 4100, api 4101) with a fresh PGlite
  * data directory per run. Developers use 3000/3001 and the benchmark 43xx. E2E_PORT moves the pair
  * (web E2E_PORT, api E2E_PORT + 1) so two checkouts can run their suites side by side.
@@ -54,8 +55,12 @@ export default defineConfig({
     serviceWorkers: "block",
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "nojs", use: { javaScriptEnabled: false } },
+    // Activated members made once, before the tests (tests/e2e/member-pool.setup.ts): a test logs one in.
+    { name: "member pool", testMatch: /member-pool\.setup\.ts$/ },
+    { name: "js", use: { javaScriptEnabled: true }, dependencies: ["member pool"] },
+    // Without JavaScript only the tests tagged @nojs: forms and progressive enhancement, where the page's
+    // behaviour differs. Read-only page checks and request-only checks run once, above (docs/testing.md).
+    { name: "nojs", use: { javaScriptEnabled: false }, grep: /@nojs/, dependencies: ["member pool"] },
   ],
   webServer: {
     // Dropped from the inherited environment: DATABASE_URL (the api must use the fresh PGlite

@@ -32,7 +32,10 @@ export function reloadForChunkError(error: unknown): boolean {
     // storage refused (privacy mode): reload at most as Remix would, once per error
   }
   const now = Date.now();
-  if (!shouldReload(last, now)) return false;
+  if (!shouldReload(last, now)) {
+    console.warn(`A part of the page failed to load again less than ${chunkReloadWindowMs / 1000} s after the last reload: not reloading again.`);
+    return false;
+  }
   try {
     window.sessionStorage.setItem(storageKey, String(now));
   } catch {

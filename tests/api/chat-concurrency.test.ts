@@ -27,17 +27,26 @@ async function newMember(credits = 0, paid = false): Promise<Member> {
   return { userId: m.userId, profileId: m.profileId, token: await createSession(api.db, m.userId, testSessionSecret) };
 }
 
-/** Fires every send at once; answers each one's status and error code (or "sent"). */
+/**
+ * Fires the sends at once, at most 200 in flight (more connections at once than the listen backlog
+ * holds, 511, get reset by the kernel on a busy machine: a test defect, not the api's); answers each
+ * one's status and error code (or "sent").
+ */
 async function fireAtOnce(from: Member, recipients: Member[], count: number): Promise<{ status: number; outcome: string; messageId?: number }[]> {
-  return Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const to = recipients[i % recipients.length]!.profileId;
-      const res = await call(api, "POST", "/api/message.php", { token: from.token, body: { to, body: `message ${i}`, key: randomBytes(12).toString("base64url") } });
-      const json: unknown = await res.json();
-      if (res.status === 201) return { status: res.status, outcome: "sent", messageId: SendMessageResponse.parse(json).message.id };
-      return { status: res.status, outcome: ApiError.parse(json).error };
+  const answers: { status: number; outcome: string; messageId?: number }[] = [];
+  let next = 0;
+  const send = async (i: number) => {
+    const to = recipients[i % recipients.length]!.profileId;
+    const res = await call(api, "POST", "/api/message.php", { token: from.token, body: { to, body: `message ${i}`, key: randomBytes(12).toString("base64url") } });
+    const json: unknown = await res.json();
+    answers[i] = res.status === 201 ? { status: res.status, outcome: "sent", messageId: SendMessageResponse.parse(json).message.id } : { status: res.status, outcome: ApiError.parse(json).error };
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(count, 200) }, async () => {
+      while (next < count) await send(next++);
     }),
   );
+  return answers;
 }
 
 function tally(answers: { status: number; outcome: string }[]): Record<string, number> {

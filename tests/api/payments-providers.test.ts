@@ -305,6 +305,8 @@ describe("Verotel FlexPay adapter", () => {
 });
 
 describe("the sandbox's own deliveries", () => {
+  /** What the api did with each delivery of the payment's notifications, in no particular order. */
+  const outcomesOf = async (paymentId: number) => (await api.db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, paymentId))).map((e) => e.outcome);
   async function waitFor(check: () => Promise<boolean>, ms = 4000) {
     const until = Date.now() + ms;
     while (Date.now() < until) {
@@ -322,8 +324,10 @@ describe("the sandbox's own deliveries", () => {
     expect((await call(api, "POST", "/api/sandbox-checkout.php", { body: { token, outcome: "paid" } })).status).toBe(200);
     // A second submit of the checkout (back button) schedules nothing more.
     expect((await call(api, "POST", "/api/sandbox-checkout.php", { body: { token, outcome: "failed" } })).status).toBe(200);
-    await waitFor(async () => (await paymentStatus(api, a, payment_id)) === "paid");
-    await new Promise((r) => setTimeout(r, 500));
+    // Both deliveries (0 and 250 ms, SANDBOX_NOTIFY_DELAYS_MS above) handled: one applied, the late one ignored.
+    await waitFor(async () => (await outcomesOf(payment_id)).length === 2);
+    expect((await outcomesOf(payment_id)).sort()).toEqual(["applied", "ignored"]);
+    expect(await paymentStatus(api, a, payment_id)).toBe("paid");
     expect((await balanceOf(api, a.userId)).credits).toBe(pkg.credits);
   });
 
@@ -331,7 +335,8 @@ describe("the sandbox's own deliveries", () => {
     const a = await newMember();
     const { payment_id, redirect_url } = await startPayment(api, a, { package_id: (await pkgOf(a, "NL")).id, method: "sct" });
     await call(api, "POST", "/api/sandbox-checkout.php", { body: { token: redirect_url.split("/").pop(), outcome: "pending" } });
-    await new Promise((r) => setTimeout(r, 150));
+    // The "pending" notification arrived and changed nothing (the "paid" one follows 400 ms later).
+    await waitFor(async () => (await outcomesOf(payment_id)).includes("ignored"));
     expect(await paymentStatus(api, a, payment_id)).toBe("pending");
     await waitFor(async () => (await paymentStatus(api, a, payment_id)) === "paid");
   });

@@ -217,10 +217,10 @@ describe("web push to a member who is away", () => {
       url: `/nl/chats/${sent.message.conversation_id}`,
       tag: `chat-${sent.message.conversation_id}`,
     });
-    // Only the recipient was pushed (the sender has no subscription; their own copy of the event is not pushed), once.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Only the recipient was pushed (the sender has no subscription; their own copy of the event is not pushed), once:
+    // jobs are queued in the send's transaction, so once none is left nothing more can be pushed.
+    await until("the push job done", async () => ((await jobsOf(recipient)).length === 0 ? true : undefined));
     expect(received).toHaveLength(1);
-    expect(await jobsOf(recipient)).toEqual([]);
   });
 
   it("pushes a like in English with the likes page to open, and a long message cut to its start", async () => {
@@ -293,9 +293,9 @@ describe("the queue", () => {
       const bodies = Array.from({ length: 12 }, (_, i) => `Message number ${i + 1}`);
       await Promise.all(bodies.map((body) => sendMessage(sender, recipient, body)));
       await until("12 pushes", () => (received.length >= 12 ? true : undefined));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // No job left (they are queued in each send's transaction): nothing more can be pushed, so none came twice.
+      await until("the push jobs done", async () => ((await jobsOf(recipient)).length === 0 ? true : undefined));
       expect(received.map((r) => (decryptPush(recipient, r.body) as { body: string }).body).sort()).toEqual([...bodies].sort());
-      expect(await jobsOf(recipient)).toEqual([]);
     } finally {
       await second.stop();
     }
@@ -311,7 +311,6 @@ describe("who gets no push", () => {
       await sendMessage(sender, recipient, "You are here, no push");
       // Nothing is queued for a member who is there, so nothing can reach the push service.
       expect(await jobsOf(recipient)).toEqual([]);
-      await new Promise((resolve) => setTimeout(resolve, 600));
       expect(received).toEqual([]);
 
       // The page goes to the background (the beacon): the member is away although the stream is open.

@@ -9,7 +9,7 @@ test.describe("account deletion", () => {
     await expectPath(page, "/login");
   });
 
-  test("alternatives first, then deletion, the login hint, and reactivation from the mail", async ({ page }) => {
+  test("alternatives first, then deletion, the login hint, and reactivation from the mail", { tag: "@nojs" }, async ({ page }) => {
     const account = await signUp(page.request);
     await page.goto("/profile/account");
     await page.getByRole("link", { name: "Delete my account" }).click();

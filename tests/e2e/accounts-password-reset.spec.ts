@@ -5,7 +5,7 @@ const differ = "The entered passwords are not the same.";
 const linkInvalid = "Link expired or invalid, request a new email";
 
 test.describe("password reset", () => {
-  test("from the login page to a new password that logs in", async ({ page, request }) => {
+  test("from the login page to a new password that logs in", { tag: "@nojs" }, async ({ page, request }) => {
     const account = await signUp(request);
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
@@ -43,7 +43,7 @@ test.describe("password reset", () => {
     await expectPath(page, "/reset-password");
   });
 
-  test("different passwords are refused with the spec's message, and the link still works after", async ({ page, request }) => {
+  test("different passwords are refused with the spec's message, and the link still works after", { tag: "@nojs" }, async ({ page, request }) => {
     const account = await signUp(request);
     await page.goto("/reset-password");
     await page.getByLabel("E-mail address").fill(account.email);
@@ -88,7 +88,7 @@ test.describe("password reset", () => {
     await context.close();
   });
 
-  test("the repeat check speaks the page's language, in the browser before any request when JavaScript runs", async ({ page }) => {
+  test("the repeat check speaks the page's language, in the browser before any request when JavaScript runs", { tag: "@nojs" }, async ({ page }) => {
     const posts: string[] = [];
     page.on("request", (request) => {
       if (request.method() === "POST") posts.push(request.url());
@@ -101,7 +101,7 @@ test.describe("password reset", () => {
     expect(posts.length > 0).toBe(test.info().project.name === "nojs");
   });
 
-  test("an unknown address and too many requests get the spec's messages", async ({ page, request }) => {
+  test("an unknown address and too many requests get the spec's messages", { tag: "@nojs" }, async ({ page, request }) => {
     await page.goto("/reset-password");
     await page.getByLabel("E-mail address").fill(unknownEmail());
     await page.getByRole("button", { name: "Send the link" }).click();

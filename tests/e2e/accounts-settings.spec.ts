@@ -8,7 +8,7 @@ test.describe("account settings", () => {
     await expectPath(page, "/login?redirectTo=%2Fprofile%2Faccount", { withSearch: true });
   });
 
-  test("changing the password: old password checked, repeat checked, then the new one logs in", async ({ page }) => {
+  test("changing the password: old password checked, repeat checked, then the new one logs in", { tag: "@nojs" }, async ({ page }) => {
     const account = await signUp(page.request);
     await page.goto("/profile/account");
     const section = page.getByTestId("password-change");
@@ -43,7 +43,7 @@ test.describe("account settings", () => {
     await expectPath(page, "/members");
   });
 
-  test("changing the e-mail address: confirmation mail to the new address, then it logs in", async ({ page }) => {
+  test("changing the e-mail address: confirmation mail to the new address, then it logs in", { tag: "@nojs" }, async ({ page }) => {
     const account = await signUp(page.request);
     const newEmail = `changed-${randomUUID()}@example.com`;
     await page.goto("/profile/account");
@@ -72,7 +72,7 @@ test.describe("account settings", () => {
     await expectPath(page, "/members");
   });
 
-  test("an address in use and a wrong password are refused", async ({ page }) => {
+  test("an address in use and a wrong password are refused", { tag: "@nojs" }, async ({ page }) => {
     const account = await signUp(page.request);
     await page.goto("/profile/account");
     const section = page.getByTestId("email-change");

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync, renameSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 import { simpleParser, type AddressObject } from "mailparser";
-import { expect, expectPath, test, sameOrigin } from "./fixtures";
+import { expect, test, sameOrigin } from "./fixtures";
 
 /** A member of its own for one test: the demo accounts never get a wrong password (login throttle). */
 export type TestAccount = { email: string; password: string; name: string };
@@ -38,6 +39,9 @@ function addresses(to: AddressObject | AddressObject[] | undefined): string[] {
   return (Array.isArray(to) ? to : to ? [to] : []).flatMap((a) => a.value.map((v) => v.address?.toLowerCase() ?? ""));
 }
 
+/** Each mail file's recipients and link, parsed once per worker: a written file never changes, and a run writes hundreds. */
+const parsedMails = new Map<string, { to: string[]; link: string | undefined }>();
+
 /** The links of every `kind` mail the api wrote (DATA_DIR/mail/*.eml) to `to`, oldest first. */
 async function mailedLinks(to: string, kind: MailKind): Promise<string[]> {
   let files: string[];
@@ -48,10 +52,14 @@ async function mailedLinks(to: string, kind: MailKind): Promise<string[]> {
   }
   const links: string[] = [];
   for (const file of files) {
-    const mail = await simpleParser(await readFile(path.join(mailDir(), file)));
-    if (!addresses(mail.to).includes(to.toLowerCase())) continue;
-    const link = /https?:\/\/\S+\?token=[\w-]+/.exec(mail.text ?? "")?.[0];
-    if (link) links.push(link);
+    let parsed = parsedMails.get(file);
+    if (!parsed) {
+      const mail = await simpleParser(await readFile(path.join(mailDir(), file)));
+      parsed = { to: addresses(mail.to), link: /https?:\/\/\S+\?token=[\w-]+/.exec(mail.text ?? "")?.[0] };
+      // A file still being written parses without its link: read it again on the next poll.
+      if (parsed.link) parsedMails.set(file, parsed);
+    }
+    if (parsed.to.includes(to.toLowerCase()) && parsed.link) links.push(parsed.link);
   }
   return links;
 }
@@ -79,17 +87,58 @@ export async function mailCount(to: string, kind: MailKind): Promise<number> {
 /** A member of the tests' own, activated, with their own browser page. */
 export type ActiveMember = TestAccount & { profileId: number; page: Page };
 
-/** A fresh, activated member in a browser context of their own (with the project's JavaScript setting). */
+/** Where the member pool's members wait, one file each (member-pool.setup.ts makes them). */
+export function memberPoolDir(): string {
+  return path.join(path.dirname(mailDir()), "member-pool");
+}
+
+/**
+ * A new member, activated as a person would: signup, then the link of the activation mail. `request`
+ * is logged in as the member afterwards.
+ */
+export async function createActivatedMember(request: APIRequestContext): Promise<TestAccount & { profileId: number }> {
+  const account = await signUp(request, newAccountDetails());
+  const activated = await request.get(await mailLink(account.email, "activation"));
+  expect(new URL(activated.url()).pathname, "the activation link leads to /activate/done").toBe("/activate/done");
+  const me = (await (await request.get("/api/user.php")).json()) as { user: { status: string; profile: { id: number } } | null };
+  expect(me.user?.status).toBe("active");
+  return { ...account, profileId: me.user?.profile.id ?? 0 };
+}
+
+/** Takes a member of the pool (renaming its file is atomic: no two workers get the same one), or null when it is empty. */
+function takeFromPool(): (TestAccount & { profileId: number }) | null {
+  const dir = memberPoolDir();
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+  } catch {
+    return null;
+  }
+  for (const file of files) {
+    const taken = path.join(dir, `${file}.taken-${process.pid}`);
+    try {
+      renameSync(path.join(dir, file), taken);
+    } catch {
+      continue; // another worker was first
+    }
+    return JSON.parse(readFileSync(taken, "utf8")) as TestAccount & { profileId: number };
+  }
+  return null;
+}
+
+/**
+ * An activated member in a browser context of their own (with the project's JavaScript setting): one
+ * of the pool, logged in; a new one (signup and activation mail) once the pool is used up.
+ */
 export async function activeMember(browser: Browser, baseURL: string): Promise<ActiveMember> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
   await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL }]);
   const page = await context.newPage();
-  const account = await signUp(page.request, newAccountDetails());
-  await page.goto(await mailLink(account.email, "activation"));
-  await expectPath(page, "/activate/done");
-  const me = (await (await page.request.get("/api/user.php")).json()) as { user: { status: string; profile: { id: number } } | null };
-  expect(me.user?.status).toBe("active");
-  return { ...account, profileId: me.user?.profile.id ?? 0, page };
+  const pooled = takeFromPool();
+  if (!pooled) return { ...(await createActivatedMember(page.request)), page };
+  const login = await page.request.post("/api/user.php", { headers: sameOrigin, data: { email: pooled.email, password: pooled.password } });
+  expect(login.status(), await login.text()).toBe(200);
+  return { ...pooled, page };
 }
 
 /**

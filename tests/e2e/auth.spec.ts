@@ -1,7 +1,7 @@
 import { accounts, brandLink, expect, expectHtmlLang, expectPath, fillLogin, header, login, openAccountMenu, test, unknownEmail } from "./fixtures";
 
 test.describe("login", () => {
-  test("a wrong password shows the error and keeps the e-mail address", async ({ page }) => {
+  test("a wrong password shows the error and keeps the e-mail address", { tag: "@nojs" }, async ({ page }) => {
     const email = unknownEmail();
     await page.goto("/login");
     await fillLogin(page, email, "not-the-password");
@@ -15,7 +15,7 @@ test.describe("login", () => {
     await expect(page.getByTestId("account-menu")).toHaveCount(0);
   });
 
-  test("a free member lands on the member search with the member navigation", async ({ page }) => {
+  test("a free member lands on the member search with the member navigation", { tag: "@nojs" }, async ({ page }) => {
     const account = accounts.free;
     await login(page, account);
 
@@ -96,7 +96,7 @@ test.describe("login", () => {
     await expect(page.getByTestId("member-cards")).toBeVisible();
   });
 
-  test("the member search asks a visitor to log in first, then returns there", async ({ page }) => {
+  test("the member search asks a visitor to log in first, then returns there", { tag: "@nojs" }, async ({ page }) => {
     await page.goto("/members?page=2");
     await expectPath(page, "/login");
     expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/members?page=2");
@@ -107,7 +107,7 @@ test.describe("login", () => {
 });
 
 test.describe("logout", () => {
-  test("via the account menu: back home, logged out, members need a login again", async ({ page }) => {
+  test("via the account menu: back home, logged out, members need a login again", { tag: "@nojs" }, async ({ page }) => {
     await login(page, accounts.free);
     const menu = await openAccountMenu(page);
     await menu.getByRole("button", { name: "Logout", exact: true }).click();

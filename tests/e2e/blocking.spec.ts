@@ -15,7 +15,7 @@ async function searchShows(page: Page, profileId: number): Promise<boolean> {
   return (await page.getByTestId("member-cards").locator(`a[href="/members/${profileId}"]`).count()) > 0;
 }
 
-test("a member blocks another from their page, the other is shut out, and unblocking lets them back", async ({ browser, baseURL }) => {
+test("a member blocks another from their page, the other is shut out, and unblocking lets them back", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const js = test.info().project.use.javaScriptEnabled !== false;
   const alice = await activeMember(browser, baseURL ?? "");
   const bob = await activeMember(browser, baseURL ?? "");
@@ -78,7 +78,7 @@ test("a member blocks another from their page, the other is shut out, and unbloc
   await bob.page.context().close();
 });
 
-test("the confirmation page unblocks too, and an unknown member cannot be blocked", async ({ browser, baseURL }) => {
+test("the confirmation page unblocks too, and an unknown member cannot be blocked", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL ?? "");
   const bob = await activeMember(browser, baseURL ?? "");
   // The confirmation page works the same with JavaScript on: it is the no-JavaScript path of the Block button.

@@ -1,7 +1,7 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect, readLocale, sameOrigin, test, text } from "./fixtures";
-import { activeMember as newActiveMember, type ActiveMember } from "./accounts-support";
+import { expect, readLocale, test, text } from "./fixtures";
+import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
  * Issue 14 (chat extras), "Done means" browser tests with JavaScript on and off: an icebreaker (from the empty
@@ -11,25 +11,12 @@ import { activeMember as newActiveMember, type ActiveMember } from "./accounts-s
  * sites, a photo 5) and every pick is a plain form, so both projects click the same things.
  */
 
-const chat = readLocale("en", "chat") ?? {};
-const member = readLocale("en", "member") ?? {};
-const icebreakersEn = Object.values((JSON.parse(JSON.stringify(readLocale("en", "icebreakers") ?? {})) as { lines: Record<string, string> }).lines ?? {});
+const chat = readLocale("en", "chat");
+const member = readLocale("en", "member");
+const icebreakersEn = Object.values((JSON.parse(JSON.stringify(readLocale("en", "icebreakers"))) as { lines: Record<string, string> }).lines ?? {});
 
-const created: ActiveMember[] = [];
-
-test.afterEach(async () => {
-  for (const m of created.splice(0)) {
-    const deleted = await m.page.request.post("/api/delete-account.php", { headers: sameOrigin, data: { password: m.password } });
-    expect(deleted.status(), "test member deleted").toBe(200);
-    await m.page.context().close();
-  }
-});
-
-async function activeMember(browser: Browser, baseURL: string | undefined): Promise<ActiveMember> {
-  const m = await newActiveMember(browser, baseURL ?? "");
-  created.push(m);
-  return m;
-}
+/** Active members of the test, deleted after it. */
+const activeMember = membersDeletedAfterEach();
 
 const messages = (page: Page) => page.getByTestId("chat-message");
 
@@ -49,7 +36,7 @@ async function imageLoaded(page: Page, selector: string): Promise<void> {
   await expect.poll(() => page.locator(selector).first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { message: `${selector} loaded` }).toBe(true);
 }
 
-test("an icebreaker from the empty conversation and one from the composer's modal with its price line", async ({ browser, baseURL }) => {
+test("an icebreaker from the empty conversation and one from the composer's modal with its price line", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const [a, b] = [await activeMember(browser, baseURL), await activeMember(browser, baseURL)];
   await a.page.goto(`/members/${b.profileId}/chat`);
   const inline = a.page.getByTestId("chat-start-icebreakers");
@@ -77,7 +64,7 @@ test("an icebreaker from the empty conversation and one from the composer's moda
   });
 });
 
-test("a GIF found by an English search and one found by a Dutch search", async ({ browser, baseURL }) => {
+test("a GIF found by an English search and one found by a Dutch search", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const [a, b] = [await activeMember(browser, baseURL), await activeMember(browser, baseURL)];
   await a.page.goto(`/members/${b.profileId}/chat`);
   await a.page.getByTestId("open-gif").click();
@@ -104,7 +91,7 @@ test("a GIF found by an English search and one found by a Dutch search", async (
   });
 });
 
-test("a gift from the chat", async ({ browser, baseURL }) => {
+test("a gift from the chat", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const [a, b] = [await activeMember(browser, baseURL), await activeMember(browser, baseURL)];
   await a.page.goto(`/members/${b.profileId}/chat`);
   await a.page.getByTestId("open-gift").click();
@@ -121,7 +108,7 @@ test("a gift from the chat", async ({ browser, baseURL }) => {
   });
 });
 
-test("a gift from the member page's gift action", async ({ browser, baseURL }) => {
+test("a gift from the member page's gift action", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const [a, b] = [await activeMember(browser, baseURL), await activeMember(browser, baseURL)];
   await a.page.goto(`/members/${b.profileId}`);
   await a.page.getByTestId("member-actions").getByRole("link", { name: text(member, "actions.gift") }).click();
@@ -134,7 +121,7 @@ test("a gift from the member page's gift action", async ({ browser, baseURL }) =
   });
 });
 
-test("an image: a thumbnail that opens full size, for the two members only; a non-image is refused", async ({ browser, baseURL }) => {
+test("an image: a thumbnail that opens full size, for the two members only; a non-image is refused", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const [a, b, outsider] = [await activeMember(browser, baseURL), await activeMember(browser, baseURL), await activeMember(browser, baseURL)];
   const png = await sharp({ create: { width: 900, height: 600, channels: 3, background: "#3b82f6" } }).png().toBuffer();
   await a.page.goto(`/members/${b.profileId}/chat`);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Locator, Page } from "@playwright/test";
-import { expect, expectPath, readLocale, sameOrigin, test, text } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect, expectPath, hydrated, readLocale, sameOrigin, test, text } from "./fixtures";
 import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
@@ -11,8 +11,8 @@ import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
  * the default site's 20 signup credits, and a message costs 10 (settings message_credits).
  */
 
-const chat = readLocale("en", "chat") ?? {};
-const common = readLocale("en") ?? {};
+const chat = readLocale("en", "chat");
+const common = readLocale("en");
 const t = (key: string, values: Record<string, string | number> = {}) =>
   Object.entries(values).reduce((s, [k, v]) => s.replaceAll(`{{${k}}}`, String(v)), text(chat, key));
 const notEnoughCredits = text(common, "errors.not_enough_credits");
@@ -40,13 +40,6 @@ async function sendByApi(from: ActiveMember, to: ActiveMember, body: string): Pr
 
 const js = () => test.info().project.use.javaScriptEnabled !== false;
 
-/** Waits until React has hydrated `element` (its handlers run from then on; before, a click is plain HTML). */
-async function hydrated(element: Locator): Promise<void> {
-  await expect
-    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactFiber$"))), { message: "element hydrated" })
-    .toBe(true);
-}
-
 function composer(page: Page) {
   return page.getByTestId("chat-composer");
 }
@@ -65,7 +58,7 @@ function sentMessages(page: Page) {
   return page.getByTestId("chat-message");
 }
 
-test("a member sends a message from the member's chat page and sees it, the balance going down", async ({ browser, baseURL }) => {
+test("a member sends a message from the member's chat page and sees it, the balance going down", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);
   const page = alice.page;
@@ -124,7 +117,7 @@ test("a member sends a message from the member's chat page and sees it, the bala
   await expect(row.getByTestId("chat-preview")).toHaveText(t("list.you", { text: body }));
 });
 
-test("without enough credits the send is refused with a link to buy credits, the text kept and nothing stored", async ({ browser, baseURL }) => {
+test("without enough credits the send is refused with a link to buy credits, the text kept and nothing stored", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);
   const page = alice.page;
@@ -172,7 +165,7 @@ test("without enough credits the send is refused with a link to buy credits, the
 
 // Spec 6: free members start up to 2 conversations; the third start is refused with the premium message even
 // when their credits ran out on the first two (the more specific refusal comes first).
-test("a free member who started two conversations is refused a third with the premium message", async ({ browser, baseURL }) => {
+test("a free member who started two conversations is refused a third with the premium message", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);
   const carol = await activeMember(browser, baseURL);
@@ -206,7 +199,7 @@ test("a free member who started two conversations is refused a third with the pr
   await expect(page.getByTestId("chat-row")).toHaveCount(2);
 });
 
-test("a conversation is deleted from the list", async ({ browser, baseURL }) => {
+test("a conversation is deleted from the list", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);
   const page = alice.page;

@@ -4,7 +4,7 @@ import { expect, test } from "./fixtures";
 
 /** Issue 17 /complaints (JavaScript on and off): a complaint answered with its reference and mailed to support; a refused field; the US footer. */
 
-test("a complaint gets a reference number and reaches support; a wrong field says what to fix", async ({ page }) => {
+test("a complaint gets a reference number and reaches support; a wrong field says what to fix", { tag: "@nojs" }, async ({ page }) => {
   await page.goto("/");
   await page.getByRole("contentinfo").getByRole("link", { name: "Complaints" }).click();
   await expect(page.getByTestId("complaints-page")).toBeVisible();

@@ -9,7 +9,7 @@ import { mailLink, membersDeletedAfterEach } from "./accounts-support";
  */
 const member = membersDeletedAfterEach();
 
-test("a member's data export is mailed as a link that downloads a zip with their messages", async ({ browser, baseURL }) => {
+test("a member's data export is mailed as a link that downloads a zip with their messages", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const [alice, bob] = await Promise.all([member(browser, baseURL), member(browser, baseURL)]);
   const body = `Export me ${randomUUID().slice(0, 8)}`;
   const sent = await alice.page.request.post("/api/message.php", { headers: sameOrigin, data: { to: bob.profileId, body, key: randomUUID() } });

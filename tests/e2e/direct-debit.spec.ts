@@ -42,7 +42,7 @@ async function fillDetails(page: Page, phone: string, iban = "NL91 ABNA 0417 164
   await page.getByTestId("dd-send").click();
 }
 
-test("a direct debit with the SMS code goes pending, then paid; a wrong code says 'Code invalid'", async ({ page }) => {
+test("a direct debit with the SMS code goes pending, then paid; a wrong code says 'Code invalid'", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   const phone = newPhone();
   await openDirectDebit(page, "150 credits");
@@ -69,7 +69,7 @@ test("a direct debit with the SMS code goes pending, then paid; a wrong code say
   await expect(page.getByTestId("payment-completed")).toContainText("150 credits have been added to your account");
 });
 
-test("the 30-day limit, and the block after the bank returned a debit", async ({ page }) => {
+test("the 30-day limit, and the block after the bank returned a debit", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   const phone = newPhone();
   await openDirectDebit(page, "1000 credits");

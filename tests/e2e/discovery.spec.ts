@@ -31,7 +31,7 @@ async function activate(request: APIRequestContext, account: TestAccount): Promi
 }
 
 test.describe("swipe game", () => {
-  test("a new member passes, likes 4 members, then sees the limit and no Like button; passing goes on", async ({ page }) => {
+  test("a new member passes, likes 4 members, then sees the limit and no Like button; passing goes on", { tag: "@nojs" }, async ({ page }) => {
     await signUp(page.request);
     await page.goto("/swipe-game");
     await expect(page.getByRole("heading", { level: 1, name: "Swipe game" })).toBeVisible();
@@ -71,7 +71,7 @@ test.describe("swipe game", () => {
 });
 
 test.describe("match finder", () => {
-  test("like and pass move to the next member; liking someone who liked you shows the match", async ({ page, browser }) => {
+  test("like and pass move to the next member; liking someone who liked you shows the match", { tag: "@nojs" }, async ({ page, browser }) => {
     const viewer = await signUp(page.request);
     await activate(page.request, viewer);
     const me = (await (await page.request.get("/api/user.php")).json()) as { user: { profile: { id: number } } };

@@ -3,7 +3,7 @@ import { accounts, expectPath, login } from "./fixtures";
 
 /** Spec 2: the site-entry warning of the default layout, with JavaScript on and off. */
 test.describe("site-entry warning", () => {
-  test("shows to a new visitor, lets them in, and stays away after that", async ({ page, context }) => {
+  test("shows to a new visitor, lets them in, and stays away after that", { tag: "@nojs" }, async ({ page, context }) => {
     await page.goto("/pages/faq");
     const warning = page.getByTestId("entry-warning");
     await expect(warning.getByRole("dialog")).toBeVisible();

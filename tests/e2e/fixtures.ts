@@ -1,18 +1,89 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { test as base, expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 
 export { expect };
 
+/** A console error the page was expected to log, with the reason it is expected. */
+export type ExpectedConsoleError = { message: RegExp; why: string };
+
 /**
- * The suite's `test`: every context starts as a visitor who already passed the site-entry warning
- * (spec 2: closing it stores a skipped timestamp), so the modal does not cover the pages these tests
- * use. tests/e2e/entry-warning.spec.ts tests the warning itself. `test.use({ entryWarningSkipped: false })` turns it off.
+ * What a page must not do while a test uses it: log `console.error`, throw an uncaught error
+ * (`pageerror`, which is also how React reports a hydration mismatch in the production build), or
+ * fail to load one of its own resources. Every page of every context of the test is watched, also
+ * those of contexts the test makes itself with `browser.newContext()`.
  */
-export const test = base.extend<{ entryWarningSkipped: boolean }>({
+function watchPage(page: Page, problems: Problem[], expected: ExpectedConsoleError[]): void {
+  // The kind of each answer of 400 and up (by URL), for the browser's "Failed to load resource" lines.
+  const refusedKinds = new Map<string, string>();
+  page.on("response", (response) => {
+    if (response.status() >= 400) refusedKinds.set(response.url(), response.request().resourceType());
+  });
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const text = message.text();
+    if (expected.some(({ message: pattern }) => pattern.test(text))) return;
+    const url = message.location().url;
+    const where = page.url();
+    // Judged when the test ends, once every answer's event has arrived.
+    problems.push(() => {
+      // A 4xx answer to a document or to the page's own api call is an answer the product gives on
+      // purpose (a 404 page, 402 "not enough credits"), and the tests assert it; Chromium still logs it
+      // as "Failed to load resource". A 4xx image, script, style or font is a broken page: a defect.
+      if (/^Failed to load resource: the server responded with a status of 4\d\d/.test(text) && answeredKinds.has(refusedKinds.get(url) ?? "")) return null;
+      return `console.error on ${where}: ${text}${url ? ` (${url})` : ""}`;
+    });
+  });
+  page.on("pageerror", (error) => {
+    const problem = `uncaught error on ${page.url()}: ${error.stack ?? error.message}`;
+    problems.push(() => problem);
+  });
+}
+/** Resource kinds whose 4xx answers are the product's own answers (see watchPage). */
+const answeredKinds = new Set(["document", "fetch", "xhr", "eventsource"]);
+
+/** A console error or uncaught error, judged at the end of the test: its description, or null when it is fine. */
+type Problem = () => string | null;
+
+const watchedContexts = new WeakSet<BrowserContext>();
+
+function watchContext(context: BrowserContext, problems: Problem[], expected: ExpectedConsoleError[]): void {
+  if (watchedContexts.has(context)) return;
+  watchedContexts.add(context);
+  for (const page of context.pages()) watchPage(page, problems, expected);
+  context.on("page", (page) => watchPage(page, problems, expected));
+}
+
+/**
+ * The suite's `test`:
+ * - every context starts as a visitor who already passed the site-entry warning (spec 2: closing it
+ *   stores a skipped timestamp), so the modal does not cover the pages these tests use.
+ *   tests/e2e/entry-warning.spec.ts tests the warning itself. `test.use({ entryWarningSkipped: false })` turns it off.
+ * - a test fails when one of its pages logs `console.error` or throws (see watchPage). A test that
+ *   provokes an error on purpose lists it: `test.use({ expectedConsoleErrors: [{ message: /.../, why: "..." }] })`.
+ */
+export const test = base.extend<{ entryWarningSkipped: boolean; expectedConsoleErrors: ExpectedConsoleError[]; pageProblems: Problem[] }>({
   entryWarningSkipped: [true, { option: true }],
-  context: async ({ context, baseURL, entryWarningSkipped }, provide) => {
+  expectedConsoleErrors: [[], { option: true }],
+  pageProblems: [
+    async ({ browser, expectedConsoleErrors }, provide) => {
+      const problems: Problem[] = [];
+      // Contexts the test makes itself are watched too, for the length of the test.
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args: Parameters<Browser["newContext"]>) => {
+        const context = await newContext(...args);
+        watchContext(context, problems, expectedConsoleErrors);
+        return context;
+      };
+      await provide(problems);
+      browser.newContext = newContext;
+      expect(problems.map((judge) => judge()).filter(Boolean), "the pages logged no console error and threw nothing").toEqual([]);
+    },
+    { auto: true },
+  ],
+  context: async ({ context, baseURL, entryWarningSkipped, pageProblems, expectedConsoleErrors }, provide) => {
+    watchContext(context, pageProblems, expectedConsoleErrors);
     if (entryWarningSkipped) {
       // Cookies ignore the port: this one also reaches the servers of api-down.spec.ts on localhost.
       await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL ?? "http://localhost:4100" }]);
@@ -21,13 +92,20 @@ export const test = base.extend<{ entryWarningSkipped: boolean }>({
   },
 });
 
-/** The project's root folder (this file is tests/e2e/fixtures.ts). */
+/** Waits until React has hydrated `element`: its handlers run from then on (before, a click is plain HTML). */
+export async function hydrated(element: Locator): Promise<void> {
+  await expect
+    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactFiber$"))), { message: "element hydrated" })
+    .toBe(true);
+}
+
 /**
  * Headers a browser puts on its own same-origin requests: test clients that call web's /api proxy
  * directly (no page) send them, or web refuses the call as cross-site (server/request-guard.ts).
  */
 export const sameOrigin = { "Sec-Fetch-Site": "same-origin" };
 
+/** The project's root folder (this file is tests/e2e/fixtures.ts). */
 export const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The demo accounts api/db/seed.ts creates in a fresh data directory. */
@@ -49,10 +127,10 @@ export function unknownEmail(): string {
 
 export type Dictionary = { [key: string]: string | Dictionary };
 
-/** A locale's namespace as the app ships it (locales/<lng>/<ns>.json), or null while it does not exist. */
-export function readLocale(locale: string, ns = "common"): Dictionary | null {
+/** A locale's namespace as the app ships it (locales/<lng>/<ns>.json); a missing file fails the test. */
+export function readLocale(locale: string, ns = "common"): Dictionary {
   const file = `${projectRoot}locales/${locale}/${ns}.json`;
-  if (!existsSync(file)) return null;
+  if (!existsSync(file)) throw new Error(`no locale file ${file}`);
   return JSON.parse(readFileSync(file, "utf8")) as Dictionary;
 }
 

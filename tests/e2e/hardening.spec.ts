@@ -196,7 +196,7 @@ test.describe("requests refused before any route reads them", () => {
 });
 
 test.describe("logout", () => {
-  test("GET /logout asks first and only the form's POST logs out", async ({ page }) => {
+  test("GET /logout asks first and only the form's POST logs out", { tag: "@nojs" }, async ({ page }) => {
     await login(page, accounts.free);
     await page.goto("/logout");
     await expect(page.getByRole("heading", { name: "Do you want to log out?" })).toBeVisible();

@@ -9,7 +9,7 @@ import { newAccountDetails } from "./accounts-support";
  */
 
 const landers = ["tinderswipe", "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video"];
-const en = readLocale("en", "landers")!;
+const en = readLocale("en", "landers");
 
 async function expectLanderLayout(page: Page, design: string) {
   await expect(page.getByTestId("lander"), design).toHaveAttribute("data-design", design);
@@ -62,7 +62,7 @@ test("a slug chooses a copy variant, the language comes from the URL, unknown de
   await page.goto("/landers/collagelanding/MILF");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(text(en, "variants.mature.headline"));
 
-  const nl = readLocale("nl", "landers")!;
+  const nl = readLocale("nl", "landers");
   await page.goto("/nl/landers/alonetonight");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(text(nl, "alonetonight.headline"));
   await expect(page.getByTestId("lander-signup").getByRole("heading")).toHaveText(text(nl, "shared.joinTitle"));
@@ -74,7 +74,7 @@ test("a slug chooses a copy variant, the language comes from the URL, unknown de
   }
 });
 
-test("tinderswipe: Like and Pass buttons move through the cards, then the signup creates the account", async ({ page, context }) => {
+test("tinderswipe: Like and Pass buttons move through the cards, then the signup creates the account", { tag: "@nojs" }, async ({ page, context }) => {
   await page.goto("/landers/tinderswipe?network=lander-net&ref=swipe7");
   await expectLanderLayout(page, "tinderswipe");
   const progress = page.getByTestId("swipe-progress");
@@ -105,7 +105,7 @@ test("tinderswipe: Like and Pass buttons move through the cards, then the signup
   expect((await context.cookies()).find((c) => c.name === "rdv_tracking")?.value).toContain("lander-net");
 });
 
-test("gallery: the signup at the end of the page creates the account and goes on to the next signup step", async ({ page }) => {
+test("gallery: the signup at the end of the page creates the account and goes on to the next signup step", { tag: "@nojs" }, async ({ page }) => {
   await page.goto("/landers/gallery/discreet?network=lander-net&sub1=gallery");
   await expectLanderLayout(page, "gallery");
   await page.getByTestId("lander-cta").click();

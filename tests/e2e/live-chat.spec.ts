@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Locator, Page } from "@playwright/test";
-import { expect, expectPath, readLocale, sameOrigin, test, text } from "./fixtures";
+import { expect, expectPath, hydrated, readLocale, sameOrigin, test, text } from "./fixtures";
 import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
@@ -13,7 +13,7 @@ import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
  * A fresh member is free with 20 signup credits and a message costs 10: each member sends at most two.
  */
 
-const chat = readLocale("en", "chat") ?? {};
+const chat = readLocale("en", "chat");
 const t = (key: string, values: Record<string, string | number> = {}) =>
   Object.entries(values).reduce((s, [k, v]) => s.replaceAll(`{{${k}}}`, String(v)), text(chat, key));
 
@@ -31,12 +31,6 @@ async function sendByApi(from: ActiveMember, to: ActiveMember, body: string): Pr
   const response = await from.page.request.post("/api/message.php", { headers: sameOrigin, data: { to: to.profileId, body, key: randomUUID() } });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as Sent;
-}
-
-async function hydrated(element: Locator): Promise<void> {
-  await expect
-    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactFiber$"))), { message: "element hydrated" })
-    .toBe(true);
 }
 
 /** Opens `path` and waits until the page is hydrated and its event stream answered (the live client runs). */

@@ -5,7 +5,7 @@ import { mailLink, signUp } from "./accounts-support";
  * Spec 2 warning banners with spec 4 dismissals: an activated member without a photo is asked to add
  * one; "Hide" hides the banner for good, on every device (the dismissal is stored by the api).
  */
-test("the add-a-photo banner hides for good once dismissed, also on another device", async ({ page, browser, baseURL }) => {
+test("the add-a-photo banner hides for good once dismissed, also on another device", { tag: "@nojs" }, async ({ page, browser, baseURL }) => {
   const account = await signUp(page.request);
   await page.goto(await mailLink(account.email, "activation"));
   await expectPath(page, "/activate/done");

@@ -9,7 +9,7 @@ import { mailLink, newAccountDetails } from "./accounts-support";
  * JavaScript on and off: a visitor from a tracked URL signs up on the page and is in the chat with that
  * member; the tracking values are kept with the account (its data export shows them).
  */
-test("a visitor signs up on a member landing and lands in the chat with that member, tracking kept", async ({ page }) => {
+test("a visitor signs up on a member landing and lands in the chat with that member, tracking kept", { tag: "@nojs" }, async ({ page }) => {
   const teasers = TeasersResponse.parse(await (await page.request.get("/api/teasers.php?count=1")).json());
   const member = teasers.members[0]!;
   const network = `net-${randomUUID().slice(0, 8)}`;

@@ -35,7 +35,7 @@ async function listUnsubscribeUrl(to: string): Promise<URL> {
 
 const banner = (page: Page) => page.getByTestId("alert-hide-disabled-notifications-alert");
 
-test("the account menu's Settings opens the switches; a saved choice is kept", async ({ page }) => {
+test("the account menu's Settings opens the switches; a saved choice is kept", { tag: "@nojs" }, async ({ page }) => {
   await activatedMember(page);
   await page.goto("/members");
   const menu = await openAccountMenu(page);
@@ -67,7 +67,7 @@ test("the account menu's Settings opens the switches; a saved choice is kept", a
   await expect(newsByPush).not.toBeChecked();
 });
 
-test("the one-click unsubscribe POST of a mail's List-Unsubscribe URL stops mail; the banner says so and e-mails can be turned back on", async ({ page, playwright, baseURL }) => {
+test("the one-click unsubscribe POST of a mail's List-Unsubscribe URL stops mail; the banner says so and e-mails can be turned back on", { tag: "@nojs" }, async ({ page, playwright, baseURL }) => {
   const account = await activatedMember(page);
   const url = await listUnsubscribeUrl(account.email);
   expect(url.pathname).toBe("/api/unsubscribe.php");
@@ -97,7 +97,7 @@ test("the one-click unsubscribe POST of a mail's List-Unsubscribe URL stops mail
   await expect(banner(page)).toHaveCount(0);
 });
 
-test("a person who opens the unsubscribe link confirms with a button", async ({ page, browser, baseURL }) => {
+test("a person who opens the unsubscribe link confirms with a button", { tag: "@nojs" }, async ({ page, browser, baseURL }) => {
   const account = await activatedMember(page);
   const url = await listUnsubscribeUrl(account.email);
   // A visitor's browser (no session), as when the link is opened from a mail program.

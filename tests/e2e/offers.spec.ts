@@ -20,7 +20,7 @@ async function applyCode(page: Page, code: string): Promise<void> {
 
 const mostChosen = (page: Page) => page.getByTestId("package").filter({ hasText: "150 credits" });
 
-test("a new member's time bonus shows on the prices; a code applies, is refused with each message, and is used once paid", async ({ page }) => {
+test("a new member's time bonus shows on the prices; a code applies, is refused with each message, and is used once paid", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   await page.goto("/credits");
   await expect(page.getByTestId("discount-applied")).toContainText("Time bonus: 25% off your first credits.");
@@ -62,7 +62,7 @@ test("a new member's time bonus shows on the prices; a code applies, is refused 
   await expect(page.getByTestId("discount-error")).toHaveText("This code is valid for orders of €50.00 or more. Choose a bigger package.");
 });
 
-test("a code refused when the payment starts says why on the payment page", async ({ page }) => {
+test("a code refused when the payment starts says why on the payment page", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   await page.goto("/credits?code=DEMO10");
   await mostChosen(page).getByTestId("package-choose").click();
@@ -131,7 +131,7 @@ test("the time bonus counts down each second and its modal opens 40 s into the m
   await expect(page.getByTestId("offer-timebonus")).toBeVisible();
 });
 
-test("the welcome discount's banner leads to /credits with the discount on the prices", async ({ page }) => {
+test("the welcome discount's banner leads to /credits with the discount on the prices", { tag: "@nojs" }, async ({ page }) => {
   await login(page, accounts.welcome);
   const banner = page.getByTestId("offer-welcome");
   await expect(banner).toContainText("Welcome! 25% off your first purchase, until");

@@ -41,7 +41,7 @@ async function expectStatus(page: Page, status: string): Promise<void> {
   await expect(page.getByTestId("payment-result")).toHaveAttribute("data-status", status, { timeout: 15_000 });
 }
 
-test("a purchase with iDEAL through the sandbox gives the credits and premium, and /transactions lists it", async ({ page }) => {
+test("a purchase with iDEAL through the sandbox gives the credits and premium, and /transactions lists it", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   await page.goto("/members");
   await expect(page.getByTestId("nav-premium")).toBeVisible();
@@ -69,7 +69,7 @@ test("a purchase with iDEAL through the sandbox gives the credits and premium, a
   await expect(page.getByTestId("receipt-company")).toContainText("Rendezvous Media B.V.");
 });
 
-test("a cancelled payment says so, and a retry with another method succeeds", async ({ page }) => {
+test("a cancelled payment says so, and a retry with another method succeeds", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   await choosePackageAndMethod(page, "paypal");
   await payAtSandbox(page, "cancelled");
@@ -87,7 +87,7 @@ test("a cancelled payment says so, and a retry with another method succeeds", as
   await expect(page.getByTestId("transaction").last()).toContainText("Cancelled");
 });
 
-test("a repeat order charges the stored card at once", async ({ page }) => {
+test("a repeat order charges the stored card at once", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   await choosePackageAndMethod(page, "cards");
   await payAtSandbox(page, "paid", "ok");
@@ -100,7 +100,7 @@ test("a repeat order charges the stored card at once", async ({ page }) => {
   await expect(page.getByTestId("nav-credits")).toContainText("320");
 });
 
-test("a declined stored card says 'Credit card payment failed' and offers PayPal", async ({ page }) => {
+test("a declined stored card says 'Credit card payment failed' and offers PayPal", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   await choosePackageAndMethod(page, "cards");
   await payAtSandbox(page, "paid", "declines_later");

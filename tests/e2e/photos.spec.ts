@@ -39,7 +39,7 @@ async function upload(page: Page, file: string): Promise<void> {
 const photoCount = (page: Page) => page.getByTestId("profile-photos").getByTestId("photo-count");
 
 test.describe("own photos", () => {
-  test("a new member uploads photos until the free limit, then sees the premium message instead of the form", async ({ page }) => {
+  test("a new member uploads photos until the free limit, then sees the premium message instead of the form", { tag: "@nojs" }, async ({ page }) => {
     await signUp(page.request);
     await page.goto("/profile/photos");
     await expect(page.getByTestId("photos-empty")).toBeVisible();
@@ -69,7 +69,7 @@ test.describe("own photos", () => {
     await expect(premium.getByRole("link", { name: "Become a premium member" })).toHaveAttribute("href", "/premium");
   });
 
-  test("a file that is not a photo is refused with a message and nothing is added", async ({ page }) => {
+  test("a file that is not a photo is refused with a message and nothing is added", { tag: "@nojs" }, async ({ page }) => {
     await signUp(page.request);
     await page.goto("/profile/photos");
     await upload(page, files.text);
@@ -78,7 +78,7 @@ test.describe("own photos", () => {
     await expect(photoCount(page)).toHaveText("0 of 3 photos");
   });
 
-  test("a member makes another photo the main one and deletes a photo after confirming", async ({ page }) => {
+  test("a member makes another photo the main one and deletes a photo after confirming", { tag: "@nojs" }, async ({ page }) => {
     await signUp(page.request);
     await page.goto("/profile/photos");
     await upload(page, files.red);
@@ -112,7 +112,7 @@ test.describe("own photos", () => {
     expect((await page.request.get(secondSrc ?? "")).status()).toBe(404);
   });
 
-  test("a file over 10 MB is refused with the size message", async ({ page }) => {
+  test("a file over 10 MB is refused with the size message", { tag: "@nojs" }, async ({ page }) => {
     const big = path.join(dir, "big.jpg");
     writeFileSync(big, Buffer.alloc(10 * 1024 * 1024 + 1024, 7));
     await signUp(page.request);
@@ -123,7 +123,7 @@ test.describe("own photos", () => {
     await expect(photoCount(page)).toHaveText("0 of 3 photos");
   });
 
-  test("signup step 2 takes a photo and goes on to step 3", async ({ page }) => {
+  test("signup step 2 takes a photo and goes on to step 3", { tag: "@nojs" }, async ({ page }) => {
     await signUp(page.request);
     await page.goto("/signup/2");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add a photo");

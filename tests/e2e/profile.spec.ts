@@ -34,7 +34,7 @@ test.describe("own profile", () => {
     await expectPath(page, "/login?redirectTo=%2Fprofile", { withSearch: true });
   });
 
-  test("a new member edits every field, saves, and sees the values after a reload", async ({ page, javaScriptEnabled }) => {
+  test("a new member edits every field, saves, and sees the values after a reload", { tag: "@nojs" }, async ({ page, javaScriptEnabled }) => {
     const account = await signUp(page.request);
     await page.goto("/profile");
     await expect(page.getByRole("heading", { name: "My profile" })).toBeVisible();
@@ -92,7 +92,7 @@ test.describe("own profile", () => {
     expect(profile.interests).toHaveLength(1);
   });
 
-  test("an invalid date of birth and a name starting with @ are refused with a message on the field", async ({ page }) => {
+  test("an invalid date of birth and a name starting with @ are refused with a message on the field", { tag: "@nojs" }, async ({ page }) => {
     await signUp(page.request);
     await page.goto("/profile");
     const form = profileForm(page);
@@ -108,7 +108,7 @@ test.describe("own profile", () => {
     expect((await apiProfile(page)).date_of_birth).toBe("1990-05-17");
   });
 
-  test("invisible mode is turned on and off", async ({ page }) => {
+  test("invisible mode is turned on and off", { tag: "@nojs" }, async ({ page }) => {
     await signUp(page.request);
     await page.goto("/profile");
     const block = page.getByTestId("invisible-mode");
@@ -135,7 +135,7 @@ test.describe("own profile", () => {
     await expect(page.getByTestId("current-email")).toHaveText(`Current e-mail address: ${account.email}`);
   });
 
-  test("a region of the old country is refused after the country changed, with the new country's regions to choose from", async ({ page, javaScriptEnabled }) => {
+  test("a region of the old country is refused after the country changed, with the new country's regions to choose from", { tag: "@nojs" }, async ({ page, javaScriptEnabled }) => {
     test.skip(Boolean(javaScriptEnabled), "with JavaScript the region list follows the country at once");
     await signUp(page.request);
     const put = await page.request.put("/api/profile.php", { headers: sameOrigin, data: { country: "NL", region: "NH" } });

@@ -22,7 +22,7 @@ async function signUpHere(page: Page): Promise<void> {
 test.describe("signup push step", () => {
   test.use({ baseURL: `http://she.localhost:${process.env.E2E_PORT ?? 4100}`, serviceWorkers: "allow" });
 
-  test("a new member of a site with push gets the step, can skip it, and the states are explained", async ({ page, context, baseURL }) => {
+  test("a new member of a site with push gets the step, can skip it, and the states are explained", { tag: "@nojs" }, async ({ page, context, baseURL }) => {
     await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL ?? "" }]);
     await signUpHere(page);
     await expectPath(page, "/signup/1");

@@ -9,7 +9,7 @@ test.describe("member search", () => {
 
   const count = async (page: Page) => Number((await page.getByTestId("members-count").innerText()).replace(/\D/g, ""));
 
-  test("filters by age range, keeps the search in the URL, and clears it with the count", async ({ page }) => {
+  test("filters by age range, keeps the search in the URL, and clears it with the count", { tag: "@nojs" }, async ({ page }) => {
     const all = await count(page);
     expect(all).toBeGreaterThan(20);
     const form = page.getByTestId("search-form");
@@ -39,7 +39,7 @@ test.describe("member search", () => {
     expect(Math.abs((await count(page)) - all)).toBeLessThanOrEqual(10);
   });
 
-  test("filters by country and then region", async ({ page }) => {
+  test("filters by country and then region", { tag: "@nojs" }, async ({ page }) => {
     const form = page.getByTestId("search-form");
     await form.getByLabel("Country").selectOption("NL");
     await form.getByRole("button", { name: "Search" }).click();
@@ -73,7 +73,7 @@ test.describe("member search", () => {
     }
   });
 
-  test("a minimum age above the maximum is explained, not an error page", async ({ page }) => {
+  test("a minimum age above the maximum is explained, not an error page", { tag: "@nojs" }, async ({ page }) => {
     const form = page.getByTestId("search-form");
     await form.getByLabel("Age from").fill("50");
     await form.getByLabel("Age to").fill("30");

@@ -3,7 +3,7 @@ import { mailLink, newAccountDetails, signUp } from "./accounts-support";
 
 /** Issue 3: the signup funnel with JavaScript on and off. */
 test.describe("signup", () => {
-  test("a visitor signs up, walks the steps skipping one, activates by mail and lands on the matches", async ({ page, context }) => {
+  test("a visitor signs up, walks the steps skipping one, activates by mail and lands on the matches", { tag: "@nojs" }, async ({ page, context }) => {
     const account = newAccountDetails();
     await page.goto("/?network=partner1&ref=campaign7&sub1=banner");
     expect((await context.cookies()).find((c) => c.name === "rdv_tracking")?.value).toContain("partner1");
@@ -48,7 +48,7 @@ test.describe("signup", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activation failed");
   });
 
-  test("every validation message appears where it should", async ({ page }) => {
+  test("every validation message appears where it should", { tag: "@nojs" }, async ({ page }) => {
     const account = newAccountDetails();
     await page.goto("/signup");
     const fill = async (values: { email: string; name: string; dob: string; password: string }) => {
@@ -78,7 +78,7 @@ test.describe("signup", () => {
     await expect(page.getByLabel("E-mail address")).toHaveValue("someone@gmail.com");
   });
 
-  test("an existing account gets a log-in prompt, one pending deletion the reactivation hint", async ({ page, request }) => {
+  test("an existing account gets a log-in prompt, one pending deletion the reactivation hint", { tag: "@nojs" }, async ({ page, request }) => {
     await page.goto("/signup");
     await page.getByLabel("E-mail address").fill(accounts.free.email);
     await page.getByLabel("Username").fill("Another name");
