@@ -24,7 +24,7 @@ for (const path of ["/pages/faq", "/login"]) {
       if (path === "/login") await expect(page.getByRole("heading", { level: 1 })).toHaveText(text(nl, "login.title"));
     }
 
-    // Spec 1: the choice is kept in i18n_redirected for 365 days.
+    // docs/product.md §1: the choice is kept in i18n_redirected for 365 days.
     const cookie = await languageCookie(context);
     expect(cookie?.value).toBe("nl");
     expect(cookie?.path).toBe("/");
