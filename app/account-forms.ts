@@ -14,7 +14,7 @@ function currentPassword(t: TFunction) {
   return z.string({ error: t("validation.passwordRequired") }).max(200);
 }
 
-/** A new password with its repeat; spec 5: "The entered passwords are not the same." on the repeat field. */
+/** A new password with its repeat; docs/product.md §5: "The entered passwords are not the same." on the repeat field. */
 function newPasswordFields(t: TFunction) {
   return {
     password: z.string({ error: t("validation.newPasswordRequired") }).min(8, t("validation.passwordTooShort")).max(200, t("validation.passwordTooLong")),

@@ -19,7 +19,7 @@ type CallOptions = {
 };
 
 /**
- * Spec 7: up to 5 retries with exponential delay, within a bounded total time. One attempt may use
+ * docs/product.md §7: up to 5 retries with exponential delay, within a bounded total time. One attempt may use
  * the whole deadline: abandoning a slow (busy) api and asking again would only add to its queue,
  * so retries happen on quick failures (connection refused, 5xx), as when the api restarts.
  */
@@ -34,7 +34,7 @@ export function serviceUnavailable(): Response {
 }
 
 /**
- * Whether the visitor has a traffic source (spec 3 Settings): network or ref kept from the entry URL, or
+ * Whether the visitor has a traffic source (docs/product.md §3 Settings): network or ref kept from the entry URL, or
  * in this URL (the first page, whose cookie is only being set). The api hears it as X-Traffic-Source: 1
  * (logged_out_search_trafficsource); loaders ask visitorMaySearch(settings, this) from contract/members.
  */

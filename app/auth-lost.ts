@@ -1,5 +1,5 @@
 /**
- * Spec 8: a 403 authentication_required answering one of the browser's own api calls (not user.php) means the
+ * docs/product.md §8: a 403 authentication_required answering one of the browser's own api calls (not user.php) means the
  * session ended on the api side: the member is logged out and sees the login. Web's loaders and actions do the
  * same on the server (app/api.server.ts: redirect to the login, clearing the cookie); a call the browser makes
  * itself (typing, auto-like, geocode) goes to the login page, which comes back to this page after logging in.

@@ -84,7 +84,7 @@ export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs
   }
   if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context, locale);
   if (!result.ok) {
-    // Spec 8: the blocked member's chat page says so (MemberErrorBoundary shows it).
+    // docs/product.md §8: the blocked member's chat page says so (MemberErrorBoundary shows it).
     const blocked: BlockedByMemberData | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
     throw data(blocked, { status: result.status === 400 ? 404 : result.status });
   }
@@ -178,7 +178,7 @@ export async function chatAction({ request, context }: Pick<ActionFunctionArgs, 
     const code = result.error.error;
     if (code === "authentication_required") throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname)}`);
     const message = apiErrorMessage(t, result.error);
-    // Spec 8 messages with the way out: buy credits, or become premium.
+    // docs/product.md §8 messages with the way out: buy credits, or become premium.
     if (code === "not_enough_credits") return refuse(message, result.status, { link: { to: localizePath(locale, "/credits"), label: t("composer.buyCredits") } });
     if (code === "premium_required") return refuse(message, result.status, { link: { to: localizePath(locale, "/premium"), label: t("composer.getPremium") } });
     if (code === "validation_failed") return refuse(t("composer.tooLong", { count: trimmed.length, max: settings.message_length }), 400, { field: "body" });

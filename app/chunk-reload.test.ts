@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chunkReloadWindowMs, isChunkLoadError, shouldReload } from "./chunk-reload";
 
-describe("chunk reload rule (spec 8 ChunkLoadError)", () => {
+describe("chunk reload rule (docs/product.md §8 ChunkLoadError)", () => {
   it("reloads unless a reload happened within the last 60 s", () => {
     const now = 1_000_000_000;
     expect(chunkReloadWindowMs).toBe(60_000);

@@ -1,5 +1,5 @@
 /**
- * Spec 8 ChunkLoadError: a lazy chunk that fails to load (a deploy replaced it, the network dropped) reloads
+ * docs/product.md §8 ChunkLoadError: a lazy chunk that fails to load (a deploy replaced it, the network dropped) reloads
  * the page once, unless the page was reloaded for that within the last 60 seconds (then the error shows).
  * Browser code, no dependencies: the entry, whenShown components and the root error boundary call it.
  */

@@ -4,13 +4,13 @@ import type { Settings } from "#contract/settings";
 export const entryWarningCookieName = "site_entry_skipped";
 const maxAgeSeconds = 365 * 24 * 60 * 60;
 
-/** Spec 2: closing the site-entry warning stores a skipped timestamp. */
+/** docs/product.md §2: closing the site-entry warning stores a skipped timestamp. */
 export function entryWarningSkippedCookie(now = new Date()): string {
   return serialize(entryWarningCookieName, now.toISOString(), { path: "/", maxAge: maxAgeSeconds, sameSite: "lax" });
 }
 
 /**
- * Whether the site-entry warning may show at all for this visitor (spec 2): the site enables it,
+ * Whether the site-entry warning may show at all for this visitor (docs/product.md §2): the site enables it,
  * the visitor is logged out, has not skipped it, and is not known to be outside the site's
  * countries. Which layouts and pages show it is decided where the layout is known.
  */

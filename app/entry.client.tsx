@@ -30,7 +30,7 @@ async function hydrate() {
 
 watchChunkErrors();
 void hydrate();
-// Spec 1 installable app mode: one service worker for push and the offline page (public/sw-push.js), scope "/".
+// docs/product.md §1 installable app mode: one service worker for push and the offline page (public/sw-push.js), scope "/".
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", () => {
     navigator.serviceWorker.register("/sw-push.js").catch(() => undefined);

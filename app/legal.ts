@@ -6,7 +6,7 @@ export const isStaticPage = (value: unknown): value is StaticPage => typeof valu
 
 const termsFloor = Date.parse("2023-12-01T12:00:00Z");
 
-/** Spec 9: the terms version date is 2023-12-01T12:00:00Z, or the company's added date if that is later. */
+/** docs/product.md §9: the terms version date is 2023-12-01T12:00:00Z, or the company's added date if that is later. */
 export function termsVersionDate(companyAdded: string): Date {
   const added = Date.parse(companyAdded);
   return new Date(Number.isNaN(added) ? termsFloor : Math.max(termsFloor, added));

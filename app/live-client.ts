@@ -5,7 +5,7 @@ import { typingShowSeconds } from "#contract/live";
  * The browser's end of the live state (issue 13), loaded after hydration: one EventSource per tab on
  * /api/events.php, reconnecting with backoff and resuming from the last event id; when the stream cannot
  * be used (no EventSource, or it keeps failing) the page's data is reloaded every 60 s, or 300 s with
- * push, starting 5 s after load (spec 9). While the page is hidden nothing reloads: the api is told
+ * push, starting 5 s after load (docs/product.md §9). While the page is hidden nothing reloads: the api is told
  * (page-hidden beacon) and counts the member as away; on return the page reloads once and says so.
  */
 
@@ -14,7 +14,7 @@ export type LiveOptions = {
   reload: () => void;
   typing: (event: TypingEvent, until: number) => void;
   connected: (connected: boolean) => void;
-  /** Operator override of the polling interval (seconds), else the spec's. */
+  /** Operator override of the polling interval (seconds), else the one of docs/product.md §9. */
   refetchSeconds: number | null;
   pushSubscribed: () => boolean;
 };

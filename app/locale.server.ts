@@ -5,7 +5,7 @@ import type { Settings } from "#contract/settings";
 import { localizePath, splitLocale } from "./paths";
 
 export const localeCookieName = "i18n_redirected";
-const localeCookieMaxAge = 365 * 24 * 60 * 60; // spec 1: kept 365 days
+const localeCookieMaxAge = 365 * 24 * 60 * 60; // docs/product.md §1: kept 365 days
 
 export function localeCookie(locale: Locale): string {
   return serialize(localeCookieName, locale, { path: "/", maxAge: localeCookieMaxAge, sameSite: "lax" });

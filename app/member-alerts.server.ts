@@ -6,11 +6,11 @@ import { apiFor } from "./api.server";
 import { timeBonusModalEligible, type Offer } from "./offers";
 
 /**
- * Spec 2 "warning banners" of the default layout, each hidden for good once the member dismisses it
- * (spec 4 Dismissals: stored on the server, so they follow the member across devices):
+ * docs/product.md §2 "warning banners" of the default layout, each hidden for good once the member dismisses it
+ * (docs/product.md §4 Dismissals: stored on the server, so they follow the member across devices):
  * - hide-disabled-notifications-alert: we no longer e-mail the member (marked as spam, bounced, unsubscribed);
  * - hide-enrich-alert: an activated member without a photo is asked to add one.
- * - hide-time-bonus-modal: the time bonus modal (spec 4), for a member with 0 credits whose bonus runs.
+ * - hide-time-bonus-modal: the time bonus modal (docs/product.md §4), for a member with 0 credits whose bonus runs.
  * The push alert (hide-push-notification-alert) comes with its feature.
  */
 export type MemberAlert =

@@ -13,7 +13,7 @@ import { signupGate, type SignupGate } from "~/signup-gate.server";
 /**
  * Issue 17 member funnels: /members/{id}/signup, /landing, /landing2/{slug?} and /landing3/{slug?} show a
  * visitor one member (photo, name, age, city) with the signup form; after signing up the new member is in
- * the chat with that member. Each page is one design; the slug (a niche's prefix, spec 1: she, bdsm, bbw,
+ * the chat with that member. Each page is one design; the slug (a niche's prefix, docs/product.md §1: she, bdsm, bbw,
  * gilf, milf, gay) chooses the copy, else the site's own niche does. A logged-in member goes to the member page.
  */
 export type FunnelDesign = "signup" | "landing" | "landing2" | "landing3";
@@ -40,7 +40,7 @@ export type MemberFunnelData = {
   gate: SignupGate;
   minAge: number;
   askMessage: boolean;
-  /** The fictional label of a site-run profile (spec 3 settings), as on the member page. */
+  /** The fictional label of a site-run profile (docs/product.md §3 settings), as on the member page. */
   fictional: { icon: string; warning: string } | null;
   title: string;
   texts: FunnelTexts;

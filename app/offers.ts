@@ -8,7 +8,7 @@ export type Offer = { kind: DiscountKind; code: string; value_percentage: number
 export type Refusal = { reason: DiscountRefusalReason; code: string; minimum_order_value?: number; currency?: string; country?: string; method?: PaymentMethodId };
 
 /**
- * Spec 4: the time bonus modal is for a logged-in member who never paid, has 0 credits, whose time bonus
+ * docs/product.md §4: the time bonus modal is for a logged-in member who never paid, has 0 credits, whose time bonus
  * still runs and who has not dismissed it (hide-time-bonus-modal). When it opens is the browser's part
  * (40 s after entering the members area).
  */
@@ -18,7 +18,7 @@ export function timeBonusModalEligible(user: { credits: number; paidUser: boolea
   return secondsLeft(offer.expires, nowMs) > 0;
 }
 
-/** The message for a refused code, in the reader's language (spec 5 'Code not found', 'Code already used'). */
+/** The message for a refused code, in the reader's language (docs/product.md §5 'Code not found', 'Code already used'). */
 export function refusalText(t: TFunction, refusal: Refusal, locale: string): string {
   const key = `discount.refused.${refusal.reason}`;
   switch (refusal.reason) {
@@ -35,7 +35,7 @@ export function refusalText(t: TFunction, refusal: Refusal, locale: string): str
   }
 }
 
-/** "4 hours" in the reader's language (spec 9: the modal's time left value), without plural keys. */
+/** "4 hours" in the reader's language (docs/product.md §9: the modal's time left value), without plural keys. */
 export function formatHours(hours: number, locale: string): string {
   return new Intl.NumberFormat(locale, { style: "unit", unit: "hour", unitDisplay: "long" }).format(hours);
 }

@@ -4,7 +4,7 @@ import type { RootData } from "./root";
 type Matches = readonly { id: string; data?: unknown }[];
 
 /**
- * Spec 4: the page title gets a prefix with unread messages plus new likes in brackets when the sum
+ * docs/product.md §4: the page title gets a prefix with unread messages plus new likes in brackets when the sum
  * is above zero ("(3) Paula, 29 | Rendezvous"). Routes' meta functions pass their title through this;
  * the root loader runs on every navigation, so the count follows.
  */

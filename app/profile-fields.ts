@@ -7,7 +7,7 @@ import { optionalProfileFields, profileChoiceFields, profileChoices, type Option
 import type { Settings } from "#contract/settings";
 import { Sexuality, type Gender } from "#contract/user";
 
-/** The profile's choices as the signup steps and /profile offer them (spec 3 Profile). */
+/** The profile's choices as the signup steps and /profile offer them (docs/product.md §3 Profile). */
 export const genders = ["female", "male"] as const satisfies readonly z.infer<typeof Gender>[];
 export const sexualities = Sexuality.options;
 export { profileChoiceFields, profileChoices, type ProfileChoiceField };
@@ -19,7 +19,7 @@ export function visibleOptionalFields(settings: Pick<Settings, "visible_profile_
 
 export type ProfileFormOptions = {
   minAge: number;
-  /** The member's e-mail address: spec 5, the name may not equal it. */
+  /** The member's e-mail address: docs/product.md §5, the name may not equal it. */
   email: string;
   countries: string[];
   today?: Date;

@@ -49,7 +49,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const alerts = user ? await memberAlerts(request, context, user, offer) : [];
   return {
     alerts: alerts.filter((alert) => alert.key !== "hide-time-bonus-modal"),
-    /** Spec 4 time bonus, else spec 9 welcome discount (a member's only; banners apply to logged-in members). */
+    /** docs/product.md §4 time bonus, else §9 welcome discount (a member's only; banners apply to logged-in members). */
     offer: user ? offer : null,
     /** Whether this member may get the time bonus modal (it opens 40 s into the members area). */
     timeBonusModal: alerts.some((alert) => alert.key === "hide-time-bonus-modal"),
@@ -62,7 +62,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,
     site: { name: settings.name, niche: settings.niche },
-    /** The US footer (English only, spec 2): the 2257 records custodian's name and address. */
+    /** The US footer (English only, docs/product.md §2): the 2257 records custodian's name and address. */
     custodian: locale === "en" ? { name: settings.company.name, address: settings.company.address, city: settings.company.city, country: settings.company.country } : null,
     /** Where photo filenames live (settings cdn_prefix), for components outside a route's data (the like modal). */
     cdn: settings.cdn_prefix,
@@ -76,7 +76,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
       unreadMessages: counts?.unread_messages ?? 0,
       newLikes: counts?.new_likes ?? 0,
     },
-    /** The polling fallback's interval when set by the operator (USER_REFETCH_SECONDS); else the spec's. */
+    /** The polling fallback's interval when set by the operator (USER_REFETCH_SECONDS); else the one of docs/product.md §9. */
     refetchSeconds: user ? (context.userRefetchSeconds ?? null) : null,
   };
 }
@@ -136,7 +136,7 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  // A route's code that failed to load (spec 8 ChunkLoadError) reloads the page once; the error shows otherwise.
+  // A route's code that failed to load (docs/product.md §8 ChunkLoadError) reloads the page once; the error shows otherwise.
   useEffect(() => {
     reloadForChunkError(error);
   }, [error]);

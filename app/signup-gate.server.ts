@@ -4,7 +4,7 @@ import { keptTracking } from "./tracking.server";
 
 export type SignupGate = "open" | "invitation" | "closed" | "closed_trafficsource";
 
-/** Spec 5: signups only if signups is all, or with_trafficsource and a traffic source exists; `other` is by invitation. */
+/** docs/product.md §5: signups only if signups is all, or with_trafficsource and a traffic source exists; `other` is by invitation. */
 export function signupGate(settings: Pick<Settings, "signups">, request: Request): SignupGate {
   if (settings.signups === "all") return "open";
   if (settings.signups === "other") return "invitation";

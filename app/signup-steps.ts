@@ -1,7 +1,7 @@
 import type { Settings } from "#contract/settings";
 
 /**
- * Spec 2 signup steps after step 0 (create account), each skippable, then /complete-signup.
+ * docs/product.md §2 signup steps after step 0 (create account), each skippable, then /complete-signup.
  * Push (1) needs the site's push key; the photo step (2) uploads as /profile/photos does.
  */
 export const signupSteps = [

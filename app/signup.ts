@@ -11,7 +11,7 @@ export function suggestEmail(email: string | undefined): string | null {
 }
 
 /**
- * The signup form (spec 3 Signup form, spec 5 rules), the same on the server and in the browser.
+ * The signup form (docs/product.md §3 Signup form, §5 rules), the same on the server and in the browser.
  * A mistyped e-mail is flagged with a suggestion until the visitor confirms it with keep_email.
  */
 export function signupSchema(t: TFunction, options: { minAge: number; askMessage: boolean; today?: Date }) {

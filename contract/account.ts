@@ -35,7 +35,7 @@ export { Email, Password };
  * /account-deleted?token= (reactivation), prefixed with the member's locale (/nl/...) except English.
  */
 
-/** Spec 3 tracking query values, kept from the entry URL and stored with the account at signup. */
+/** docs/product.md §3 tracking query values, kept from the entry URL and stored with the account at signup. */
 export const trackingKeys = ["network", "ref", "sub1", "sub2", "sub3"] as const;
 export const Tracking = z.object({
   network: text(100, { trim: true }).optional(),
@@ -51,7 +51,7 @@ export const VisitRequest = z.object({
   tracking: Tracking.refine((t) => trackingKeys.some((k) => t[k]), "at least one tracking value"),
 });
 
-/** A traffic source exists when the visitor arrived with a network or ref (spec 3 Settings.signups). */
+/** A traffic source exists when the visitor arrived with a network or ref (docs/product.md §3 Settings.signups). */
 export function hasTrafficSource(tracking: Tracking | null | undefined): boolean {
   return Boolean(tracking?.network || tracking?.ref);
 }
@@ -62,7 +62,7 @@ export const IsoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value));
 
-/** POST /api/signup.php. Name rules of spec 5 are checked by the api as well (name_is_email, name_starts_with_at). */
+/** POST /api/signup.php. Name rules of docs/product.md §5 are checked by the api as well (name_is_email, name_starts_with_at). */
 export const SignupRequest = z.object({
   email: Email,
   name: text(40, { trim: true, min: 2 }),
@@ -81,7 +81,7 @@ export type SignupRequest = z.infer<typeof SignupRequest>;
  * PUT /api/profile.php: signup steps 3 and 4 and the own profile page (/profile). Every field optional
  * (steps are skippable; only the fields given change); null clears an optional field. The api also checks
  * what the schema cannot know (contract/profile.ts lists the field codes): the site's countries, the
- * region of the country, known interests, the name rules of spec 5 against the e-mail, the minimum age.
+ * region of the country, known interests, the name rules of docs/product.md §5 against the e-mail, the minimum age.
  * There is no id: a member only ever changes their own profile.
  */
 export const ProfileUpdate = z.object({
@@ -109,7 +109,7 @@ export const ProfileUpdate = z.object({
   relationship_status: profileChoice("relationship_status").nullable().optional(),
   tattoos: profileChoice("tattoos").nullable().optional(),
   signup_reason: profileChoice("signup_reason").nullable().optional(),
-  /** Spec 4 invisible mode. */
+  /** docs/product.md §4 invisible mode. */
   invisible: z.boolean().optional(),
 });
 export type ProfileUpdate = z.infer<typeof ProfileUpdate>;

@@ -3,7 +3,7 @@ import { id, queryId, wholeNumber } from "./input";
 import { MemberCard } from "./members";
 
 /*
- * Blocking (spec 4: "A blocked user loses chats and likes"; spec 6: "Blocked user: cannot view the
+ * Blocking (docs/product.md §4: "A blocked user loses chats and likes"; §6: "Blocked user: cannot view the
  * blocker's profile or contact them"). All answer ApiError (contract/errors.ts) on failure; every call
  * needs a member (403 authentication_required for visitors) and acts for the session's own profile only.
  *

@@ -5,7 +5,7 @@ import { locales } from "./locales";
 import { UserResponse } from "./user";
 
 /*
- * Chat (spec 3 Chat state; spec 4 Unread, Removing a chat; spec 6 free members; spec 7 chats.php, chat.php).
+ * Chat (docs/product.md §3 Chat state; §4 Unread, Removing a chat; §6 free members; §7 chats.php, chat.php).
  * Every call is for members only (403 authentication_required otherwise) and answers ApiError on failure.
  *
  *   GET    /api/chats.php              ChatsQuery -> ChatsResponse: the member's conversations, newest first, paged
@@ -24,9 +24,9 @@ import { UserResponse } from "./user";
  *
  * 404 not_found: an unknown conversation, another member's, one this member deleted (until a new message), an unknown,
  *   disabled, deleted or other site's member, oneself, a member this member blocked.
- * 403 blocked_by_member {name}: the other member blocked this one (spec 8 'You're blocked by {name}...').
+ * 403 blocked_by_member {name}: the other member blocked this one (docs/product.md §8 'You're blocked by {name}...').
  * 402 not_enough_credits: fewer credits than message_credits; nothing stored, nothing charged.
- * 403 premium_required: a free member (never bought credits) starting a third conversation (spec 6).
+ * 403 premium_required: a free member (never bought credits) starting a third conversation (docs/product.md §6).
  * 409 recipient_unconfirmed {name}: the other member has not confirmed their e-mail address, so cannot be replied to yet.
  * 400 validation_failed: an empty message, one over the site's message_length, control characters, wrong types.
  */
@@ -95,7 +95,7 @@ export type ChatListEntry = z.infer<typeof ChatListEntry>;
 
 /**
  * Whether this member may write in the conversation now, and if not why: the other member blocked them,
- * or has not confirmed their e-mail address (spec 4 Signup), or is gone.
+ * or has not confirmed their e-mail address (docs/product.md §4 Signup), or is gone.
  */
 export const ComposerState = z.enum(["open", "blocked_by_member", "recipient_unconfirmed", "unavailable"]);
 
@@ -118,7 +118,7 @@ export type ChatResponse = z.infer<typeof ChatResponse>;
 
 export const ChatsResponse = z.object({
   chats: z.array(ChatListEntry),
-  /** Spec 3 total unread messages. */
+  /** docs/product.md §3 total unread messages. */
   num_unread_messages: z.number().int(),
   page: z.number().int(),
   has_more: z.boolean(),
@@ -171,7 +171,7 @@ export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 export const MarkReadRequest = z.object({ conversation: id, with_user: z.literal(1).optional() });
 export const MarkReadResponse = z.object({ num_unread_messages: z.number().int(), me: UserResponse.optional() });
 
-/** DELETE /api/chat.php, spec 7 "body: conversation (id)". */
+/** DELETE /api/chat.php, docs/product.md §7 "body: conversation (id)". */
 export const DeleteChatRequest = z.object({ conversation: id });
 export const DeleteChatResponse = z.object({ ok: z.literal(true) });
 

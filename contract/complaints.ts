@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Email, text } from "./input";
 
 /*
- * Issue 17 /complaints (spec 2 route table; footer link):
+ * Issue 17 /complaints (docs/product.md §2 route table; footer link):
  *   POST /api/complaints.php   ComplaintRequest -> ComplaintResponse: stored, mailed to the site's support_email,
  *                              answered with a reference number. Visitors and members; limited per client.
  */

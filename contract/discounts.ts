@@ -10,7 +10,7 @@ export const DiscountCodeInput = z
   .regex(/^[A-Za-z0-9_-]*$/, "Code not found")
   .transform((c) => c.toUpperCase());
 
-/** Spec 3 Discount code (and its time bonus variant): the discount a member gets. */
+/** docs/product.md §3 Discount code (and its time bonus variant): the discount a member gets. */
 export const ActiveDiscount = z.object({
   kind: z.enum(discountKinds),
   code: z.string(),

@@ -3,8 +3,8 @@ import { id, queryId } from "./input";
 import { MemberCard } from "./members";
 
 /*
- * Discovery (spec 2 routes /match-finder and /swipe-game): one profile at a time, liked or passed.
- * The swipe game allows a few likes per UTC day (spec 9); the match finder is the unlimited variant.
+ * Discovery (docs/product.md §2 routes /match-finder and /swipe-game): one profile at a time, liked or passed.
+ * The swipe game allows a few likes per UTC day (docs/product.md §9); the match finder is the unlimited variant.
  */
 
 export const discoveryGames = ["swipe", "match_finder"] as const;
@@ -14,7 +14,7 @@ export type DiscoveryGame = z.infer<typeof DiscoveryGame>;
 export const DiscoveryDecision = z.enum(["like", "pass"]);
 export type DiscoveryDecision = z.infer<typeof DiscoveryDecision>;
 
-/** Spec 9: "Swipe game: 4 likes per day" (a UTC calendar day). */
+/** docs/product.md §9: "Swipe game: 4 likes per day" (a UTC calendar day). */
 export const swipeLikesPerDay = 4;
 
 /** GET /api/discovery.php?game=&match= ; `match` asks for the card of a member the viewer matched with (the match notice after a redirect). */

@@ -43,7 +43,7 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const ApiError = z.object({
   error: ErrorCode,
-  /** English text of the spec's error catalogue, for logs and non-web clients. */
+  /** English text of the error catalogue (docs/product.md §8), for logs and non-web clients. */
   message: z.string(),
   params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   /** Field errors for validation_failed: field name -> messages. */

@@ -4,7 +4,7 @@ import { id, queryId } from "./input";
 import { MainImage, UserResponse } from "./user";
 
 /*
- * Likes (spec 4 Likes; spec 7 likes.php, auto-like.php, page-hidden.php). All answer ApiError (contract/errors.ts)
+ * Likes (docs/product.md §4 Likes; §7 likes.php, auto-like.php, page-hidden.php). All answer ApiError (contract/errors.ts)
  * on failure; every call but page-hidden.php is for members only (403 authentication_required otherwise).
  *
  *   POST   /api/like.php          (member) LikeRequest -> LikeResponse. Liking twice is harmless (the first like stays).
@@ -26,7 +26,7 @@ export const LikeRequest = z.object({ id });
 /** DELETE /api/like.php?id=, and the id of web's /members/{id}/like. */
 export const LikeQuery = z.object({ id: queryId });
 
-/** Spec 3: "In the match modal it [main_image] also has a match field". */
+/** docs/product.md §3: "In the match modal it [main_image] also has a match field". */
 export const MatchImage = MainImage.extend({ match: z.boolean() });
 
 export const LikeResponse = z.object({
@@ -42,11 +42,11 @@ export const UnlikeResponse = z.object({ removed: z.boolean() });
 /** Each list holds at most this many entries, the newest first (received: the new ones before the others). */
 export const likesListCap = 200;
 
-/** A member the viewer liked (spec 3: "likes are profiles"), with when and whether it is a match. */
+/** A member the viewer liked (docs/product.md §3: "likes are profiles"), with when and whether it is a match. */
 export const LikedProfile = MemberCard.extend({ liked_at: z.string(), match: z.boolean() });
 export type LikedProfile = z.infer<typeof LikedProfile>;
 
-/** Spec 3: "liked_by entries have id and a like_new flag"; liked_at and match added for the list. */
+/** docs/product.md §3: "liked_by entries have id and a like_new flag"; liked_at and match added for the list. */
 export const LikedBy = z.object({ id: z.number().int(), like_new: z.boolean(), liked_at: z.string(), match: z.boolean() });
 export type LikedBy = z.infer<typeof LikedBy>;
 
@@ -63,7 +63,7 @@ export const LikesResponse = z.object({
   liked_by_profiles: z.array(MemberCard),
   /** Members who like the viewer and whom the viewer likes, newest match first. */
   matches: z.array(MatchProfile),
-  /** All new likes (spec 3 "total new likes"), also beyond the cap. */
+  /** All new likes (docs/product.md §3 "total new likes"), also beyond the cap. */
   new_likes: z.number().int().min(0),
   /** The cap of each list (likesListCap). */
   limit: z.number().int(),

@@ -3,7 +3,7 @@ export const locales = ["en", "nl", "de", "it", "fr", "es", "pl", "da", "fi", "n
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "en";
 
-/** Spec 3 Locale gifLocale: the locale a GIF search asks the provider for (Tenor's language_COUNTRY). */
+/** docs/product.md §3 Locale gifLocale: the locale a GIF search asks the provider for (Tenor's language_COUNTRY). */
 export const gifLocales: Record<Locale, string> = {
   en: "en_US",
   nl: "nl_NL",
@@ -22,7 +22,7 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (locales as readonly string[]).includes(value);
 }
 
-/** Spec section 9: the locales offered to a visitor from each country. */
+/** docs/product.md §9: the locales offered to a visitor from each country. */
 const visibleByCountry: Record<string, readonly Locale[]> = {
   US: ["en", "es"],
   NL: ["nl"],

@@ -18,7 +18,7 @@ export type MemberCard = z.infer<typeof MemberCard>;
 export const membersPageSize = 20;
 
 /**
- * Spec 6: visitors may search (and open profiles) only when logged_out_search allows, or
+ * docs/product.md §6: visitors may search (and open profiles) only when logged_out_search allows, or
  * logged_out_search_trafficsource and the visitor came with a traffic source (network or ref,
  * see hasTrafficSource in contract/account.ts). Used by the api and by web's loaders alike.
  */
@@ -37,7 +37,7 @@ export const searchMaxAge = 99;
 
 const searchAge = z.preprocess(blankToUndefined, wholeNumber(searchMinAge, searchMaxAge).optional());
 
-/** Spec 3 search state: gender, country, countryregion, min_age, max_age; all optional. */
+/** docs/product.md §3 search state: gender, country, countryregion, min_age, max_age; all optional. */
 export const MembersQuery = z
   .object({
     page: z.preprocess(blankToUndefined, wholeNumber(1, 10_000).default(1)),
@@ -75,7 +75,7 @@ export const MembersResponse = z.object({
   pageSize: z.number().int(),
   numResults: z.number().int(),
   results: z.array(MemberCard),
-  /** Spec 3: when page 1 of a filtered search has fewer than a page of results, other members of the searched gender. */
+  /** docs/product.md §3: when page 1 of a filtered search has fewer than a page of results, other members of the searched gender. */
   similar: z.array(MemberCard),
   me: Me,
 });
@@ -96,7 +96,7 @@ export const MemberProfile = z.object({
   country: z.string(),
   about_me: z.string(),
   interests: z.array(z.number().int()),
-  /** The photos this viewer may see (spec 6: visitors and free members a few, premium members all; contract/photos.ts). */
+  /** The photos this viewer may see (docs/product.md §6: visitors and free members a few, premium members all; contract/photos.ts). */
   photos: z.array(MemberPhoto),
   /** All the member's active photos, shown or not: the page offers the rest to premium members. */
   photo_count: z.number().int(),

@@ -32,7 +32,7 @@ export type NotificationSettingsRequest = z.infer<typeof NotificationSettingsReq
 
 export const NotificationSettingsResponse = z.object({
   settings: NotificationSettings,
-  /** Why no e-mail goes out at all (spec 3); empty: e-mail is allowed where a switch is on. */
+  /** Why no e-mail goes out at all (docs/product.md §3); empty: e-mail is allowed where a switch is on. */
   notifications_disabled: z.array(NotificationDisabledReason),
   me: UserResponse.optional(),
 });

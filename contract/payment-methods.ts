@@ -3,7 +3,7 @@
  * method's name does not ship the schemas (contract/payments.ts re-exports all of it).
  */
 
-/** Spec 3 Payment: the payment methods, by the ids the spec gives them. */
+/** docs/product.md §3 Payment: the payment methods, by the ids given there. */
 export const paymentMethodIds = ["sdd", "sct", "blik", "prezelewy24", "giropay", "cards", "ideal", "bancontact", "applepay", "paysafecard", "paypal", "sofort", "eps"] as const;
 export type PaymentMethodId = (typeof paymentMethodIds)[number];
 
@@ -25,7 +25,7 @@ export const paymentMethodNames: Record<PaymentMethodId, string> = {
 };
 
 /**
- * Spec 4 Payment states: pending ("processing") until the provider's notification makes it final.
+ * docs/product.md §4 Payment states: pending ("processing") until the provider's notification makes it final.
  * paid may later become refunded (operator CLI).
  */
 export const paymentStatuses = ["pending", "paid", "failed", "cancelled", "expired", "refunded"] as const;

@@ -50,7 +50,7 @@ export const PaymentMethod = z.object({
 });
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
-/** GET /api/packages.php?country=XX: the site's packages and methods for a payment country (spec 3 paymentCountry). */
+/** GET /api/packages.php?country=XX: the site's packages and methods for a payment country (docs/product.md §3 paymentCountry). */
 export const PackagesQuery = z.object({
   country: CountryCode.optional(),
   package_id: queryId.optional(),

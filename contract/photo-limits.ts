@@ -3,7 +3,7 @@
  * does not bring the schemas into a page's JavaScript (contract/photos.ts re-exports them).
  */
 
-/** Spec 5 and 9: how many photos a member may have. */
+/** docs/product.md §5 and §9: how many photos a member may have. */
 export const photoLimits = { free: 3, premium: 25 } as const;
 
 /** The largest upload the api (and web, before forwarding) accepts. */

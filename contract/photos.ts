@@ -4,7 +4,7 @@ import { id, queryId } from "./input";
 export { photoLimits, photoMaxBytes, photoMaxMegabytes, photoUploadField } from "./photo-limits";
 
 /**
- * Spec 6: how many of another member's photos a viewer sees on the member page, in the member's
+ * docs/product.md §6: how many of another member's photos a viewer sees on the member page, in the member's
  * order (the main photo first). Visitors: the main photo; free members: a few; premium members: all (null).
  */
 export const visiblePhotoCount = { visitor: 1, free: 3, premium: null } as const;

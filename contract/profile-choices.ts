@@ -3,7 +3,7 @@
  * page) import this without zod; contract/profile.ts builds the schemas on it.
  */
 
-/** The values a member can choose for each choice field of spec 3 Profile (hair colour ... reason for sign-up). */
+/** The values a member can choose for each choice field of docs/product.md §3 Profile (hair colour ... reason for sign-up). */
 export const profileChoices = {
   hair_color: ["blond", "brown", "black", "red", "grey"],
   eye_color: ["blue", "brown", "green", "grey", "hazel"],

@@ -41,6 +41,6 @@ export const GeocodeQuery = z.object({ lat: coordinate(-90, 90), lon: coordinate
 export const GeocodeResult = z.object({ country: z.string().regex(/^[A-Z]{2}$/), region: z.string().nullable(), city: z.string().nullable() });
 export type GeocodeResult = z.infer<typeof GeocodeResult>;
 
-/** Spec 7: "On failure the result is set to false" (nothing found near the coordinates). */
+/** docs/product.md §7: "On failure the result is set to false" (nothing found near the coordinates). */
 export const GeocodeResponse = z.object({ result: z.union([GeocodeResult, z.literal(false)]) });
 export type GeocodeResponse = z.infer<typeof GeocodeResponse>;

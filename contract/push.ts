@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /*
- * Spec 7: POST /api/user.php?push=1 with body {subscription} (member): stores the browser's push
+ * docs/product.md §7: POST /api/user.php?push=1 with body {subscription} (member): stores the browser's push
  * subscription (PushSubscription.toJSON()), or with `subscription: null` forgets this browser's one
  * (given its endpoint in `endpoint`). -> PushResponse | authentication_required 403 | validation_failed 400.
  */

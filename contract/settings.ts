@@ -2,7 +2,7 @@ import { z } from "zod";
 import { text } from "./input";
 
 export const niches = [1, 2, 3, 4, 5, 6, 7] as const;
-/** Spec section 1: slug prefix per niche (niche 1 has none). */
+/** docs/product.md §1: slug prefix per niche (niche 1 has none). */
 export const nichePrefix: Record<number, string> = { 1: "", 2: "she", 3: "bdsm", 4: "bbw", 5: "gilf", 6: "milf", 7: "gay" };
 
 export const Signups = z.enum(["all", "with_trafficsource", "other"]);
@@ -27,7 +27,7 @@ export type CompanyInfo = z.infer<typeof CompanyInfo>;
 export const Interest = z.object({ id: z.number().int(), key: z.string() });
 export type Interest = z.infer<typeof Interest>;
 
-/** GET /api/settings.php: spec section 3, "Settings (from the server)". */
+/** GET /api/settings.php: docs/product.md §3, "Settings (from the server)". */
 export const Settings = z.object({
   name: z.string(),
   domain: z.string(),
@@ -62,7 +62,7 @@ export const Settings = z.object({
   fictional_singular: z.string(),
   fictional_plural: z.string(),
   refund_days: z.number().int(),
-  /** Minimum age at signup (spec 5: min_age is a parameter; 18 unless the site sets more). */
+  /** Minimum age at signup (docs/product.md §5: min_age is a parameter; 18 unless the site sets more). */
   min_age: z.number().int().min(18),
   /** Whether the signup form asks for a first message (signup_message). */
   ask_signup_message: z.boolean(),

@@ -35,7 +35,7 @@ export const Profile = z.object({
   relationship_status: z.string().nullable(),
   tattoos: z.string().nullable(),
   signup_reason: z.string().nullable(),
-  /** Spec 4 invisible mode: hidden from search, messages and likes. */
+  /** docs/product.md §4 invisible mode: hidden from search, messages and likes. */
   invisible: z.boolean(),
 });
 export type Profile = z.infer<typeof Profile>;
@@ -56,7 +56,7 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
-/** Spec 3 chat state totals, for the navigation badges. Sent by the api once chats and likes exist (later issues). */
+/** docs/product.md §3 chat state totals, for the navigation badges. Sent by the api once chats and likes exist (later issues). */
 export const UserCounts = z.object({ unread_messages: z.number().int().min(0), new_likes: z.number().int().min(0) });
 
 /** GET /api/user.php and the answers of POST/PUT: `user` is null when nobody is logged in. */
@@ -64,7 +64,7 @@ export const UserResponse = z.object({
   user: User.nullable(),
   counts: UserCounts.optional(),
   /**
-   * The member's offer (spec 4 time bonus, spec 9 welcome discount): the time bonus while it runs, else
+   * The member's offer (docs/product.md §4 time bonus, §9 welcome discount): the time bonus while it runs, else
    * the welcome discount; null when neither (paid before, too long since signup). Absent for visitors.
    */
   discount: ActiveDiscount.nullable().optional(),

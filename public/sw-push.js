@@ -1,5 +1,5 @@
 /*
- * Push service worker (spec 7: "A push service worker at /sw-push.js handles push. A pushed message
+ * Push service worker (docs/product.md §7: "A push service worker at /sw-push.js handles push. A pushed message
  * triggers reloading of chats and likes"). A push carries JSON {title, body, url, tag} (api/jobs/push.ts,
  * docs/push.md). Open pages of the site get postMessage({type: "reload"}) so they reload their chats and
  * likes; a notification shows unless a page of the site is focused (the member is looking at it then).
@@ -7,7 +7,7 @@
  */
 
 /*
- * Offline page (spec 1 installable app mode): cached at install in every language (app/routes/($lang).offline.tsx;
+ * Offline page (docs/product.md §1 installable app mode): cached at install in every language (app/routes/($lang).offline.tsx;
  * "/offline" is in the member's own language, by cookie), shown for a navigation the network cannot answer.
  * The languages are contract/locales.ts's; English has no prefix.
  */

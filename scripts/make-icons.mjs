@@ -1,4 +1,4 @@
-// App icons for the web app manifest (spec 1 installable app mode): the primary colour (app/tailwind.css) with a
+// App icons for the web app manifest (docs/product.md §1 installable app mode): the primary colour (app/tailwind.css) with a
 // white heart, as PNG 192 and 512 (maskable: the heart stays inside the safe zone). `node scripts/make-icons.mjs`
 // writes public/icon-192.png and public/icon-512.png; rerun it when the primary colour changes.
 import fs from "node:fs";

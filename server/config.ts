@@ -12,8 +12,8 @@ const WebEnv = z.object({
   /** Seconds a site's settings are reused per domain before asking the api again. */
   SETTINGS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /**
-   * Spec 9 user refetch when the live stream cannot be used: every 60 s (300 s with push). Tests shorten it;
-   * unset, the spec's constants apply.
+   * docs/product.md §9 user refetch when the live stream cannot be used: every 60 s (300 s with push). Tests shorten it;
+   * unset, the constants of docs/product.md §9 apply.
    */
   USER_REFETCH_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
 });

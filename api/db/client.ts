@@ -12,7 +12,7 @@ import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /**
- * `listen` subscribes to a NOTIFY channel (the event bus, ARCHITECTURE.md): in-process on PGlite, on a
+ * `listen` subscribes to a NOTIFY channel (the event bus, docs/architecture.md): in-process on PGlite, on a
  * connection of its own on PostgreSQL, re-established after a failure; `onReconnect` then tells the
  * caller that notifications may have been missed meanwhile.
  */

@@ -64,9 +64,9 @@ export const sites = pgTable(
     fictionalSingular: text("fictional_singular").notNull().default(""),
     fictionalPlural: text("fictional_plural").notNull().default(""),
     refundDays: integer("refund_days").notNull().default(14),
-    /** Spec 9 welcome discount: how long after signup a member's first purchase gets it; 0: no welcome discount. */
+    /** docs/product.md §9 welcome discount: how long after signup a member's first purchase gets it; 0: no welcome discount. */
     welcomeDiscountHours: integer("welcome_discount_hours").notNull().default(72),
-    /** Minimum age at signup; spec 5 names min_age a parameter, 18 unless the site sets more. */
+    /** Minimum age at signup; docs/product.md §5 names min_age a parameter, 18 unless the site sets more. */
     minAge: integer("min_age").notNull().default(18),
     /** Whether the signup form asks for a first message (signup_message). */
     askSignupMessage: boolean("ask_signup_message").notNull().default(false),
@@ -97,7 +97,7 @@ export const users = pgTable(
     debitBlockedAt: timestamp("debit_blocked_at", { withTimezone: true }),
     signupDate: timestamp("signup_date", { withTimezone: true }).notNull().defaultNow(),
     language: text("language").notNull().default("en"),
-    /** Spec 3: why we stopped e-mailing the member (fbl: marked as spam, bounce: invalid address, listunsubscribe); empty: mail allowed. */
+    /** docs/product.md §3: why we stopped e-mailing the member (fbl: marked as spam, bounce: invalid address, listunsubscribe); empty: mail allowed. */
     notificationsDisabled: jsonb("notifications_disabled").$type<("fbl" | "bounce" | "listunsubscribe")[]>().notNull().default([]),
     /** Issue 17 /notifications: the kind x channel switches the member turned off, as "kind:channel" ("likes:email"); empty: all on (ADR 011). */
     notificationSettings: jsonb("notification_settings").$type<string[]>().notNull().default([]),
@@ -143,7 +143,7 @@ export const profiles = pgTable(
     tattoos: text("tattoos"),
     signupReason: text("signup_reason"),
     signupMessage: text("signup_message"),
-    /** Spec 4 invisible mode: hidden from search, messages and likes. */
+    /** docs/product.md §4 invisible mode: hidden from search, messages and likes. */
     invisible: boolean("invisible").notNull().default(false),
     /** A profile run by the site (settings fictional_icon / fictional_warning label it on its page). */
     fictional: boolean("fictional").notNull().default(false),
@@ -248,7 +248,7 @@ export const accountTokens = pgTable(
 
 export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"] as const;
 
-/** Spec 4: dismissals with a timestamp, kept per member so they follow them across devices. */
+/** docs/product.md §4: dismissals with a timestamp, kept per member so they follow them across devices. */
 export const dismissals = pgTable(
   "dismissals",
   {
@@ -280,7 +280,7 @@ export const invitations = pgTable(
 export const likeSources = ["profile", "swipe", "match_finder", "auto"] as const;
 
 /**
- * Spec 4 likes between profiles: a match when both like. `isNew` is the receiver's like_new flag,
+ * docs/product.md §4 likes between profiles: a match when both like. `isNew` is the receiver's like_new flag,
  * cleared when they open the liker's profile.
  */
 export const likes = pgTable(
@@ -299,7 +299,7 @@ export const likes = pgTable(
   (t) => [primaryKey({ columns: [t.likerProfileId, t.likedProfileId] }), index("likes_liked_idx").on(t.likedProfileId, t.createdAt)],
 );
 
-/** Spec 6 blocking: the blocked member cannot view the blocker's profile or contact them. */
+/** docs/product.md §6 blocking: the blocked member cannot view the blocker's profile or contact them. */
 export const blocks = pgTable(
   "blocks",
   {
@@ -333,7 +333,7 @@ export const discoveryDecisions = pgTable(
   (t) => [primaryKey({ columns: [t.profileId, t.targetProfileId, t.game] }), index("discovery_decisions_day_idx").on(t.profileId, t.game, t.createdAt)],
 );
 
-/** Spec 3 Push: a browser's push subscription (POST /api/user.php?push=1), one row per endpoint. */
+/** docs/product.md §3 Push: a browser's push subscription (POST /api/user.php?push=1), one row per endpoint. */
 export const pushSubscriptions = pgTable(
   "push_subscriptions",
   {
@@ -363,13 +363,13 @@ export const rateLimits = pgTable(
   (t) => [index("rate_limits_expire_idx").on(t.expire)],
 );
 
-/** Spec 3 chat: what a message is. Text now; icebreakers, GIFs, gifts and images follow (chat extras). */
+/** docs/product.md §3 chat: what a message is. Text now; icebreakers, GIFs, gifts and images follow (chat extras). */
 export const messageKinds = ["text", "icebreaker", "gif", "gift", "image"] as const;
 
 /**
  * A conversation: one per pair of profiles (a site's profiles only ever talk within it), the pair kept
  * in id order so the pair is unique whoever writes first. `startedBy` is the profile that sent the
- * first message (spec 6: free members may start up to 2); `lastMessageId` is null until then (no
+ * first message (docs/product.md §6: free members may start up to 2); `lastMessageId` is null until then (no
  * conversation shows anywhere before its first message).
  */
 export const conversations = pgTable(
@@ -394,7 +394,7 @@ export const conversations = pgTable(
 
 /**
  * One member's side of a conversation: unread count, the last message they read, and what they
- * removed (spec 4 Removing a chat): `hiddenThroughId` hides every message up to it, `deletedAt` hides
+ * removed (docs/product.md §4 Removing a chat): `hiddenThroughId` hides every message up to it, `deletedAt` hides
  * the conversation until the other member writes again. `lastMessageId` mirrors the conversation's,
  * so "a member's conversations by latest message" is one index range.
  */
@@ -504,7 +504,7 @@ export const pushJobs = pgTable(
 
 /* ---- Credits and payments (issue 15) ---- */
 
-/** Spec 3 Payment: a credit package of a site for one payment country; money in integer minor units. */
+/** docs/product.md §3 Payment: a credit package of a site for one payment country; money in integer minor units. */
 export const creditPackages = pgTable(
   "credit_packages",
   {
@@ -570,7 +570,7 @@ export const payments = pgTable(
     discountAmount: integer("discount_amount").notNull().default(0),
     /** A direct debit (sdd) through our own form: its mandate (issue 16). */
     mandateId: integer("mandate_id"),
-    /** Issue 17 attribution: the member's tracking values (spec 3) when the payment started. */
+    /** Issue 17 attribution: the member's tracking values (docs/product.md §3) when the payment started. */
     network: text("network"),
     ref: text("ref"),
     sub1: text("sub1"),
@@ -600,7 +600,7 @@ export const paymentEvents = pgTable(
 );
 
 /**
- * Spec 3 discount codes an operator hands out (the welcome discount and the time bonus are rules in
+ * docs/product.md §3 discount codes an operator hands out (the welcome discount and the time bonus are rules in
  * api/domain/payments/discounts.ts, not rows). `site_id` null: valid on every site.
  */
 export const discountCodes = pgTable(
@@ -657,7 +657,7 @@ export const discountUses = pgTable(
 );
 
 /**
- * A direct debit mandate (issue 16, spec 3 Direct debit form), given once the SMS code is right. The IBAN
+ * A direct debit mandate (issue 16, docs/product.md §3 Direct debit form), given once the SMS code is right. The IBAN
  * is kept encrypted (AES-256-GCM, docs/decisions/010-direct-debit-mandates.md) and masked for display.
  */
 export const debitMandates = pgTable(

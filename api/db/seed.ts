@@ -54,7 +54,7 @@ const nicheSites: Niche[] = [
 ];
 const membersPerSite = 45;
 
-/** A VAPID key pair for web push (spec 3 push public key), as base64url of the raw P-256 keys. */
+/** A VAPID key pair for web push (docs/product.md §3 push public key), as base64url of the raw P-256 keys. */
 function vapidKeys(): { pushPublicKey: string; pushPrivateKey: string } {
   const ecdh = createECDH("prime256v1");
   ecdh.generateKeys();
@@ -113,7 +113,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           countries,
           signups: "all",
           loggedOutSearch: false,
-          // One demo site lets visitors who came with a traffic source (?network= or ?ref=) search (spec 6).
+          // One demo site lets visitors who came with a traffic source (?network= or ?ref=) search (docs/product.md §6).
           loggedOutSearchTrafficsource: n.niche === 4,
           enableSiteEntryPopup: true,
           minimumMessageCosts: { NL: { costs: 1.99, currency: "EUR" }, DE: { costs: 1.99, currency: "EUR" }, GB: { costs: 1.79, currency: "GBP" }, US: { costs: 1.99, currency: "USD" } },

@@ -7,7 +7,7 @@ import { removeConversationsBetween } from "./chat";
 import { memberCards } from "./members";
 
 /*
- * Blocking (spec 4 Likes: "A blocked user loses chats and likes"; spec 6 Blocked user: "cannot view the
+ * Blocking (docs/product.md §4 Likes: "A blocked user loses chats and likes"; §6 Blocked user: "cannot view the
  * blocker's profile or contact them"). Who sees whom once blocked is visibility.ts's business; here the
  * block itself and what it takes away.
  */

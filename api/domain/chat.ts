@@ -9,7 +9,7 @@ import type { Site } from "./sites";
 import { toChatMessage } from "./chat-media";
 
 /*
- * Chat (spec 3 Chat state, spec 4 Unread and Removing a chat, spec 6 free members): conversations between
+ * Chat (docs/product.md §3 Chat state, §4 Unread and Removing a chat, §6 free members): conversations between
  * two profiles, each member's side of one, and messages that cost their sender credits.
  *
  * Credits move only inside the send's transaction, which starts with the conditional update of the
@@ -22,7 +22,7 @@ type Pair = { low: number; high: number };
 
 export const pairOf = (a: number, b: number): Pair => (a < b ? { low: a, high: b } : { low: b, high: a });
 
-/** Spec 6: a free member (never bought credits) may start this many conversations. */
+/** docs/product.md §6: a free member (never bought credits) may start this many conversations. */
 export const freeConversationStarts = 2;
 
 /**
@@ -86,7 +86,7 @@ async function recipientOf(db: Db, siteId: number, viewerProfileId: number, prof
 
 /** Why a member cannot write to `recipient` now, or null when they can. */
 function composerBlock(recipient: Recipient): "recipient_unconfirmed" | "unavailable" | null {
-  // Spec 4 Signup: an unconfirmed member (whose profile is disabled until then) cannot be replied to yet.
+  // docs/product.md §4 Signup: an unconfirmed member (whose profile is disabled until then) cannot be replied to yet.
   if (recipient.userStatus === "not_confirmed") return "recipient_unconfirmed";
   if (recipient.userStatus !== "active" || recipient.profileStatus !== "active") return "unavailable";
   return null;
@@ -162,7 +162,7 @@ export async function sendMessage(
         throw new Undo({ kind: "sent", message: toMessage(earlier, sender.profileId), credits: -1, repeated: true });
       }
       if (conversation.startedBy === null && !charged.paidUser) {
-        // Spec 6: starting a conversation (its first message) counts for free members; replying never does.
+        // docs/product.md §6: starting a conversation (its first message) counts for free members; replying never does.
         const [started] = await tx.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, sender.profileId));
         if ((started?.n ?? 0) >= freeConversationStarts) throw new Undo({ kind: "premium_required" });
       }
@@ -248,12 +248,12 @@ function shownSide(siteId: number, profileId: number) {
     sql`${conversationMembers.deletedAt} is null`,
     gt(conversationMembers.lastMessageId, conversationMembers.hiddenThroughId),
     eq(profiles.siteId, siteId),
-    // Spec 4: invisible members are hidden from messages as from search and likes; blocked pairs have no conversations.
+    // docs/product.md §4: invisible members are hidden from messages as from search and likes; blocked pairs have no conversations.
     listableTo(profileId),
   );
 }
 
-/** Spec 3 total unread messages, as a subquery for the member's counts (loadMe). */
+/** docs/product.md §3 total unread messages, as a subquery for the member's counts (loadMe). */
 export function unreadTotalQuery(db: Db, siteId: number, profileId: number) {
   return db
     .select({ n: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
@@ -390,7 +390,7 @@ export async function openChat(
   return { kind: "found", chat: { ...base, conversation, has_earlier: rows.length > messagesPageSize } };
 }
 
-/** Spec 4 Unread: the member read the conversation; false when it is not theirs (or deleted by them). */
+/** docs/product.md §4 Unread: the member read the conversation; false when it is not theirs (or deleted by them). */
 export async function markRead(db: Db, profileId: number, conversationId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [updated] = await tx
@@ -409,7 +409,7 @@ export async function markRead(db: Db, profileId: number, conversationId: number
 }
 
 /**
- * Spec 4 Removing a chat: hidden for this member only, with everything in it so far; a later message from
+ * docs/product.md §4 Removing a chat: hidden for this member only, with everything in it so far; a later message from
  * the other member brings the conversation back showing only what came after. False when not theirs.
  */
 export async function deleteChat(db: Db, profileId: number, conversationId: number): Promise<boolean> {
@@ -428,7 +428,7 @@ export async function deleteChat(db: Db, profileId: number, conversationId: numb
   return true;
 }
 
-/** Spec 4 "A blocked user loses chats and likes": the pair's conversation goes, for both, with its messages. */
+/** docs/product.md §4 "A blocked user loses chats and likes": the pair's conversation goes, for both, with its messages. */
 export async function removeConversationsBetween(db: Pick<Db, "delete">, a: number, b: number): Promise<void> {
   const pair = pairOf(a, b);
   await db.delete(conversations).where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high)));

@@ -9,7 +9,7 @@ import { eitherBlocked, listableTo, offeredTo } from "./visibility";
 import { emitEventsNow } from "../events/emit";
 
 /*
- * Likes between profiles (spec 4 Likes): like, unlike, a match when both like. The receiver's
+ * Likes between profiles (docs/product.md §4 Likes): like, unlike, a match when both like. The receiver's
  * like_new flag (likes.isNew) is cleared when they open the liker's profile.
  */
 
@@ -67,7 +67,7 @@ export async function likesEachOther(db: Db, a: number, b: number): Promise<bool
   return (row?.n ?? 0) === 2;
 }
 
-/** Opening a liked profile clears its new-like flag (spec 4 Unread): `viewer` opened `liker`'s page. */
+/** Opening a liked profile clears its new-like flag (docs/product.md §4 Unread): `viewer` opened `liker`'s page. */
 export async function markLikeSeen(db: Db, viewerProfileId: number, likerProfileId: number): Promise<void> {
   await db
     .update(likes)
@@ -75,7 +75,7 @@ export async function markLikeSeen(db: Db, viewerProfileId: number, likerProfile
     .where(and(eq(likes.likerProfileId, likerProfileId), eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true)));
 }
 
-/** Removes the pair's likes in both directions (blocking, spec 4: "A blocked user loses chats and likes"). */
+/** Removes the pair's likes in both directions (blocking, docs/product.md §4: "A blocked user loses chats and likes"). */
 export async function removeLikesBetween(db: Pick<Db, "delete">, a: number, b: number): Promise<void> {
   await db
     .delete(likes)
@@ -85,7 +85,7 @@ export async function removeLikesBetween(db: Pick<Db, "delete">, a: number, b: n
 /** The relation of the viewer to a member shown on the member page. */
 export type Relation = { liked: boolean; liked_me: boolean; match: boolean; blocked_by_me: boolean };
 
-/** The relation, and whether the other member blocked the viewer (spec 6: then the page is refused), in one query. */
+/** The relation, and whether the other member blocked the viewer (docs/product.md §6: then the page is refused), in one query. */
 export async function relationTo(db: Db, viewerProfileId: number, otherProfileId: number): Promise<Relation & { blockedMe: boolean }> {
   const [row] = await db
     .select({
@@ -107,7 +107,7 @@ function shownTo(siteId: number, viewerProfileId: number) {
 }
 
 /**
- * The viewer's likes for GET /api/likes.php: sent (spec 3 "likes are profiles"), received (liked_by, new first,
+ * The viewer's likes for GET /api/likes.php: sent (docs/product.md §3 "likes are profiles"), received (liked_by, new first,
  * then older, each newest first) and matches. Each list holds at most `cap` entries.
  */
 export async function likesOverview(db: Db, siteId: number, viewerProfileId: number, cap: number, today = new Date()): Promise<LikesResponse> {
@@ -158,7 +158,7 @@ function iso(value: Date | string | undefined): string {
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
 
-/** Spec 3 "total new likes": likes of the viewer not yet seen, from members the viewer may see. */
+/** docs/product.md §3 "total new likes": likes of the viewer not yet seen, from members the viewer may see. */
 export async function newLikesCount(db: Db, siteId: number, viewerProfileId: number): Promise<number> {
   const [row] = await newLikesQuery(db, siteId, viewerProfileId);
   return row?.n ?? 0;
@@ -174,7 +174,7 @@ export function newLikesQuery(db: Db, siteId: number, viewerProfileId: number) {
 }
 
 /**
- * Spec 7 auto-like: an active fictional profile of the site that fits the member (the genders they look for),
+ * docs/product.md §7 auto-like: an active fictional profile of the site that fits the member (the genders they look for),
  * listable to them and with no like either way yet, likes the member (source "auto"). At most one auto-like
  * per member per 24 hours; null when that one was given already or no profile fits.
  * The member's profile row is locked, so two requests at once cannot both give one.

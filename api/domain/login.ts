@@ -4,7 +4,7 @@ import { loginFailures, users } from "../db/schema";
 import { verifyPassword } from "./passwords";
 
 export const loginThrottle = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
-/** Spec 4: a deleted account is reactivable (and so known to login) for 14 days. */
+/** docs/product.md §4: a deleted account is reactivable (and so known to login) for 14 days. */
 const pendingDeletionMs = 14 * 24 * 60 * 60 * 1000;
 
 export type LoginOutcome =

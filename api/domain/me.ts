@@ -10,7 +10,7 @@ import { mainImageColumn, userOfRow } from "./members";
 
 /**
  * What GET /api/user.php answers (and `me` with with_user=1), in one query: the member with their main
- * image, the badge counts (spec 3 chat state totals) and their offer (spec 4: the time bonus is loaded
+ * image, the badge counts (docs/product.md §3 chat state totals) and their offer (§4: the time bonus is loaded
  * with the member, so it comes on login and is gone on logout).
  * The counts are newLikesCount's and unreadTotal's own queries as subqueries: inside them, `profiles` is the other member's row.
  */

@@ -9,7 +9,7 @@ import { ageOn } from "#contract/age";
 /**
  * Another member's profile for the member page: only active profiles of the same site, never the
  * viewer's own (that is /profile). Photos: the active ones in the member's order, as many as the
- * viewer may see (spec 6), and how many there are in all.
+ * viewer may see (docs/product.md §6), and how many there are in all.
  */
 export async function memberProfile(
   db: Db,

@@ -108,7 +108,7 @@ export function userOfRow(row: { users: typeof users.$inferSelect; profiles: Pro
   };
 }
 
-/** The filters of a search (spec 3 Search state); `region` only counts together with `country`. */
+/** The filters of a search (docs/product.md §3 Search state); `region` only counts together with `country`. */
 export type MemberSearch = Partial<Pick<MembersQuery, "gender" | "country" | "region" | "min_age" | "max_age">>;
 
 /** The UTC calendar day `years` before `today`, as YYYY-MM-DD; 29 Feb becomes 28 Feb in a common year (as ageOn counts). */
@@ -143,7 +143,7 @@ export function memberSearchWhere(siteId: number, viewerProfileId: number | null
 /**
  * The site's newest active members matching `search`, `pageSize` a page, leaving out the viewer.
  * When page 1 has fewer than a page of results, `similar` holds up to a page of other members of the
- * searched gender only (spec 3 "similar results"); otherwise it is empty.
+ * searched gender only (docs/product.md §3 "similar results"); otherwise it is empty.
  */
 export async function newestMembers(
   db: Db,

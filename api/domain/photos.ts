@@ -8,7 +8,7 @@ import { photoLimits, type OwnPhoto, type PhotosResponse } from "#contract/photo
 type PhotoRow = typeof photos.$inferSelect;
 type Owner = { profileId: number; paidUser: boolean };
 
-/** Spec 9: 3 photos for free members, 25 for premium members. */
+/** docs/product.md §9: 3 photos for free members, 25 for premium members. */
 export function photoLimitOf(paidUser: boolean): number {
   return paidUser ? photoLimits.premium : photoLimits.free;
 }

@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { profiles, sessions, users } from "../db/schema";
 
 export const sessionCookieName = "rdv_session";
-export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60; // spec 9: the auth cookie lasts 30 days
+export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60; // docs/product.md §9: the auth cookie lasts 30 days
 
 export function hashToken(token: string, secret: string): string {
   return createHmac("sha256", secret).update(token).digest("base64url");

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { blocks, profiles } from "../db/schema";
 
 /*
- * Who may see whom (spec 4 Likes, spec 6 Blocked user). One place for the rules every list applies:
+ * Who may see whom (docs/product.md §4 Likes, §6 Blocked user). One place for the rules every list applies:
  * search, likes, discovery and the member page.
  *
  * - Invisible members (profiles.invisible) never appear in search, likes or discovery lists of others.

@@ -65,7 +65,7 @@ export function eventRoutes(db: Db, hub: EventHub, limit: ClientLimiter): Router
         .values({ profileId: m.profileId, hidden, streamUntil: sql`now()` })
         .onConflictDoUpdate({ target: memberPresence.profileId, set: { hidden } });
     }
-    // Spec 4 "lb enables page-bounce logging": one line per hidden page, the body is not read.
+    // docs/product.md §4 "lb enables page-bounce logging": one line per hidden page, the body is not read.
     if (hidden) req.log.info({ memberId: m?.userId ?? null, page: refererPath(req.get("Referer")) }, "page hidden");
     res.status(204).end();
   };

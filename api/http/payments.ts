@@ -46,7 +46,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
   };
   const origin = (_req: Request, res: Response) => publicOrigin(publicUrl, res.locals.site.domain);
 
-  // Public (spec 2 /pricing): a visitor sees the packages too; a member also gets their last order.
+  // Public (docs/product.md §2 /pricing): a visitor sees the packages too; a member also gets their last order.
   const limitCodeChecks = limit("discount_code", sessionMember);
   router.get(
     "/api/packages.php",
@@ -171,7 +171,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     }),
   );
 
-  // Spec 7 GET /api/discountcode.php: welcome=true answers the member's welcome discount (null when none);
+  // docs/product.md §7 GET /api/discountcode.php: welcome=true answers the member's welcome discount (null when none);
   // code=... checks a typed code (against package_id's package when given).
   router.get(
     "/api/discountcode.php",

@@ -7,7 +7,7 @@ import { pushEndpointRefusal, type PushEndpointPolicy } from "../services/push-e
 import { handle, parseInput, sendError } from "./respond";
 
 /**
- * POST /api/user.php?push=1 (spec 7): the member's browser subscribed to push (contract/push.ts).
+ * POST /api/user.php?push=1 (docs/product.md §7): the member's browser subscribed to push (contract/push.ts).
  * An endpoint belongs to one browser: subscribing it again (another member on the same phone) moves it.
  * Only a public push service's endpoint is stored (api/services/push-endpoint.ts); `endpoints` is a test's
  * policy for its own push service. Other POSTs to /api/user.php (login) pass through to the user routes.

@@ -84,7 +84,7 @@ export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, 
   res.status(statusOf[code]).json(body);
 }
 
-/** 429 with Retry-After (seconds) and the spec's message: a client limit or a busy hash queue. */
+/** 429 with Retry-After (seconds) and its message (errors.too_many_requests): a client limit or a busy hash queue. */
 export function tooManyRequests(res: Response, retryAfterSeconds: number): void {
   res.set("Retry-After", String(retryAfterSeconds));
   sendError(res, "too_many_requests");

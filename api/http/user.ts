@@ -25,7 +25,7 @@ export function sessionCookie(req: Request, token: string, maxAge: number): stri
   });
 }
 
-/** Spec 6 for this request's visitor: web sends X-Traffic-Source: 1 when the visitor has a traffic source. */
+/** docs/product.md §6 for this request's visitor: web sends X-Traffic-Source: 1 when the visitor has a traffic source. */
 function visitorMaySearchHere(req: Request, res: Response): boolean {
   const site = res.locals.site;
   const settings = { logged_out_search: site.loggedOutSearch, logged_out_search_trafficsource: site.loggedOutSearchTrafficsource };
@@ -116,7 +116,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
     handle(async (req: Request, res: Response) => {
       const site = res.locals.site;
       const member = res.locals.member;
-      // Spec 6: visitors see profiles only where logged-out search is allowed.
+      // docs/product.md §6: visitors see profiles only where logged-out search is allowed.
       if (!member && !visitorMaySearchHere(req, res)) return sendError(res, "authentication_required");
       const query = parseInput(res, MemberQuery, req.query);
       if (!query) return;
@@ -126,7 +126,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
       if (!member) return void res.set("Cache-Control", "private, no-store").json(await withMe({ profile, relation: null }));
       // The relation as it is before this visit: opening the page below only clears the like's new flag.
       const { blockedMe, ...relation } = await relationTo(db, member.profileId, profile.id);
-      // Spec 6: a blocked member cannot view the blocker's profile.
+      // docs/product.md §6: a blocked member cannot view the blocker's profile.
       if (blockedMe) return sendError(res, "blocked_by_member", { params: { name: profile.name } });
       await markLikeSeen(db, member.profileId, profile.id);
       res.set("Cache-Control", "private, no-store").json(await withMe({ profile, relation }));

@@ -16,7 +16,7 @@ export type DataExportJob = {
   stop: () => void;
 };
 
-/** Mails the member the link to their ready export (spec mail service; a failed send is logged by the mailer). */
+/** Mails the member the link to their ready export (api/services/mail.ts; a failed send is logged by the mailer). */
 async function mailReady(db: Db, mailer: Mailer, row: DataExport, logger: Logger, unsubscribeKey: Buffer): Promise<void> {
   const recipient = await recipientOf(db, row.userId);
   const [site] = await db.select({ id: sites.id, name: sites.name, mailName: sites.mailName, domain: sites.domain }).from(users).innerJoin(sites, eq(sites.id, users.siteId)).where(eq(users.id, row.userId));

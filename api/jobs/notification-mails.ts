@@ -76,7 +76,7 @@ async function sendDue(options: NotificationMailOptions, log: Logger): Promise<n
         gt(memberEvents.createdAt, sql`now() - make_interval(hours => ${maxAgeHours})`),
         sql`${memberEvents.id} > coalesce(${notificationMails.lastEventId}, 0)`,
         sql`(${notificationMails.sentAt} is null or ${notificationMails.sentAt} < now() - make_interval(mins => ${minutes}))`,
-        // Settings: an active member, no reason to stop mail (spec 3), the kind's e-mail switch on.
+        // Settings: an active member, no reason to stop mail (docs/product.md §3), the kind's e-mail switch on.
         eq(users.status, "active"),
         sql`${users.notificationsDisabled} = '[]'::jsonb`,
         sql`not (${users.notificationSettings} @> jsonb_build_array(${switchOf}))`,

@@ -34,7 +34,7 @@ export function ResendActivationForm() {
 }
 
 /**
- * Spec 4 activation reminder: when the user is not_confirmed, the profile disabled and no
+ * docs/product.md §4 activation reminder: when the user is not_confirmed, the profile disabled and no
  * notifications are disabled. A modal on a smartphone arriving with api_signup_complete, else an alert.
  */
 export function ActivationReminder() {

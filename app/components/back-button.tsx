@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { splitLocale } from "~/paths";
 import { ChevronLeftIcon } from "./icons";
 
-/** Spec 2: the pages that get a back button in standalone (installed app) mode, where the browser shows none. */
+/** docs/product.md §2: the pages that get a back button in standalone (installed app) mode, where the browser shows none. */
 const backPages = [/^\/members\/\d+$/, /^\/likes\/[^/]+$/, /^\/likes\/m\/\d+$/, /^\/credits$/, /^\/credits\/[^/]+(\/[^/]+)?$/];
 
 export function hasBackButton(path: string): boolean {

@@ -12,7 +12,7 @@ export type Open = NonNullable<ChatPageData["open"]>;
 export type ConversationProps = { open: Open; page: ChatPageData };
 
 /**
- * The chat pages (spec 2 chat layout: full screen): the conversations list beside the open conversation on
+ * The chat pages (docs/product.md §2 chat layout: full screen): the conversations list beside the open conversation on
  * wide screens (300-400 px wide); on phones the list alone at /chats and the conversation alone at
  * /chats/{id} and /members/{id}/chat. Every action is a form that works without JavaScript. The conversation's
  * code is the conversation routes' (chat-conversation.tsx): the list page does not load it.
@@ -56,7 +56,7 @@ function ListHeader() {
   );
 }
 
-/** Spec 2: the credits badge at 10 credits or fewer (warning above 0, danger at 0), a link to buy more. */
+/** docs/product.md §2: the credits badge at 10 credits or fewer (warning above 0, danger at 0), a link to buy more. */
 export function CreditsBadge() {
   const { t } = useTranslation();
   const href = useHref();
@@ -80,7 +80,7 @@ function ChatList({ page }: { page: ChatPageData }) {
   const { t } = useTranslation("chat");
   const href = useHref();
   const revalidator = useRevalidator();
-  // Deleted with JavaScript: gone at once, whatever the server says later (spec 4 Removing a chat).
+  // Deleted with JavaScript: gone at once, whatever the server says later (docs/product.md §4 Removing a chat).
   const [removed, setRemoved] = useState<number[]>([]);
   // A removed row stays mounted (hidden) until its deletion is answered: a failure brings it back.
   const chats = page.chats;
@@ -137,7 +137,7 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
     if (fetcher.state !== "idle" || !fetcher.data || handled.current === fetcher.data) return;
     handled.current = fetcher.data;
     if (!fetcher.data.ok) {
-      // Spec 8: a failed deletion shows an alert and the list reloads.
+      // docs/product.md §8: a failed deletion shows an alert and the list reloads.
       window.alert(fetcher.data.message);
       onRestore(conversation.id);
     }

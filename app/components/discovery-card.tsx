@@ -8,7 +8,7 @@ import { HeartIcon } from "./icons";
 import { useHref, useRootData } from "./root-data";
 import { useHydrated } from "./hydrated";
 
-/** The two discovery pages (spec 2 routes). */
+/** The two discovery pages (docs/product.md §2 routes). */
 export const discoveryPaths: Record<DiscoveryGame, string> = { swipe: "/swipe-game", match_finder: "/match-finder" };
 
 /** How far (px) the card must be dragged before letting go likes (right) or passes (left). */
@@ -297,7 +297,7 @@ function SwipeCard({
 }
 
 /**
- * "It's a match" (spec 4 Match modal: closes on a click anywhere except on the photo and the buttons).
+ * "It's a match" (docs/product.md §4 Match modal: closes on a click anywhere except on the photo and the buttons).
  * Without JavaScript "Keep going" is a link back to the game without ?match.
  */
 function MatchNotice({ member, cdn, closeHref, onClose }: { member: MemberCard; cdn: string; closeHref: string; onClose: () => void }) {

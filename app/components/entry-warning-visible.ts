@@ -2,7 +2,7 @@ import { useMatches } from "@remix-run/react";
 import type { LayoutName } from "./layouts";
 import { useRootData } from "./root-data";
 
-/** Spec 2: chat and lander layouts warn only visitors from NL and DE. */
+/** docs/product.md §2: chat and lander layouts warn only visitors from NL and DE. */
 const strictCountries = ["NL", "DE"];
 
 export function useEntryWarningVisible(layout: LayoutName): boolean {

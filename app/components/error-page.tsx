@@ -13,7 +13,7 @@ const refusalMessages: Record<number, string> = {
   429: "errors.too_many_requests",
 };
 
-/** Status and message of whatever was thrown: spec 2, status 500 and "Error" unless known better. */
+/** Status and message of whatever was thrown: docs/product.md §2, status 500 and "Error" unless known better. */
 export function describeError(error: unknown): { status: number; messageKey: string } {
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) return { status: 404, messageKey: "errors.notFound" };
@@ -42,7 +42,7 @@ function ErrorPage({ status, messageKey }: { status: number; messageKey: string 
   );
 }
 
-/** Spec 2: if the error page itself fails, say so plainly with a link home. */
+/** docs/product.md §2: if the error page itself fails, say so plainly with a link home. */
 class ErrorPageGuard extends Component<{ children: ReactNode }, { failed: boolean }> {
   state = { failed: false };
   static getDerivedStateFromError() {

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 
-/** Spec 3 settings: a fictional profile shows the site's fictional_icon and fictional_warning (a default text when the site has none). */
+/** docs/product.md §3 settings: a fictional profile shows the site's fictional_icon and fictional_warning (a default text when the site has none). */
 export function FictionalLabel({ icon, warning }: { icon: string; warning: string }) {
   const { t } = useTranslation("member");
   // The icon is an image address or a short text (an emoji); the site decides.

@@ -21,7 +21,7 @@ const offerFreePaths = /^\/(credits|payment|sandbox-checkout|directdebit)(\/|$)/
 
 export type LayoutName = "default" | "chat" | "lander" | "empty";
 
-/** Spec 2 layouts: default (navigation, footer, disclaimer), chat (full screen), lander (brand bar and footer), empty. */
+/** docs/product.md §2 layouts: default (navigation, footer, disclaimer), chat (full screen), lander (brand bar and footer), empty. */
 export function LayoutFrame({ layout, children }: { layout: LayoutName; children: ReactNode }) {
   const entryWarning = useEntryWarningVisible(layout);
   return (

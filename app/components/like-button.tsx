@@ -13,7 +13,7 @@ export function likeFetcherKey(profileId: number): string {
 
 
 /**
- * Like / "Liked — unlike" / "It's a match" on a member's page (spec 2 member profile actions like, unlike).
+ * Like / "Liked — unlike" / "It's a match" on a member's page (docs/product.md §2 member profile actions like, unlike).
  * A plain form posting to /members/{id}/like without JavaScript; with it, a fetcher (js=1) that shows the
  * new state at once and leaves the page where it is.
  */

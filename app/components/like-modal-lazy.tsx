@@ -6,7 +6,7 @@ import { useRootData } from "./root-data";
 const Modal = lazy(() => import("./like-modal").then((module) => ({ default: module.LikeModal })));
 
 /**
- * Spec 4 like modal and page-bounce logging, mounted once in the default layout. ?lb turns on page-bounce
+ * docs/product.md §4 like modal and page-bounce logging, mounted once in the default layout. ?lb turns on page-bounce
  * logging: a beacon to /api/page-hidden.php whenever the page becomes hidden (a member's pages always send it,
  * see app/live-client.ts). The like modal's code loads
  * only where it can act: in the browser, on a URL with ?t= (the auto-like delay). It renders nothing on

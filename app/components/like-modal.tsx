@@ -6,11 +6,11 @@ import { splitLocale } from "~/paths";
 import { useHref, useRootData } from "./root-data";
 import { watchSession } from "~/auth-lost";
 
-/** Spec 6: the members area is members, members/{id}, chats, likes, likes/m/{id} and premium. */
+/** docs/product.md §6: the members area is members, members/{id}, chats, likes, likes/m/{id} and premium. */
 const membersArea = /^\/(members|chats|likes|premium)(\/|$)/;
 /** The longest delay ?t= may ask for: an hour. */
 const maxDelaySeconds = 3600;
-/** Spec 9: "Like modal reloads likes after 500 ms". */
+/** docs/product.md §9: "Like modal reloads likes after 500 ms". */
 const reloadAfterMs = 500;
 
 /** Seconds from ?t=, or null when it is missing or no usable number. */
@@ -21,7 +21,7 @@ export function likeModalDelay(value: string | null): number | null {
 }
 
 /**
- * Spec 4 like modal, a JavaScript-only enhancement mounted once in the default layout. In the members area, for
+ * docs/product.md §4 like modal, a JavaScript-only enhancement mounted once in the default layout. In the members area, for
  * a logged-in member whose URL has ?t=<seconds>: after t seconds it asks GET /api/auto-like.php and, when a
  * profile comes back, shows "{name} likes you!"; 500 ms later the page data reloads, so the likes badge counts it.
  * (?lb, page-bounce logging, is in like-modal-lazy.tsx, which loads this module only on ?t= URLs.)

@@ -7,7 +7,7 @@ import { useRootData } from "./root-data";
 /**
  * Mounted once for a logged-in member (every layout): starts the live stream after hydration (its code
  * loads then, outside the first-load JavaScript), and keeps the device's app badge at unread messages
- * plus new likes (spec 4), cleared at 0.
+ * plus new likes (docs/product.md §4), cleared at 0.
  */
 export function LiveEvents() {
   const root = useRootData();

@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { useNavigation } from "@remix-run/react";
 
-/** Spec 9: the loading bar's throttle, duration and hide delay. */
+/** docs/product.md §9: the loading bar's throttle, duration and hide delay. */
 export const loadingBar = { throttleMs: 200, durationMs: 5000, hideMs: 500 } as const;
 
 /**
- * Spec 4 loading bar for Remix navigations: not shown for one shorter than the throttle, then its progress runs
+ * docs/product.md §4 loading bar for Remix navigations: not shown for one shorter than the throttle, then its progress runs
  * toward full over the duration (a CSS animation, tailwind.css), fills when the navigation finishes and hides
  * after the hide delay. Without JavaScript the browser shows its own progress.
  */

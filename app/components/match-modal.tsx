@@ -10,9 +10,9 @@ import { whenShown } from "./when-shown";
 const MatchDialog = whenShown(() => import("./match-dialog").then((m) => m.MatchDialog));
 
 /**
- * Spec 2 "'New like' match modal": both photos and names, "Send a message" and "Keep browsing". It opens after a
+ * docs/product.md §2 "'New like' match modal": both photos and names, "Send a message" and "Keep browsing". It opens after a
  * like that makes a match: from the like button's fetcher with JavaScript, from ?match=1 without (the action's
- * redirect), where it is a server-rendered dialog with a close link. Spec 4: "closes on click anywhere, except
+ * redirect), where it is a server-rendered dialog with a close link. docs/product.md §4: "closes on click anywhere, except
  * clicks on the photo and buttons".
  */
 export function MatchModal({ profileId, name, photo, relation }: { profileId: number; name: string; photo: string | null; relation: MemberRelation | null }) {

@@ -12,7 +12,7 @@ export const FictionalLabel = whenShown(() => import("./fictional-label").then((
 const BlockedNotice = whenShown(() => import("./member-blocked").then((m) => m.BlockedNotice));
 
 /*
- * Spec 2 "Member profile actions": message, gift, block, unblock (like and unlike are the LikeButton's).
+ * docs/product.md §2 "Member profile actions": message, gift, block, unblock (like and unlike are the LikeButton's).
  * Blocking asks first: with JavaScript a confirm dialog, without it the confirmation page
  * /members/{id}/block. Every button is a plain form posting to that route's action.
  */

@@ -41,7 +41,7 @@ function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; child
   );
 }
 
-/** Why we stopped e-mailing (spec 3 reasons) and the way back: a new address after a bounce, else turning e-mails on again. */
+/** Why we stopped e-mailing (docs/product.md §3 reasons) and the way back: a new address after a bounce, else turning e-mails on again. */
 function DisabledNotifications({ reasons }: { reasons: readonly ("fbl" | "bounce" | "listunsubscribe")[] }) {
   const { t } = useTranslation();
   const href = useHref();

@@ -10,7 +10,7 @@ function blockedByMemberName(data: unknown): string | null {
   return typeof inner?.name === "string" ? inner.name : null;
 }
 
-/** The member page's error boundary: the spec's blocked message with a way back, else the general error page. */
+/** The member page's error boundary: the blocked message of docs/product.md §8 with a way back, else the general error page. */
 export function MemberErrorBoundary() {
   const error = useRouteError();
   const name = isRouteErrorResponse(error) && error.status === 403 ? blockedByMemberName(error.data) : null;

@@ -5,8 +5,8 @@ import { useHref, useRootData } from "./root-data";
 
 /**
  * Another member's photos on their page: the main photo large, the others as thumbnails. The api
- * sends only the photos the viewer may see (spec 6); when there are more, a tile offers them
- * (spec 2 "photo-count" action): to premium for members, to log in for visitors.
+ * sends only the photos the viewer may see (docs/product.md §6); when there are more, a tile offers them
+ * (docs/product.md §2 "photo-count" action): to premium for members, to log in for visitors.
  */
 export function MemberPhotos({ profile, cdn }: { profile: Pick<MemberProfile, "name" | "photos" | "photo_count">; cdn: string }) {
   const { t } = useTranslation();

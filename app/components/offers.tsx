@@ -9,7 +9,7 @@ import { formatHours, type Offer } from "~/offers";
 import { splitLocale } from "~/paths";
 import { useHref, useLocale, useRootData } from "./root-data";
 
-/** Spec 4: the time bonus's time left, hours:minutes:seconds, one tick a second (without JavaScript: as the server rendered it). */
+/** docs/product.md §4: the time bonus's time left, hours:minutes:seconds, one tick a second (without JavaScript: as the server rendered it). */
 export function TimeBonusCountdown({ expires }: { expires: string }) {
   useHydrateAtoms(new Map([[timeBonusEndsAtom, expires]]));
   const left = useAtomValue(timeBonusLeftAtom);
@@ -29,7 +29,7 @@ function useTimeBonusRunning(offer: Offer): boolean {
 }
 
 /**
- * Spec 2 "Welcome discount banner" and the time bonus (spec 4): the member's offer with a link to the
+ * docs/product.md §2 "Welcome discount banner" and the time bonus (§4): the member's offer with a link to the
  * credits page. The time bonus counts down and is gone at zero; the welcome discount shows its last day.
  */
 export function OfferBanner() {
@@ -73,7 +73,7 @@ function useInMembersArea(): boolean {
   return inMembersArea(splitLocale(location.pathname).path);
 }
 
-/** Spec 2 welcome discount modal: once per browser session, on entering the members area (needs JavaScript; the banner does not). */
+/** docs/product.md §2 welcome discount modal: once per browser session, on entering the members area (needs JavaScript; the banner does not). */
 function WelcomeModal({ offer }: { offer: Offer }) {
   const { t } = useTranslation("offers");
   const locale = useLocale();
@@ -110,7 +110,7 @@ function WelcomeModal({ offer }: { offer: Offer }) {
 }
 
 /**
- * Spec 4: the time bonus modal ("act fast", the time left) opens 40 s after the member enters the members
+ * docs/product.md §4: the time bonus modal ("act fast", the time left) opens 40 s after the member enters the members
  * area; the root loader decides who qualifies (0 credits, never paid, not dismissed). Closing it dismisses
  * it for good (hide-time-bonus-modal).
  */

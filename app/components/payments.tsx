@@ -7,7 +7,7 @@ import { refusalText, type Offer, type Refusal } from "~/offers";
 import { useHref, useLocale } from "./root-data";
 import { TimeBonusCountdown } from "./offers";
 
-/** Spec 2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */
+/** docs/product.md §2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */
 export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; linkTo: (pkg: CreditPackage) => string }) {
   const { t } = useTranslation("payments");
   const locale = useLocale();
@@ -48,7 +48,7 @@ export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; l
 }
 
 /**
- * Spec 2 "Discount-code input" (issue 16): a GET form on /credits and the package page, so it works
+ * docs/product.md §2 "Discount-code input" (issue 16): a GET form on /credits and the package page, so it works
  * without JavaScript; the prices then show the code (or why it does not apply) and carry it to the payment.
  * Above it, the discount the prices show: the typed code, the time bonus with its countdown, or the welcome discount.
  */
@@ -102,7 +102,7 @@ export function DiscountCode({ discount, error, country }: { discount: Offer | n
   );
 }
 
-/** Spec 3 paymentCountry: a GET form, so it works without JavaScript; with it, choosing submits. */
+/** docs/product.md §3 paymentCountry: a GET form, so it works without JavaScript; with it, choosing submits. */
 export function CountrySelect({ country, countries, code }: { country: string; countries: string[]; code?: string | null }) {
   const { t } = useTranslation("payments");
   const locale = useLocale();
@@ -160,7 +160,7 @@ function MethodButton({ packageId, method, discountCode }: { packageId: number; 
   const href = useHref();
   const supported = useBrowserSupports(method);
   const action = href(`/credits/${packageId}/${method.id}`);
-  // Spec 4 "loading": with JavaScript the chosen method shows it is on its way (and cannot be sent twice).
+  // docs/product.md §4 "loading": with JavaScript the chosen method shows it is on its way (and cannot be sent twice).
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === action;
   if (!supported) return null;

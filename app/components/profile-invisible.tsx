@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { FormAlert } from "./form-fields";
 
 /**
- * Spec 4 invisible mode on /profile: its own small form (a plain POST, so it works without JavaScript)
+ * docs/product.md §4 invisible mode on /profile: its own small form (a plain POST, so it works without JavaScript)
  * that stores the opposite of the current setting. The lists that hide invisible members are elsewhere.
  */
 export function InvisibleModeForm({ invisible }: { invisible: boolean }) {

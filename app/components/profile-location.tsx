@@ -10,14 +10,14 @@ import { watchSession } from "~/auth-lost";
 
 type Option = { value: string; label: string };
 
-/** Spec 9: a position up to an hour old is good enough. */
+/** docs/product.md §9: a position up to an hour old is good enough. */
 const geolocationMaxAgeMs = 60 * 60 * 1000;
 const geolocationTimeoutMs = 20_000;
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger";
 
-/** Spec 2 "geolocation button (states: active, error)"; found: the form was filled in. */
+/** docs/product.md §2 "geolocation button (states: active, error)"; found: the form was filled in. */
 type LocateState = { state: "idle" } | { state: "active" } | { state: "found" } | { state: "error"; message: string };
 
 type Props = {

@@ -4,7 +4,7 @@ import { Link, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
 /*
- * Spec 4 Push: unknown (null) -> capable or not -> subscribed, denied or false (failed).
+ * docs/product.md §4 Push: unknown (null) -> capable or not -> subscribed, denied or false (failed).
  * The server renders "unknown"; only a browser running JavaScript can find out more.
  */
 export type PushState = "unknown" | "not_capable" | "capable" | "subscribing" | "subscribed" | "denied" | "failed";
@@ -22,7 +22,7 @@ function applicationServerKey(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-/** Asks for permission, subscribes through /sw-push.js and hands the subscription to the api (spec 7). */
+/** Asks for permission, subscribes through /sw-push.js and hands the subscription to the api (docs/product.md §7). */
 async function subscribe(publicKey: string): Promise<PushState> {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return "denied";
@@ -87,7 +87,7 @@ export function PushStep({ publicKey, next }: { publicKey: string; next: string 
   );
 }
 
-/** A pushed message reloads chats and likes (spec 7): the service worker tells the open pages, which revalidate. */
+/** A pushed message reloads chats and likes (docs/product.md §7): the service worker tells the open pages, which revalidate. */
 export function PushMessages() {
   const revalidator = useRevalidator();
   useEffect(() => {

@@ -9,7 +9,7 @@ import { useHref, useRootData } from "./root-data";
 // The form (conform, zod, the e-mail spell checker) loads with the dialog's first opening.
 const SignupForm = lazy(() => import("./signup-form").then((module) => ({ default: module.SignupForm })));
 
-/** Spec 4: while a signup is in progress the modal cannot be closed by the backdrop or Escape. */
+/** docs/product.md §4: while a signup is in progress the modal cannot be closed by the backdrop or Escape. */
 export function SignupDialog() {
   const { t } = useTranslation();
   const href = useHref();

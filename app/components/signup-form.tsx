@@ -28,7 +28,7 @@ function latestBirthDate(minAge: number): string {
   return new Date(Date.UTC(today.getUTCFullYear() - minAge, today.getUTCMonth(), today.getUTCDate())).toISOString().slice(0, 10);
 }
 
-/** Step 0 of the signup (spec 2): e-mail, name, date of birth, password and, where the site asks, a first message. */
+/** Step 0 of the signup (docs/product.md §2): e-mail, name, date of birth, password and, where the site asks, a first message. */
 export function SignupForm({ action, lastResult, busy, minAge, askMessage, invitation, as: FormComponent = Form }: Props) {
   const { t } = useTranslation();
   const href = useHref();
@@ -125,7 +125,7 @@ export function SignupForm({ action, lastResult, busy, minAge, askMessage, invit
 }
 
 /**
- * Spec 5: an invalid date of birth gives the popup "Invalid date of birth.". The OK button is a
+ * docs/product.md §5: an invalid date of birth gives the popup "Invalid date of birth.". The OK button is a
  * label for a checkbox that hides it, so it closes without JavaScript too.
  */
 function DateOfBirthPopup({ minAge }: { minAge: number }) {

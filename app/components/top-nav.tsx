@@ -12,7 +12,7 @@ function useHideLanguage(): boolean {
   return matches.some((m) => (m.handle as { hideLanguage?: boolean } | undefined)?.hideLanguage);
 }
 
-/** Spec 2: the brand goes to members when logged in, to the index when not. */
+/** docs/product.md §2: the brand goes to members when logged in, to the index when not. */
 export function Brand() {
   const root = useRootData();
   const href = useHref();
@@ -93,7 +93,7 @@ export function TopNav() {
   );
 }
 
-/** Spec 2: unread and new-like counts, capped at 99+; nothing at 0. */
+/** docs/product.md §2: unread and new-like counts, capped at 99+; nothing at 0. */
 function CountBadge({ count, label, className, testId }: { count: number; label: (count: number) => string; className: string; testId: string }) {
   const text = countBadgeText(count);
   if (!text) return null;

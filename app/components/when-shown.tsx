@@ -30,7 +30,7 @@ export function whenShown<P extends object>(load: () => Promise<ComponentType<P>
     };
   } else {
     // A lazy component takes the props of the one it loads; React's types cannot say so for a generic P.
-    // A chunk that fails to load reloads the page once (spec 8); else the error reaches the error boundary.
+    // A chunk that fails to load reloads the page once (docs/product.md §8); else the error reaches the error boundary.
     Component = lazy(() =>
       load().then(
         (component) => ({ default: component }),

@@ -1,7 +1,7 @@
 import { data } from "@remix-run/node";
 import { GeneralErrorBoundary } from "~/components/error-page";
 
-/** Every unknown path: spec 2, a 404 with "This page could not be found" and a link home. */
+/** Every unknown path: docs/product.md §2, a 404 with "This page could not be found" and a link home. */
 export function loader() {
   throw data(null, { status: 404 });
 }

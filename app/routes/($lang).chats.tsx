@@ -3,7 +3,7 @@ import { chatAction, loadChatPage } from "~/chat.server";
 import { ChatPage } from "~/components/chat-page";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /chats: the member's conversations (chat layout); deleting one posts here. */
+/** docs/product.md §2 /chats: the member's conversations (chat layout); deleting one posts here. */
 export const handle = { layout: "chat" };
 
 export const loader = (args: LoaderFunctionArgs) => loadChatPage(args, null);

@@ -7,7 +7,7 @@ import { ConversationView } from "~/components/chat-conversation";
 import { whenShown } from "~/components/when-shown";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /chats/{id}: one conversation beside the list (chat layout). Opening it reads it (spec 4 Unread). */
+/** docs/product.md §2 /chats/{id}: one conversation beside the list (chat layout). Opening it reads it (§4 Unread). */
 export const handle = { layout: "chat" };
 
 export function loader(args: LoaderFunctionArgs) {

@@ -8,7 +8,7 @@ import { ResendActivationForm } from "~/components/activation-reminder";
 import { useHref } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2: no language dropdown and no site-entry warning on complete-signup. */
+/** docs/product.md §2: no language dropdown and no site-entry warning on complete-signup. */
 export const handle = { hideLanguage: true, hideEntryWarning: true, hideActivationReminder: true };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -19,7 +19,7 @@ import { useHref, useLocale } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
 /**
- * Spec 2 /credits/{id}/{paymentmethod?}: without a method, the methods of the package's country (each a
+ * docs/product.md §2 /credits/{id}/{paymentmethod?}: without a method, the methods of the package's country (each a
  * POST to its own URL); with one, a page to check and pay. The action starts the payment (the amount is
  * the api's, from the package) and sends the payer to the provider's checkout.
  */

@@ -11,7 +11,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /credits: the purchase page (packages of the payment country, and the last order to repeat). */
+/** docs/product.md §2 /credits: the purchase page (packages of the payment country, and the last order to repeat). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const packages = await loadPackages(request, context, locale, { member: true });

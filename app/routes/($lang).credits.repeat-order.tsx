@@ -17,7 +17,7 @@ import { MethodLogo } from "~/components/payments";
 import { useHref, useLocale } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /credits/repeat-order: the last package again with the stored method (a stored card is charged at once). */
+/** docs/product.md §2 /credits/repeat-order: the last package again with the stored method (a stored card is charged at once). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const packages = await loadPackages(request, context, locale, { member: true });

@@ -18,7 +18,7 @@ import { useHref, useLocale, useRootData } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
 /**
- * Spec 2 /directdebit (issue 16): a direct debit in two steps that work without JavaScript. First the
+ * docs/product.md §2 /directdebit (issue 16): a direct debit in two steps that work without JavaScript. First the
  * account holder, IBAN, address and phone (?package=, with a typed ?code=); the api sends a code by SMS.
  * Then the code (?request=): the right one creates the sdd payment, pending until the bank collects it.
  */

@@ -6,7 +6,7 @@ import { urlLocale } from "~/locale.server";
 import { localizePath, safeRedirectPath } from "~/paths";
 import { requireUser } from "~/session.server";
 
-/** Hides a banner for good (spec 4 Dismissals): a plain form back to the page it came from; a fetcher with JavaScript. */
+/** Hides a banner for good (docs/product.md §4 Dismissals): a plain form back to the page it came from; a fetcher with JavaScript. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const locale = urlLocale(request);
   await requireUser(request, context, locale);

@@ -12,7 +12,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /likes/{type}: the tabs received, sent and matches. */
+/** docs/product.md §2 /likes/{type}: the tabs received, sent and matches. */
 const tabs = ["received", "sent", "matches"] as const;
 
 type Entry = { card: MemberCard; isNew: boolean; match: boolean };
@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const likes = result.data;
   let entries: Entry[];
   if (type === "received") {
-    // Spec 4: new likes first, then older ones (the api's order); the cards come in the same order.
+    // docs/product.md §4: new likes first, then older ones (the api's order); the cards come in the same order.
     const cards = new Map(likes.liked_by_profiles.map((card) => [card.id, card]));
     entries = likes.liked_by.flatMap((by) => {
       const card = cards.get(by.id);

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 
-/** /likes opens its first tab, the likes received (spec 2 /likes, /likes/{type}). */
+/** /likes opens its first tab, the likes received (docs/product.md §2 /likes, /likes/{type}). */
 export function loader({ request }: LoaderFunctionArgs) {
   throw redirect(localizePath(urlLocale(request), "/likes/received"));
 }

@@ -12,7 +12,7 @@ const OpenedMember = z.object({ profile: z.object({ id: z.number().int() }) });
 
 /**
  * /likes/m/{id}: a member opened from the likes lists. Opening the member's profile (member.php) clears the
- * new-like flag of their like (spec 4 "Opening a liked profile clears its new-like flag"); that happens here,
+ * new-like flag of their like (docs/product.md §4 "Opening a liked profile clears its new-like flag"); that happens here,
  * before the redirect to the member's page, so the page's badges already count without it. The page is the
  * same as from the search (actions, match modal); ?from=likes marks the likes context, and being a new query
  * it also makes the client-side navigation reload the root data (the nav badge).

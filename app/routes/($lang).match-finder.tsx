@@ -4,7 +4,7 @@ import { DiscoveryPage } from "~/components/discovery-card";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { pageTitle } from "~/page-title";
 
-/** The match finder (spec 2 /match-finder): like or pass one member at a time, without a daily limit. */
+/** The match finder (docs/product.md §2 /match-finder): like or pass one member at a time, without a daily limit. */
 export const loader = discoveryLoader("match_finder");
 export const action = discoveryAction("match_finder");
 

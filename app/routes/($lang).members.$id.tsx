@@ -30,7 +30,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   // Refused to a session the api no longer knows: to the login page, as any members-only page.
   if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context, locale);
   if (!result.ok) {
-    // Spec 6: the blocked member gets the spec's message (MemberErrorBoundary), not the general error page.
+    // docs/product.md §6: the blocked member gets the message of §8 (MemberErrorBoundary), not the general error page.
     const blocked: BlockedByMemberData | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
     throw data(blocked, { status: result.status === 400 ? 404 : result.status });
   }

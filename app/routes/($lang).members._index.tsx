@@ -12,7 +12,7 @@ import { useHref, useRootData } from "~/components/root-data";
 import { MemberCard } from "~/components/member-card";
 import { pageTitle } from "~/page-title";
 
-/** The search lives in the URL (spec 3 Search state), so it works without JavaScript and can be shared. */
+/** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */
 const filterKeys = ["gender", "country", "region", "min_age", "max_age"] as const;
 type Filters = Partial<Record<(typeof filterKeys)[number], string>>;
 
@@ -151,7 +151,7 @@ function DiscoveryLinks() {
 
 const fieldClass = "mt-1 block w-full rounded-md border border-gray-300 bg-white px-2 py-2 text-sm";
 
-/** A GET form: the search lands in the URL; "Clear" empties the results and the count together (spec 4). */
+/** A GET form: the search lands in the URL; "Clear" empties the results and the count together (docs/product.md §4). */
 function SearchForm() {
   const { t } = useTranslation();
   const href = useHref();

@@ -8,8 +8,8 @@ import { whenShown } from "~/components/when-shown";
 import { pageTitle } from "~/page-title";
 
 /**
- * Spec 2 /members/{id}/chat: the conversation with a member, by member (chat layout). No conversation is
- * created until the first message; the blocked member gets the spec's message (MemberErrorBoundary).
+ * docs/product.md §2 /members/{id}/chat: the conversation with a member, by member (chat layout). No conversation is
+ * created until the first message; the blocked member gets the message of docs/product.md §8 (MemberErrorBoundary).
  */
 export const handle = { layout: "chat" };
 

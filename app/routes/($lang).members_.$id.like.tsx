@@ -28,7 +28,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (!query.success) throw data(null, { status: 404 });
   const id = query.data.id;
   const memberPage = localizePath(locale, `/members/${id}`);
-  // Spec 6: liking requires login; back to the member's page afterwards.
+  // docs/product.md §6: liking requires login; back to the member's page afterwards.
   if (!(await getUser(request, context))) throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(memberPage)}`);
 
   const form = await request.formData();

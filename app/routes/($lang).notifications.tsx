@@ -17,7 +17,7 @@ import { settingsFromForm } from "~/notifications.server";
 
 /**
  * Issue 17 /notifications (the account menu's Settings): a switch per kind (messages, likes, matches, news)
- * and channel (e-mail, push), and, when mail stopped (spec 3 notifications_disabled), why and how to get it
+ * and channel (e-mail, push), and, when mail stopped (docs/product.md §3 notifications_disabled), why and how to get it
  * back. Plain forms: they work without JavaScript. The texts are rendered on the server (the notifications
  * namespace never ships to the browser).
  */

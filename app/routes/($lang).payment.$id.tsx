@@ -20,7 +20,7 @@ import { pageTitle } from "~/page-title";
 const refreshSeconds = 2;
 
 /**
- * The payment result page (spec 4 Payment states): processing while pending, refreshing itself (a meta
+ * The payment result page (docs/product.md §4 Payment states): processing while pending, refreshing itself (a meta
  * refresh without JavaScript, a revalidation with it) until the provider's notification makes it final.
  * The browser's return changes nothing: this page only reads the payment.
  */

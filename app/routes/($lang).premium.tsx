@@ -9,10 +9,10 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useRootData } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 6: what premium gives (any package makes a member premium). */
+/** docs/product.md §6: what premium gives (any package makes a member premium). */
 const premiumPhotoSlots = 25;
 
-/** Spec 2 /premium (members area): premium's benefits and the packages. */
+/** docs/product.md §2 /premium (members area): premium's benefits and the packages. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const packages = await loadPackages(request, context, locale, { member: true });

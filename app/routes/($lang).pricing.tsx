@@ -10,7 +10,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /pricing: public prices of the packages for a payment country. */
+/** docs/product.md §2 /pricing: public prices of the packages for a payment country. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const [packages, settings] = await Promise.all([loadPackages(request, context, locale, { member: false }), getSettings(request, context)]);

@@ -49,7 +49,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
 
-/** Spec 2 "Account-deletion flow with alternatives": first what could be done instead, then the form. */
+/** docs/product.md §2 "Account-deletion flow with alternatives": first what could be done instead, then the form. */
 export default function DeleteAccount() {
   const { t } = useTranslation("account");
   const href = useHref();

@@ -176,7 +176,7 @@ function ConfirmDelete({ photo }: { photo: OwnPhoto }) {
   );
 }
 
-/** A free member at the limit: the spec's premium message instead of the upload form (the api refuses anyway). */
+/** A free member at the limit: the premium message of docs/product.md §8 instead of the upload form (the api refuses anyway). */
 function PremiumNeeded() {
   const { t } = useTranslation("photos");
   const { t: common } = useTranslation();

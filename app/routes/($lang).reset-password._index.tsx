@@ -18,7 +18,7 @@ import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2: the site-entry warning is not shown on the password reset pages. */
+/** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -36,7 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const result = await apiFor(request, context).post("/api/password-reset.php", OkResponse, submission.value);
   if (!result.ok) {
-    // email_not_found, too_many_reset_mails: the spec's texts (errors.* in common).
+    // email_not_found, too_many_reset_mails: the texts of docs/product.md §8 (errors.* in common).
     return data(submission.reply({ formErrors: [apiErrorMessage(fixedT(locale), result.error)] }), { status: result.status });
   }
   // Redirect, so a reload does not send another mail.

@@ -18,7 +18,7 @@ import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2: the site-entry warning is not shown on the password reset pages. */
+/** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
 
 type ActionData = { result: SubmissionResult<string[]>; linkInvalid: boolean };

@@ -4,7 +4,7 @@ import { DiscoveryPage } from "~/components/discovery-card";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { pageTitle } from "~/page-title";
 
-/** The swipe game (spec 2 /swipe-game): like or pass one member at a time, 4 likes a day (spec 9). */
+/** The swipe game (docs/product.md §2 /swipe-game): like or pass one member at a time, 4 likes a day (§9). */
 export const loader = discoveryLoader("swipe");
 export const action = discoveryAction("swipe");
 

@@ -14,7 +14,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /transactions/{id}: a receipt with the payment and the company's details (spec 3 Company info). */
+/** docs/product.md §2 /transactions/{id}: a receipt with the payment and the company's details (§3 Company info). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const id = routeId(params.id);

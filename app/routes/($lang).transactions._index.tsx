@@ -13,7 +13,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
 import { pageTitle } from "~/page-title";
 
-/** Spec 2 /transactions: every payment with date, payment_id, package, credits, amount, method, transaction costs and status. */
+/** docs/product.md §2 /transactions: every payment with date, payment_id, package, credits, amount, method, transaction costs and status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const early = callWithMember(request, context, "/api/transactions.php", TransactionsResponse, {});

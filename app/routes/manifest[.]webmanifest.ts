@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSettings } from "~/session.server";
 
-/** The theme's primary colour (app/tailwind.css, spec 9 "Primary colour pink"); the icons carry it (scripts/make-icons.mjs). */
+/** The theme's primary colour (app/tailwind.css, docs/product.md §9 "Primary colour pink"); the icons carry it (scripts/make-icons.mjs). */
 export const themeColour = "#e6246e";
 
-/** Spec 1 installable app mode: each site's web app manifest, named after the site, opening on the members. */
+/** docs/product.md §1 installable app mode: each site's web app manifest, named after the site, opening on the members. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   const manifest = {

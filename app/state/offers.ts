@@ -12,7 +12,7 @@ clockAtom.onMount = (tick) => {
   return () => clearInterval(timer);
 };
 
-/** Spec 4: the time bonus countdown in seconds, ticking once a second; 0 when over. */
+/** docs/product.md §4: the time bonus countdown in seconds, ticking once a second; 0 when over. */
 export const timeBonusLeftAtom = atom((get) => {
   get(clockAtom);
   const ends = get(timeBonusEndsAtom);

@@ -254,7 +254,7 @@ describe("signups setting of the site", () => {
   });
 });
 
-describe("replies before the e-mail is confirmed (spec 4)", () => {
+describe("replies before the e-mail is confirmed (docs/product.md §4)", () => {
   it("mayReplyTo is false while the member is not_confirmed, true once active", () => {
     expect(mayReplyTo({ status: "not_confirmed" })).toBe(false);
     expect(mayReplyTo({ status: "active" })).toBe(true);

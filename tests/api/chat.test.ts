@@ -380,7 +380,7 @@ describe("idempotency key", () => {
   });
 });
 
-describe("free members (spec 6)", () => {
+describe("free members (docs/product.md §6)", () => {
   it("may start two conversations, not a third (403 premium_required, nothing charged); replies do not count", async () => {
     const free = await newMember({ credits: 10 * cost });
     const [x, y, z, w] = [await newMember(), await newMember(), await newMember(), await newMember({ credits: cost })];
@@ -426,7 +426,7 @@ describe("who can write to whom", () => {
     await changesNothing(blocker, async () => {
       await expectApiError(await send(blocker, blocked.profileId), 404, "not_found");
     });
-    // The blocked member's chat page of the blocker: spec 8 "You're blocked by {name}".
+    // The blocked member's chat page of the blocker: docs/product.md §8 "You're blocked by {name}".
     const page = await expectApiError(await openRaw(blocked, `?member=${blocker.profileId}`), 403, "blocked_by_member");
     expect(page.params?.name).toBe(blocker.name);
     expect(page.message).toContain(blocker.name);

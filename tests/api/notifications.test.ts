@@ -105,7 +105,7 @@ describe("POST /api/mail-events.php", () => {
     expect(res.headers.get("cache-control")).toContain("no-store");
     expect(MailEventsResponse.parse(await res.json())).toEqual({ applied: 3, unknown: 1, ignored: 1 });
     expect(await reasonsOf(m.userId)).toEqual(["bounce", "fbl"]);
-    // The member sees it (spec 3 user.notifications_disabled).
+    // The member sees it (docs/product.md §3 user.notifications_disabled).
     const me = UserResponse.parse(await (await call(api, "GET", "/api/user.php", { token: m.token })).json());
     expect(me.user?.notifications_disabled).toEqual(["bounce", "fbl"]);
   });

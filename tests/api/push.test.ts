@@ -6,7 +6,7 @@ import { pushSubscriptions, sessions } from "../../api/db/schema";
 import { hashToken } from "../../api/domain/sessions";
 import { call, expectApiError, insertMember, startApi, testPushEndpoints, testSessionSecret, type Harness } from "./harness";
 
-/** POST /api/user.php?push=1 (spec 7): a member's browser push subscription. */
+/** POST /api/user.php?push=1 (docs/product.md §7): a member's browser push subscription. */
 let api: Harness;
 
 /** Names as a resolver answers them here: a private network, and a name with one public and one loopback address. */

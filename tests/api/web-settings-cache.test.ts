@@ -47,7 +47,7 @@ describe("settings cache per Host header", () => {
   });
 });
 
-describe("what web fetches once and keeps (spec 7: interests, regions and company info)", () => {
+describe("what web fetches once and keeps (docs/product.md §7: interests, regions and company info)", () => {
   it("has interests and company info with the cached settings, and each country's regions from one api call", async () => {
     const first = contextFor(api.baseUrl);
     const settings = await getSettings(new Request("http://she.localhost/"), first);

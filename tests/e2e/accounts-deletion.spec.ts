@@ -15,7 +15,7 @@ test.describe("account deletion", () => {
     await page.getByRole("link", { name: "Delete my account" }).click();
     await expectPath(page, "/profile/delete");
 
-    // Spec 2: alternatives to leaving, the discount because the demo site sets delete_discount (50).
+    // docs/product.md §2: alternatives to leaving, the discount because the demo site sets delete_discount (50).
     const alternatives = page.getByTestId("deletion-alternatives");
     await expect(alternatives.getByText("Stay and get 50% off your next credits")).toBeVisible();
     await expect(page.getByTestId("alternative-discount").getByRole("link")).toHaveAttribute("href", "/credits");

@@ -10,7 +10,7 @@ test.describe("password reset", () => {
     await page.goto("/login");
     await page.getByRole("link", { name: "Forgot your password?" }).click();
     await expectPath(page, "/reset-password");
-    // Spec 2: no site-entry warning on the reset pages (checked further in the no-cookie test below).
+    // docs/product.md §2: no site-entry warning on the reset pages (checked further in the no-cookie test below).
     await page.getByLabel("E-mail address").fill(account.email);
     await page.getByRole("button", { name: "Send the link" }).click();
 
@@ -66,7 +66,7 @@ test.describe("password reset", () => {
   });
 
   test("a made-up or missing token says the link is invalid, without the entry warning", async ({ browser, baseURL }) => {
-    // A visitor who never passed the site-entry warning: the reset pages do not show it (spec 2).
+    // A visitor who never passed the site-entry warning: the reset pages do not show it (docs/product.md §2).
     const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
     const page = await context.newPage();
     await page.goto("/reset-password/do?token=this-token-was-never-issued");

@@ -51,7 +51,7 @@ test("a member blocks another from their page, the other is shut out, and unbloc
   await expect(blockedNotice.getByRole("button", { name: "Unblock" })).toBeVisible();
   await expect(alice.page.getByTestId("member-actions")).toHaveCount(0);
 
-  // Bob is shut out of Alice's page with the spec's message, and no longer finds her.
+  // Bob is shut out of Alice's page with the message of docs/product.md §8, and no longer finds her.
   const denied = await bob.page.goto(`/members/${alice.profileId}`);
   expect(denied?.status()).toBe(403);
   const message = bob.page.getByTestId("blocked-by-member");

@@ -163,7 +163,7 @@ test("without enough credits the send is refused with a link to buy credits, the
   await expect(credits(page)).toHaveText("0");
 });
 
-// Spec 6: free members start up to 2 conversations; the third start is refused with the premium message even
+// docs/product.md §6: free members start up to 2 conversations; the third start is refused with the premium message even
 // when their credits ran out on the first two (the more specific refusal comes first).
 test("a free member who started two conversations is refused a third with the premium message", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
@@ -243,7 +243,7 @@ test("a conversation is deleted from the list", { tag: "@nojs" }, async ({ brows
   await expect(bob.page.locator(`[data-testid="chat-row"][data-conversation="${message.conversation_id}"]`)).toContainText(alice.name);
 });
 
-// Spec 4 Removing a chat, spec 8: a failed deletion shows an alert and the list reloads, the row back.
+// docs/product.md §4 Removing a chat, §8: a failed deletion shows an alert and the list reloads, the row back.
 test("a failed deletion shows an alert and the conversation comes back", async ({ browser, baseURL }) => {
   test.skip(!js(), "deleting at once (and failing after) is what JavaScript does; without it the form answers a page");
   const alice = await activeMember(browser, baseURL);
@@ -327,7 +327,7 @@ test("the recipient's unread badge and title count appear, and clear once the co
   await expect(row.getByTestId("chat-unread")).toHaveCount(0);
 });
 
-// Spec 4 Unread: opening a chat sets its unread count to 0, in the list beside it too.
+// docs/product.md §4 Unread: opening a chat sets its unread count to 0, in the list beside it too.
 test("the opened conversation's row in the list shows no unread badge", async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const bob = await activeMember(browser, baseURL);

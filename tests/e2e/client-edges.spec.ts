@@ -5,9 +5,9 @@ import { chromium, type Page, type Route } from "@playwright/test";
 import { expect, expectPath, hydrated, test } from "./fixtures";
 
 /**
- * Issue 17 client edges, JavaScript only: the loading bar's timings (spec 9: throttle 200 ms, hides 500 ms after
- * finishing), a lazy chunk that fails reloads the page once and not again within 60 s (spec 8 ChunkLoadError),
- * the manifest makes the site installable (spec 1), and the service worker shows the offline page.
+ * Issue 17 client edges, JavaScript only: the loading bar's timings (docs/product.md §9: throttle 200 ms, hides 500 ms after
+ * finishing), a lazy chunk that fails reloads the page once and not again within 60 s (docs/product.md §8 ChunkLoadError),
+ * the manifest makes the site installable (docs/product.md §1), and the service worker shows the offline page.
  */
 test.skip(() => test.info().project.use.javaScriptEnabled === false, "browser code: JavaScript only");
 

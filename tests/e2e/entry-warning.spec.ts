@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { accounts, expectPath, login } from "./fixtures";
 
-/** Spec 2: the site-entry warning of the default layout, with JavaScript on and off. */
+/** docs/product.md §2: the site-entry warning of the default layout, with JavaScript on and off. */
 test.describe("site-entry warning", () => {
   test("shows to a new visitor, lets them in, and stays away after that", { tag: "@nojs" }, async ({ page, context }) => {
     await page.goto("/pages/faq");

@@ -1,6 +1,6 @@
 import { expect, expectHtmlLang, header, readLocale, test, text } from "./fixtures";
 
-/** Spec 2, navigation: the footer links, in this order. */
+/** docs/product.md §2, navigation: the footer links, in this order. */
 const footerLinks = [
   ["Terms and conditions", "/pages/terms"],
   ["Privacy policy", "/pages/privacy"],

@@ -23,7 +23,7 @@ for (const path of ["/pages/faq", "/login"]) {
     // The page's own heading is Dutch too (the FAQ's title is a page text, the login form's a common one).
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(path === "/login" ? text(nl, "login.title") : text(readLocale("nl", "pages"), "faq.title"));
 
-    // Spec 1: the choice is kept in i18n_redirected for 365 days.
+    // docs/product.md §1: the choice is kept in i18n_redirected for 365 days.
     const cookie = await languageCookie(context);
     expect(cookie?.value).toBe("nl");
     expect(cookie?.path).toBe("/");

@@ -44,7 +44,7 @@ test("a like is sent and received, opening it clears the flag, and liking back m
   await expect(received).toHaveAttribute("data-new", "true");
   await expect(received.getByText("New", { exact: true })).toBeVisible();
   await expect(bob.page.getByTestId("badge-likes")).toHaveText("1");
-  // Spec 4: the page title carries unread messages plus new likes in brackets.
+  // docs/product.md §4: the page title carries unread messages plus new likes in brackets.
   await expect(bob.page).toHaveTitle(/^\(1\) /);
   await received.getByRole("link").click();
   await expectPath(bob.page, `/members/${alice.profileId}`);
@@ -66,7 +66,7 @@ test("a like is sent and received, opening it clears the flag, and liking back m
   await expect(modal.getByTestId("match-photo")).toHaveCount(2);
   await expect(bob.page.getByTestId("match-badge")).toHaveText("It's a match");
   if (js) {
-    // Spec 4: a click on the photo keeps it open, a click anywhere else closes it.
+    // docs/product.md §4: a click on the photo keeps it open, a click anywhere else closes it.
     await expectPath(bob.page, `/members/${alice.profileId}`, { withSearch: true });
     await modal.getByTestId("match-photo").first().click();
     await expect(modal).toBeVisible();

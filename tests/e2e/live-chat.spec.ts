@@ -8,7 +8,7 @@ import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
  * the other member's open conversation, in their /chats list and in their title within 2 s without a page
  * load; typing shows ("{name} is typing…") and goes after 5 s; the sender sees "Read" once the other opened
  * the conversation. And the fallback: without EventSource the counts come by polling (playwright.config.ts
- * sets USER_REFETCH_SECONDS=2 for web; the spec's 60 s / 300 s stay the default).
+ * sets USER_REFETCH_SECONDS=2 for web; the 60 s / 300 s of docs/product.md §9 stay the default).
  *
  * A fresh member is free with 20 signup credits and a message costs 10: each member sends at most two.
  */

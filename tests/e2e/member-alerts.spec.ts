@@ -2,7 +2,7 @@ import { expect, expectPath, fillLogin, test } from "./fixtures";
 import { mailLink, signUp } from "./accounts-support";
 
 /**
- * Spec 2 warning banners with spec 4 dismissals: an activated member without a photo is asked to add
+ * docs/product.md §2 warning banners with §4 dismissals: an activated member without a photo is asked to add
  * one; "Hide" hides the banner for good, on every device (the dismissal is stored by the api).
  */
 test("the add-a-photo banner hides for good once dismissed, also on another device", { tag: "@nojs" }, async ({ page, browser, baseURL }) => {

@@ -76,7 +76,7 @@ test("a code refused when the payment starts says why on the payment page", { ta
   await expect(page.getByTestId("payment-error")).toContainText("This code is held by a payment you started and have not finished.");
 });
 
-/** Spends a new member's signup credits (two first messages at 10 credits), so they have 0 (spec 4: the modal is for them). */
+/** Spends a new member's signup credits (two first messages at 10 credits), so they have 0 (docs/product.md §4: the modal is for them). */
 async function spendAllCredits(request: APIRequestContext): Promise<void> {
   const members = (await (await request.get("/api/members.php")).json()) as { results: { id: number }[] };
   for (const member of members.results.slice(0, 2)) {

@@ -1,6 +1,6 @@
 import { expect, expectHtmlLang, header, pageText, readLocale, test, text } from "./fixtures";
 
-/** The seed's company (api/db/seed.ts): added 2024-03-15, later than the 2023-12-01 floor of spec 9. */
+/** The seed's company (api/db/seed.ts): added 2024-03-15, later than the 2023-12-01 floor of docs/product.md §9. */
 const company = "Rendezvous Media B.V.";
 const termsDate = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(new Date("2024-03-15T09:00:00Z"));
 

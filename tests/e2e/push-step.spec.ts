@@ -3,7 +3,7 @@ import { expect, expectPath, test, sameOrigin } from "./fixtures";
 import { newAccountDetails } from "./accounts-support";
 
 /**
- * Signup step 1 (spec 2 "optional push"): offered on a site with a push key (the demo niche sites;
+ * Signup step 1 (docs/product.md §2 "optional push"): offered on a site with a push key (the demo niche sites;
  * the default site has none and starts at step 2). The browser is the only one that can subscribe,
  * so without JavaScript the step says so and is skipped; with it, a refused permission or a push
  * service that cannot be reached (this machine is offline) gives a clear message and the way on.

@@ -10,7 +10,7 @@ const at = (seconds: number) => new Date(signup.getTime() + seconds * 1000);
 const newMember = { signupDate: signup, paidUser: false };
 const site = { welcomeDiscountHours: 72 };
 
-describe("time bonus (spec 4, spec 9: TIMEBONUS25, 25%, 14,400 s from signup)", () => {
+describe("time bonus (docs/product.md §4, §9: TIMEBONUS25, 25%, 14,400 s from signup)", () => {
   it("runs at second 14,399 with one second left, and is gone at 14,400", () => {
     const running = timeBonusOf(newMember, at(14_399));
     expect(running).toMatchObject({ kind: "timebonus", code: "TIMEBONUS25", value_percentage: 25 });
@@ -33,7 +33,7 @@ describe("time bonus (spec 4, spec 9: TIMEBONUS25, 25%, 14,400 s from signup)", 
   });
 });
 
-describe("time bonus modal (spec 4: logged in, 0 credits, bonus visible, not dismissed)", () => {
+describe("time bonus modal (docs/product.md §4: logged in, 0 credits, bonus visible, not dismissed)", () => {
   const bonus = { kind: "timebonus" as const, code: "TIMEBONUS25", value_percentage: 25, expires: at(14_400).toISOString() };
   const now = at(100).getTime();
   const member = { credits: 0, paidUser: false };
@@ -61,7 +61,7 @@ describe("time bonus modal (spec 4: logged in, 0 credits, bonus visible, not dis
   });
 });
 
-describe("countdown (spec 9: hours, minutes, seconds, zero padded)", () => {
+describe("countdown (docs/product.md §9: hours, minutes, seconds, zero padded)", () => {
   it.each([
     [14_400, "04:00:00"],
     [14_399, "03:59:59"],

@@ -8,7 +8,7 @@ import { alertCandidates } from "~/member-alerts.server";
 import { hasBackButton } from "~/components/back-button";
 import { pageTitle } from "~/page-title";
 
-describe("visible locales per country (spec 9)", () => {
+describe("visible locales per country (docs/product.md §9)", () => {
   it.each([
     ["US", ["en", "es"]],
     ["NL", ["nl"]],
@@ -30,7 +30,7 @@ describe("visible locales per country (spec 9)", () => {
   });
 });
 
-describe("navigation badges (spec 2 and 9)", () => {
+describe("navigation badges (docs/product.md §2 and §9)", () => {
   it.each([
     [0, null],
     [-3, null],
@@ -53,7 +53,7 @@ describe("navigation badges (spec 2 and 9)", () => {
   });
 });
 
-describe("terms version date (spec 9)", () => {
+describe("terms version date (docs/product.md §9)", () => {
   it("is 2023-12-01T12:00:00Z for a company added earlier", () => {
     expect(termsVersionDate("2020-05-05T00:00:00Z").toISOString()).toBe("2023-12-01T12:00:00.000Z");
   });
@@ -86,7 +86,7 @@ describe("locale paths", () => {
   });
 });
 
-describe("preferred locale of an unprefixed URL (spec 7)", () => {
+describe("preferred locale of an unprefixed URL (docs/product.md §7)", () => {
   const request = (cookie?: string) => new Request("http://localhost/", { headers: cookie ? { Cookie: cookie } : {} });
   it("keeps the choice of the i18n_redirected cookie", () => {
     expect(preferredLocale(request("i18n_redirected=de"), { domain_language: "nl-NL" })).toBe("de");
@@ -101,7 +101,7 @@ describe("preferred locale of an unprefixed URL (spec 7)", () => {
   });
 });
 
-describe("member banners before dismissals (spec 2 warning banners, spec 4 dismissals)", () => {
+describe("member banners before dismissals (docs/product.md §2 warning banners, §4 dismissals)", () => {
   const image = { filename: "a.jpg", thumb_filename: "a-t.jpg", status: "active" as const };
   const member = (status: "active" | "not_confirmed", reasons: ("fbl" | "bounce" | "listunsubscribe")[], mainImage: typeof image | null) => ({
     status,
@@ -125,7 +125,7 @@ describe("member banners before dismissals (spec 2 warning banners, spec 4 dismi
   });
 });
 
-describe("standalone back button pages (spec 2 navigation)", () => {
+describe("standalone back button pages (docs/product.md §2 navigation)", () => {
   it.each(["/members/12", "/likes/received", "/likes/m/7", "/credits", "/credits/3", "/credits/3/ideal"])("%s has one", (path) => {
     expect(hasBackButton(path)).toBe(true);
   });
@@ -134,7 +134,7 @@ describe("standalone back button pages (spec 2 navigation)", () => {
   });
 });
 
-describe("page title count (spec 4)", () => {
+describe("page title count (docs/product.md §4)", () => {
   const root = (unreadMessages: number, newLikes: number) => [{ id: "root", data: { user: { unreadMessages, newLikes } } }, { id: "routes/x", data: {} }];
   it("prefixes unread messages plus new likes in brackets when above zero", () => {
     expect(pageTitle("Likes | Rendezvous", root(2, 1))).toBe("(3) Likes | Rendezvous");

@@ -6,7 +6,7 @@ import { consumeToken, issueTokenLimited, type Tx } from "./tokens";
 /** Resending the activation mail: at most 3 an hour per member, counted in the database. */
 export const activationResendLimit = { max: 3, windowMs: 60 * 60 * 1000 };
 
-/** Spec 4: until the e-mail is confirmed, the other party cannot reply to this member's messages. */
+/** docs/product.md §4: until the e-mail is confirmed, the other party cannot reply to this member's messages. */
 export function mayReplyTo(user: { status: string }): boolean {
   return user.status === "active";
 }

@@ -4,7 +4,7 @@ import { profiles, sessions, users } from "../../db/schema";
 import { passwordMatches } from "./password";
 import { consumeToken, issueToken, issueTokenLimited, Outcome, tokenLifetimeMs } from "./tokens";
 
-/** Spec 4 and 9: a deleted account can be reactivated for 14 days, then the erase job clears it. */
+/** docs/product.md §4 and §9: a deleted account can be reactivated for 14 days, then the erase job clears it. */
 export const reactivationWindowMs = tokenLifetimeMs.reactivation;
 /** A login to a pending deletion mails a fresh reactivation link at most once an hour. */
 export const reactivationMailLimit = { max: 1, windowMs: 60 * 60 * 1000 };

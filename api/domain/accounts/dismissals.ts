@@ -5,7 +5,7 @@ import type { dismissalKeys } from "#contract/account";
 
 type DismissalKey = (typeof dismissalKeys)[number];
 
-/** Spec 4: key -> ISO time of the member's dismissals. */
+/** docs/product.md §4: key -> ISO time of the member's dismissals. */
 export async function listDismissals(db: Db, userId: number): Promise<Partial<Record<DismissalKey, string>>> {
   const rows = await db.select().from(dismissals).where(eq(dismissals.userId, userId));
   return Object.fromEntries(rows.map((r) => [r.key, r.dismissedAt.toISOString()]));

@@ -56,7 +56,7 @@ export async function confirmEmailChange(db: Db, secret: string, token: string, 
       if (!used?.newEmail) return "link_invalid";
       const [changed] = await tx
         .update(users)
-        // A bounce was about the old address: the new, confirmed one takes mail again (spec 3, ADR 011).
+        // A bounce was about the old address: the new, confirmed one takes mail again (docs/product.md §3, ADR 011).
         .set({ email: used.newEmail, notificationsDisabled: sql`${users.notificationsDisabled} - 'bounce'` })
         .where(and(eq(users.id, used.userId), sql`${users.status} in ('not_confirmed', 'active')`))
         .returning({ id: users.id });

@@ -1,7 +1,7 @@
 import type { Locale } from "#contract/locales";
 import type { MailKind } from "../../services/mail";
 
-/** The web page each mailed link opens (spec 2 routes). */
+/** The web page each mailed link opens (docs/product.md §2 routes). */
 export const linkPaths: Record<MailKind, string> = {
   activation: "/activate/done",
   password_reset: "/reset-password/do",
@@ -16,7 +16,7 @@ export const linkPaths: Record<MailKind, string> = {
   notify_match: "/likes/matches",
 };
 
-/** A link into web, with the member's locale as path prefix except for English (spec 1); the token, if the mail has one. */
+/** A link into web, with the member's locale as path prefix except for English (docs/product.md §1); the token, if the mail has one. */
 export function mailLink(origin: string, language: Locale, kind: MailKind, token?: string): string {
   const prefix = language === "en" ? "" : `/${language}`;
   return `${origin}${prefix}${linkPaths[kind]}${token === undefined ? "" : `?token=${encodeURIComponent(token)}`}`;

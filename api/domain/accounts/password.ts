@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from "../passwords";
 import { hashToken } from "../sessions";
 import { consumeToken, issueTokenLimited, retireTokens, takeoverLinkKinds, tokenIsLive } from "./tokens";
 
-/** Spec 8: "Too many password reset emails sent, please try again tomorrow." after 3 within 24 hours. */
+/** docs/product.md §8: "Too many password reset emails sent, please try again tomorrow." after 3 within 24 hours. */
 export const resetMailLimit = { max: 3, windowMs: 24 * 60 * 60 * 1000 };
 
 /** A member of the site who can ask for a reset link (pending deletions too: they may want back in). */

@@ -16,7 +16,7 @@ export const signupMatchesLimit = 12;
 /**
  * Field errors of a profile update that the schema cannot know (codes listed in contract/profile.ts):
  * the site's countries (the member's current country stays allowed), the region of the country, the
- * interests table, spec 5's name rules against the member's e-mail and the site's minimum age.
+ * interests table, the name rules of docs/product.md §5 against the member's e-mail and the site's minimum age.
  */
 export async function profileUpdateErrors(
   db: Db,

@@ -14,14 +14,14 @@ export type SignupRefusal =
   | { code: "signups_closed" | "invitation_invalid" | "invalid_date_of_birth" | "account_exists" | "account_pending_deletion" }
   | { code: "validation_failed"; fields: Record<string, string[]> };
 
-/** Spec 3/5: all, with_trafficsource (a network or ref in the tracking), or other (a valid invitation). */
+/** docs/product.md §3, §5: all, with_trafficsource (a network or ref in the tracking), or other (a valid invitation). */
 export function signupGate(site: Pick<Site, "signups">, body: Pick<SignupRequest, "tracking" | "invitation">): SignupRefusal | null {
   if (site.signups === "all") return null;
   if (site.signups === "with_trafficsource") return hasTrafficSource(body.tracking) ? null : { code: "signups_closed" };
   return body.invitation ? null : { code: "signups_closed" };
 }
 
-/** Spec 5: the name may not be the e-mail address nor start with @; the age must be min_age..120. */
+/** docs/product.md §5: the name may not be the e-mail address nor start with @; the age must be min_age..120. */
 export function signupInputRefusal(site: Pick<Site, "minAge">, body: Pick<SignupRequest, "name" | "email" | "date_of_birth">, now = new Date()): SignupRefusal | null {
   const name = body.name.trim();
   if (name.toLowerCase() === body.email.toLowerCase()) return { code: "validation_failed", fields: { name: ["name_is_email"] } };

@@ -37,7 +37,7 @@ export function demoPackages(siteId: number, countries: string[]): (typeof credi
 }
 
 /**
- * Spec 3: which methods a payment country is offered, in the order shown (local methods first).
+ * docs/product.md §3: which methods a payment country is offered, in the order shown (local methods first).
  * sdd and sct are euro payments, so SEPA countries that pay in euro; applepay only where the browser can.
  */
 const methodRules: [PaymentMethodId, (country: string) => boolean][] = [

@@ -6,7 +6,7 @@ import type { ActiveDiscount, DiscountRefusal } from "#contract/discounts";
 import type { PaymentMethodId } from "#contract/payment-methods";
 
 /**
- * Discounts (issue 16; spec 3 Discount code, spec 4 and 9 Time bonus and Welcome discount).
+ * Discounts (issue 16; docs/product.md §3 Discount code, §4 and §9 Time bonus and Welcome discount).
  *
  * - A code an operator hands out is a row of discount_codes: percentage, minimum order, currency,
  *   country, methods, once per member or a number of uses, expiry.
@@ -32,7 +32,7 @@ export type Order = { amount: number; currency: string; country: string; method?
 /** A discount found for a member and an order, with what reserving it needs. */
 export type Discount = ActiveDiscount & { discountCodeId: number | null; validity: "once_per_user" | "uses"; paymentMethods: string[] | null };
 
-/** Spec 4: the time bonus, while it runs: never paid, and less than 14,400 s since signup. */
+/** docs/product.md §4: the time bonus, while it runs: never paid, and less than 14,400 s since signup. */
 export function timeBonusOf(member: Pick<DiscountMember, "signupDate" | "paidUser">, now: Date): Discount | null {
   if (member.paidUser) return null;
   const ends = member.signupDate.getTime() + timeBonus.seconds * 1000;
@@ -40,7 +40,7 @@ export function timeBonusOf(member: Pick<DiscountMember, "signupDate" | "paidUse
   return builtin("timebonus", timeBonus.code, timeBonus.percentage, new Date(ends));
 }
 
-/** Spec 9: the welcome discount on the first purchase, for the site's welcome_discount_hours after signup. */
+/** docs/product.md §9: the welcome discount on the first purchase, for the site's welcome_discount_hours after signup. */
 export function welcomeDiscountOf(member: Pick<DiscountMember, "signupDate" | "paidUser">, site: Pick<DiscountSite, "welcomeDiscountHours">, now: Date): Discount | null {
   if (member.paidUser || site.welcomeDiscountHours <= 0) return null;
   const ends = member.signupDate.getTime() + site.welcomeDiscountHours * 3_600_000;
@@ -48,7 +48,7 @@ export function welcomeDiscountOf(member: Pick<DiscountMember, "signupDate" | "p
   return builtin("welcome", welcomeDiscount.code, welcomeDiscount.percentage, new Date(ends));
 }
 
-/** Spec 4: "The active discount is the time bonus if present, otherwise the welcome discount code." */
+/** docs/product.md §4: "The active discount is the time bonus if present, otherwise the welcome discount code." */
 export function automaticDiscount(member: Pick<DiscountMember, "signupDate" | "paidUser">, site: Pick<DiscountSite, "welcomeDiscountHours">, now: Date): Discount | null {
   return timeBonusOf(member, now) ?? welcomeDiscountOf(member, site, now);
 }
@@ -175,7 +175,7 @@ export async function releaseHeldDiscount(tx: Tx, paymentId: number): Promise<vo
 type Priced = { amount: number; currency: string; country: string };
 
 /**
- * The prices a member sees (spec 4: "prices on /credits show it"): the typed code where it applies, else
+ * The prices a member sees (docs/product.md §4: "prices on /credits show it"): the typed code where it applies, else
  * (and with the reason the code was refused) the member's time bonus or welcome discount. `focus` is the
  * one package of a package page: a code that does not apply to it is refused even if it fits others.
  */
@@ -209,7 +209,7 @@ export async function priceList<P extends Priced>(
   return { discount: null, discountError, packages: none };
 }
 
-/** English texts of the refusals (web shows its translations; spec 5 'Code not found', 'Code already used'). */
+/** English texts of the refusals (web shows its translations; docs/product.md §5 'Code not found', 'Code already used'). */
 export function refusalMessage(refusal: DiscountRefusal): string {
   switch (refusal.reason) {
     case "not_found":

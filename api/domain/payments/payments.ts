@@ -266,7 +266,7 @@ export async function paymentsOf(db: Db, userId: number, limit = 200): Promise<P
   return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt), desc(payments.id)).limit(limit);
 }
 
-/** The member's last paid order (spec 2 /credits/repeat-order): its package, method and stored card. */
+/** The member's last paid order (docs/product.md §2 /credits/repeat-order): its package, method and stored card. */
 export async function lastOrder(db: Db, userId: number): Promise<PaymentRow | null> {
   const [row] = await db
     .select()

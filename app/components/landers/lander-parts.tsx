@@ -21,7 +21,7 @@ export function JoinLink({ children, className = ctaClass }: { children: ReactNo
   );
 }
 
-/** Spec 3: a profile run by the site keeps its label wherever it is shown. */
+/** docs/product.md §3: a profile run by the site keeps its label wherever it is shown. */
 export function FictionalBadge({ label, warning, className = "absolute left-2 top-2" }: { label: string; warning: string; className?: string }) {
   return (
     <span className={`${className} z-10 rounded-full bg-white/95 px-2 py-0.5 text-xs font-medium text-sky-900 shadow-sm`} title={warning} data-testid="fictional-badge">
