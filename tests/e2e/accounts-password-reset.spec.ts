@@ -43,7 +43,7 @@ test.describe("password reset", () => {
     await expectPath(page, "/reset-password");
   });
 
-  test("different passwords are refused with the spec's message, and the link still works after", { tag: "@nojs" }, async ({ page, request }) => {
+  test("different passwords are refused with the specified message, and the link still works after", { tag: "@nojs" }, async ({ page, request }) => {
     const account = await signUp(request);
     await page.goto("/reset-password");
     await page.getByLabel("E-mail address").fill(account.email);
@@ -101,7 +101,7 @@ test.describe("password reset", () => {
     expect(posts.length > 0).toBe(test.info().project.name === "nojs");
   });
 
-  test("an unknown address and too many requests get the spec's messages", { tag: "@nojs" }, async ({ page, request }) => {
+  test("an unknown address and too many requests get the specified messages", { tag: "@nojs" }, async ({ page, request }) => {
     await page.goto("/reset-password");
     await page.getByLabel("E-mail address").fill(unknownEmail());
     await page.getByRole("button", { name: "Send the link" }).click();

@@ -57,7 +57,7 @@ function watchContext(context: BrowserContext, problems: Problem[], expected: Ex
 
 /**
  * The suite's `test`:
- * - every context starts as a visitor who already passed the site-entry warning (spec 2: closing it
+ * - every context starts as a visitor who already passed the site-entry warning (docs/product.md §2: closing it
  *   stores a skipped timestamp), so the modal does not cover the pages these tests use.
  *   tests/e2e/entry-warning.spec.ts tests the warning itself. `test.use({ entryWarningSkipped: false })` turns it off.
  * - a test fails when one of its pages logs `console.error` or throws (see watchPage). A test that
