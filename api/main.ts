@@ -22,7 +22,11 @@ async function main() {
   }
   const logger = createLogger("api", config.LOG_LEVEL);
   logProcessFailures(logger);
-  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost; the pool opens a new one"),
+  });
   if (config.DEMO_DATA) {
     const seeded = await seedDemoData(database.db, { uploadsDir: `${config.DATA_DIR}/uploads` });
     if (seeded) logger.info({ members: seeded.members, sites: seeded.sites }, "demo data created");

@@ -32,9 +32,17 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
  * PostgreSQL when a URL is given, else PGlite: in `dataDir/db`, or in memory when dataDir is null.
  * Migrations run before the database is handed out.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string | null; loadDataDir?: Blob }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string | null;
+  loadDataDir?: Blob;
+  /** An idle pooled connection the server closed (a restart, a failover, a dropped database): the pool replaces it. */
+  onConnectionLost?: (error: Error) => void;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Without a listener the pool's "error" event would be an uncaught exception that ends the process.
+    pool.on("error", (error) => options.onConnectionLost?.(error));
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     const url = options.databaseUrl;

@@ -1,7 +1,7 @@
 /**
  * The api test files whose behaviour depends on the database engine: LISTEN/NOTIFY (live events, the push
  * worker), answers fired at once against one database (credit, discount, debit and limit races), EXPLAIN and
- * index checks, two api instances on one database (scale-out). `npm test` (scripts/test.ts) runs
+ * index checks, two api instances on one database (scale-out), connections the server ends. `npm test` (scripts/test.ts) runs
  * these again on PostgreSQL when DATABASE_URL is set; every file runs on PGlite.
  */
 export const engineDependentApiTests = [
@@ -9,6 +9,7 @@ export const engineDependentApiTests = [
   "tests/api/chat-concurrency.test.ts",
   "tests/api/chat.test.ts",
   "tests/api/client-limits.test.ts",
+  "tests/api/database-connections.test.ts",
   "tests/api/direct-debit.test.ts",
   "tests/api/discounts.test.ts",
   "tests/api/live-events.test.ts",

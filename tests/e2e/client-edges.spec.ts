@@ -66,10 +66,10 @@ test("the loading bar shows after 200 ms of a navigation and hides 500 ms after 
 
 test.describe("a lazy chunk that fails", () => {
   test.use({
-    expectedConsoleErrors: [
-      { message: /^Failed to load resource: net::ERR_FAILED$/, why: "the test aborts every request for the chunk" },
-      { message: /Failed to fetch dynamically imported module/, why: "React reports the failed import it renders the error boundary for" },
-    ],
+    expectedConsoleErrors: {
+      "the test aborts every request for the chunk": /^Failed to load resource: net::ERR_FAILED$/,
+      "React reports the failed import it renders the error boundary for": /Failed to fetch dynamically imported module/,
+    },
   });
 
   test("reloads the page once, not again within 60 s", async ({ page }) => {

@@ -5,8 +5,8 @@ import { test as base, expect, type Browser, type BrowserContext, type Locator, 
 
 export { expect };
 
-/** A console error the page was expected to log, with the reason it is expected. */
-export type ExpectedConsoleError = { message: RegExp; why: string };
+/** Console errors a test provokes on purpose: why each is expected, and the message's pattern. */
+export type ExpectedConsoleErrors = Record<string, RegExp>;
 
 /**
  * What a page must not do while a test uses it: log `console.error`, throw an uncaught error
@@ -14,7 +14,7 @@ export type ExpectedConsoleError = { message: RegExp; why: string };
  * fail to load one of its own resources. Every page of every context of the test is watched, also
  * those of contexts the test makes itself with `browser.newContext()`.
  */
-function watchPage(page: Page, problems: Problem[], expected: ExpectedConsoleError[]): void {
+function watchPage(page: Page, problems: Problem[], expected: ExpectedConsoleErrors): void {
   // The kind of each answer of 400 and up (by URL), for the browser's "Failed to load resource" lines.
   const refusedKinds = new Map<string, string>();
   page.on("response", (response) => {
@@ -23,7 +23,7 @@ function watchPage(page: Page, problems: Problem[], expected: ExpectedConsoleErr
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const text = message.text();
-    if (expected.some(({ message: pattern }) => pattern.test(text))) return;
+    if (Object.values(expected).some((pattern) => pattern.test(text))) return;
     const url = message.location().url;
     const where = page.url();
     // Judged when the test ends, once every answer's event has arrived.
@@ -48,7 +48,7 @@ type Problem = () => string | null;
 
 const watchedContexts = new WeakSet<BrowserContext>();
 
-function watchContext(context: BrowserContext, problems: Problem[], expected: ExpectedConsoleError[]): void {
+function watchContext(context: BrowserContext, problems: Problem[], expected: ExpectedConsoleErrors): void {
   if (watchedContexts.has(context)) return;
   watchedContexts.add(context);
   for (const page of context.pages()) watchPage(page, problems, expected);
@@ -61,11 +61,11 @@ function watchContext(context: BrowserContext, problems: Problem[], expected: Ex
  *   stores a skipped timestamp), so the modal does not cover the pages these tests use.
  *   tests/e2e/entry-warning.spec.ts tests the warning itself. `test.use({ entryWarningSkipped: false })` turns it off.
  * - a test fails when one of its pages logs `console.error` or throws (see watchPage). A test that
- *   provokes an error on purpose lists it: `test.use({ expectedConsoleErrors: [{ message: /.../, why: "..." }] })`.
+ *   provokes an error on purpose lists it with the reason: `test.use({ expectedConsoleErrors: { "why": /message/ } })`.
  */
-export const test = base.extend<{ entryWarningSkipped: boolean; expectedConsoleErrors: ExpectedConsoleError[]; pageProblems: Problem[] }>({
+export const test = base.extend<{ entryWarningSkipped: boolean; expectedConsoleErrors: ExpectedConsoleErrors; pageProblems: Problem[] }>({
   entryWarningSkipped: [true, { option: true }],
-  expectedConsoleErrors: [[], { option: true }],
+  expectedConsoleErrors: [{}, { option: true }],
   pageProblems: [
     async ({ browser, expectedConsoleErrors }, provide) => {
       const problems: Problem[] = [];

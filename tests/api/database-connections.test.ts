@@ -1,0 +1,38 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoAccounts, login, startApi, type Harness } from "./harness";
+
+/**
+ * PostgreSQL only: a pooled connection the server ends (a restart, a failover, an administrator) must not
+ * end the api. Without a listener for the pool's "error" event, node-postgres turns it into an uncaught
+ * exception, and the process dies (here vitest reports the uncaught error and the run fails).
+ */
+describe.skipIf(!process.env.DATABASE_URL)("a database connection the server ends", () => {
+  let api: Harness;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it("is replaced, and the api goes on answering", async () => {
+    // Several logins at once (each reads and writes the database), so the pool holds several connections, idle afterwards.
+    const logins = () => Promise.all(Array.from({ length: 5 }, () => login(api.baseUrl, demoAccounts.free.email)));
+    expect(await logins()).toHaveLength(5);
+    const ended = await api.db.execute(
+      sql`select pid, pg_terminate_backend(pid) as ended from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state = 'idle'`,
+    );
+    const pids = (ended as unknown as { rows: { pid: number; ended: boolean }[] }).rows;
+    expect(pids.length, "idle pooled connections ended by the server").toBeGreaterThan(0);
+    // The server has closed them once they are gone from pg_stat_activity.
+    await expect
+      .poll(async () => {
+        const left = await api.db.execute(sql`select count(*)::int as n from pg_stat_activity where pid = any(${sql.raw(`array[${pids.map((p) => Number(p.pid)).join(",")}]`)})`);
+        return (left as unknown as { rows: { n: number }[] }).rows[0]?.n;
+      })
+      .toBe(0);
+    // login() throws unless each answers 200 with a session.
+    expect(await logins()).toHaveLength(5);
+  });
+});
