@@ -110,7 +110,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         directives: {
           "script-src": ["'self'", (_req, res) => `'nonce-${(res as express.Response).locals.cspNonce}'`, "'strict-dynamic'"],
           "img-src": ["'self'", "data:", "blob:"],
-          "connect-src": ["'self'", ...(vite ? ["ws:"] : [])],
+          // blob: the photo upload form's preview of the chosen file (an object URL the browser also reads as a request).
+          "connect-src": ["'self'", "blob:", ...(vite ? ["ws:"] : [])],
           // The push service worker (/sw-push.js); 'strict-dynamic' would otherwise leave workers without a source.
           "worker-src": ["'self'"],
           "upgrade-insecure-requests": null,

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from "react";
+import { useBrowserValue } from "./hydrated";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CreditPackage, PaymentMethod } from "#contract/payments";
@@ -139,8 +139,6 @@ export function MethodLogo({ method, name }: { method: string; name: string }) {
 
 type ApplePayWindow = Window & { ApplePaySession?: { canMakePayments?: () => boolean } };
 
-const noSubscription = () => () => undefined;
-
 function applePayUsable(): boolean {
   try {
     return Boolean((window as ApplePayWindow).ApplePaySession?.canMakePayments?.());
@@ -151,7 +149,7 @@ function applePayUsable(): boolean {
 
 /** Apple Pay is offered only where the browser says it can pay with it; the server (and a page without JavaScript) shows none. */
 function useBrowserSupports(method: PaymentMethod): boolean {
-  const usable = useSyncExternalStore(noSubscription, applePayUsable, () => false);
+  const usable = useBrowserValue(applePayUsable, false);
   return !method.needs_browser_support || usable;
 }
 

@@ -1,5 +1,5 @@
-import { useEffect, useState, useSyncExternalStore } from "react";
-import { noSubscription } from "./hydrated";
+import { useEffect, useState } from "react";
+import { useBrowserValue } from "./hydrated";
 import { Link, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 
@@ -41,11 +41,7 @@ async function subscribe(publicKey: string): Promise<PushState> {
 export function PushStep({ publicKey, next }: { publicKey: string; next: string }) {
   const { t } = useTranslation();
   // What the browser can do, known only in the browser; then the outcome of pressing the button.
-  const initial = useSyncExternalStore(
-    noSubscription,
-    (): PushState => (!pushCapable() ? "not_capable" : Notification.permission === "denied" ? "denied" : "capable"),
-    (): PushState => "unknown",
-  );
+  const initial = useBrowserValue((): PushState => (!pushCapable() ? "not_capable" : Notification.permission === "denied" ? "denied" : "capable"), "unknown");
   const [outcome, setState] = useState<PushState | null>(null);
   const state = outcome ?? initial;
 

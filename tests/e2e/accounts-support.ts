@@ -105,12 +105,13 @@ export async function createActivatedMember(request: APIRequestContext): Promise
   return { ...account, profileId: me.user?.profile.id ?? 0 };
 }
 
-/** Takes a member of the pool (renaming its file is atomic: no two workers get the same one), or null when it is empty. */
+/** Takes the newest member of the pool (renaming its file is atomic: no two workers get the same one), or null when it is empty. */
 function takeFromPool(): (TestAccount & { profileId: number }) | null {
   const dir = memberPoolDir();
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+    // Newest first: a test's members are then the site's newest (page 1 of the search), as freshly made ones were.
+    files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort().reverse();
   } catch {
     return null;
   }

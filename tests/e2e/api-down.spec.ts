@@ -6,11 +6,11 @@ import { childEnv, running, start, status, stop, waitHealthy, type Managed } fro
 
 /**
  * The web server survives its api going away: it answers a 503 error page (not a crash) while the
- * api is down and serves pages again once the api is back. Runs its own api (4111) and web (4110)
+ * api is down and serves pages again once the api is back. Runs its own web and api 10 ports above the suite's (4110 and 4111 by default)
  * on the production build the main webServer made, so it never disturbs the other tests.
  */
-const apiPort = 4111;
-const webPort = 4110;
+const webPort = Number(process.env.E2E_PORT ?? 4100) + 10;
+const apiPort = webPort + 1;
 const apiUrl = `http://127.0.0.1:${apiPort}`;
 const webUrl = `http://localhost:${webPort}`;
 const webHealth = `http://127.0.0.1:${webPort}/healthz`;
@@ -29,6 +29,8 @@ test.afterEach(async ({}, testInfo) => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   dataDir = null;
 });
+
+test.use({ expectedConsoleErrors: { "the 503 page is the document this test asks for while the api is down": /^Failed to load resource: the server responded with a status of 503/ } });
 
 test("when the api goes down the site answers a 503 page, and recovers when it is back", async ({ page }, testInfo) => {
   test.skip(testInfo.project.name !== "js", "runs once, in the js project: it starts servers of its own");

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { expect, expectPath, test } from "./fixtures";
 import { membersDeletedAfterEach, newAccountDetails, signUp } from "./accounts-support";
 
@@ -9,6 +9,16 @@ import { membersDeletedAfterEach, newAccountDetails, signUp } from "./accounts-s
 
 /** Active members of the test, deleted after it, so they do not crowd the newest members of other tests' searches. */
 const activeMember = membersDeletedAfterEach();
+
+/**
+ * Clicks a like button and waits for its POST's answer: with JavaScript the button shows its new state at once,
+ * before the api has stored the like, so another member's page read right after could still miss it.
+ */
+async function clickAndWaitForPost(page: Page, button: Locator): Promise<void> {
+  const posted = page.waitForResponse((response) => response.request().method() === "POST");
+  await button.click();
+  expect((await posted).status()).toBeLessThan(400);
+}
 
 function entryOf(page: Page, name: string) {
   return page.getByTestId("like-entry").filter({ hasText: name });
@@ -23,7 +33,7 @@ test("a like is sent and received, opening it clears the flag, and liking back m
 
   // Alice likes Bob on his page.
   await alice.page.goto(`/members/${bob.profileId}`);
-  await alice.page.getByTestId("like-actions").getByRole("button", { name: "Like", exact: true }).click();
+  await clickAndWaitForPost(alice.page, alice.page.getByTestId("like-actions").getByRole("button", { name: "Like", exact: true }));
   await expect(alice.page.getByRole("button", { name: "Liked — unlike" })).toBeVisible();
   await expectPath(alice.page, `/members/${bob.profileId}`, { withSearch: true });
   await expect(alice.page.getByTestId("match-modal")).toHaveCount(0);
@@ -88,11 +98,10 @@ test("a like is sent and received, opening it clears the flag, and liking back m
 
   // Alice takes her like back: the match is gone for both.
   await alice.page.goto(`/members/${bob.profileId}`);
-  await alice.page.getByRole("button", { name: "Liked — unlike" }).click();
+  await clickAndWaitForPost(alice.page, alice.page.getByRole("button", { name: "Liked — unlike" }));
   await expect(alice.page.getByRole("button", { name: "Like back" })).toBeVisible();
   await bob.page.goto("/likes/matches");
   await expect(bob.page.getByTestId("likes-empty")).toContainText("No matches yet.");
-
 });
 
 test("an unknown likes tab is a 404, and a visitor is sent to log in", async ({ page }) => {

@@ -19,6 +19,7 @@ test("make the member pool", async ({ playwright, baseURL }) => {
   let made = 0;
   for (let start = 0; start < poolSize; start += atOnce) {
     const batch = Array.from({ length: Math.min(atOnce, poolSize - start) }, (_, i) => start + i);
+    // One batch after the other: a later file number is a newer member (activeMember() takes the newest first).
     await Promise.all(
       batch.map(async (n) => {
         const request = await playwright.request.newContext({ baseURL });

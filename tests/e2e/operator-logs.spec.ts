@@ -7,10 +7,11 @@ import { childEnv, start, stop, waitHealthy, type Managed } from "./processes";
 /**
  * What an operator reads behind the web server: one JSON line per request in each service, joined
  * by X-Request-Id, with member id, status, duration and (on web) each upstream call's timing, and
- * never an e-mail address, password or session token. Runs its own api (4121) and web (4120).
+ * never an e-mail address, password or session token. Runs its own web and api 20 ports above the
+ * suite's (4120 and 4121 by default; E2E_PORT moves them with the suite's).
  */
-const apiPort = 4121;
-const webPort = 4120;
+const webPort = Number(process.env.E2E_PORT ?? 4100) + 20;
+const apiPort = webPort + 1;
 
 type LogLine = {
   service?: string;
@@ -33,7 +34,9 @@ function lines(managed: Managed): LogLine[] {
 const children: Managed[] = [];
 let dataDir: string | null = null;
 
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  // The page's live stream would lose its server: close the page first (its errors would fail the test).
+  await page.close();
   await Promise.all(children.map((managed) => stop(managed, "SIGTERM", 5000)));
   children.length = 0;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
