@@ -72,6 +72,8 @@ export default function Members() {
   const { t } = useTranslation();
   const href = useHref();
   const { results, similar, numResults, pageNumber, pageCount, cdn, filters, invalid } = useLoaderData<typeof loader>();
+  // The largest image of the first screen: the first photo of the grid (a card without a photo shows an initial).
+  const firstPhoto = results.findIndex((member) => member.main_image);
   const searching = Object.keys(filters).length > 0;
   const pageLink = (page: number) => `?${new URLSearchParams({ ...filters, page: String(page) }).toString()}`;
   return (
@@ -102,7 +104,7 @@ export default function Members() {
           {results.map((member, index) => (
             <li key={member.id}>
               {/* The first row (5 cards at the widest) is on the first screen: loaded at once, the first one first. */}
-              <MemberCard member={member} cdn={cdn} priority={index === 0 ? "high" : index < firstRow ? "eager" : undefined} />
+              <MemberCard member={member} cdn={cdn} priority={index === firstPhoto ? "high" : index < firstRow ? "eager" : undefined} />
             </li>
           ))}
         </ul>

@@ -24,7 +24,7 @@ export default function MemberLanding3() {
             <FunnelMemberFacts />
           </div>
           <p className="flex flex-1 items-center justify-center p-6 text-center text-gray-600">{texts.composerHint}</p>
-          <a href="#join" className="m-3 block rounded-full bg-gray-100 px-4 py-2.5 text-gray-500 ring-1 ring-gray-200 hover:ring-primary" data-testid="funnel-composer">
+          <a href="#join" className="m-3 block rounded-full bg-gray-100 px-4 py-2.5 text-gray-600 ring-1 ring-gray-200 hover:ring-primary" data-testid="funnel-composer">
             {texts.composer}
           </a>
         </div>
