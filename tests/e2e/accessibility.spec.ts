@@ -185,6 +185,8 @@ test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
     findings.push(...(await audit(page, "/pages/faq with the entry warning")));
     await page.getByTestId("entry-warning").getByRole("button").click();
     await expect(page.getByTestId("entry-warning")).toHaveCount(0);
+    // With JavaScript the warning hides at once and its cookie comes with the fetcher's answer: wait for it.
+    await expect.poll(async () => (await context.cookies()).some((cookie) => cookie.name === "site_entry_skipped"), { message: "the skipped warning is stored" }).toBe(true);
 
     await page.goto("/");
     await hydrated(page.getByRole("banner").getByRole("link", { name: "Sign up free" }));
