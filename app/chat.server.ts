@@ -9,7 +9,7 @@ import { isMultipart } from "./photo-upload.server";
 import { queryId } from "#contract/input";
 import { apiFor } from "./api.server";
 import { apiErrorMessage } from "./api-errors";
-import { fixedT } from "./i18n.server";
+import { fixedT, metaDescription } from "./i18n.server";
 import { urlLocale } from "./locale.server";
 import { localizePath } from "./paths";
 import { callWithMember, getSettings, getUser, requireUser } from "./session.server";
@@ -116,6 +116,7 @@ export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs
     sendKey: randomUUID(),
     deleting: queryId.safeParse(url.searchParams.get("delete") ?? undefined).data ?? null,
     title,
+    description: answer.open ? metaDescription(locale, "conversation", { name: answer.open.profile.name }) : metaDescription(locale, "chats"),
     /** The render time: relative times ("5 min ago") come out the same on the server and in the browser. */
     now: Date.now(),
   };

@@ -6,7 +6,7 @@ import { queryId } from "#contract/input";
 import type { MemberCard } from "#contract/members";
 import { apiFor } from "./api.server";
 import { apiErrorMessage } from "./api-errors";
-import { fixedT } from "./i18n.server";
+import { fixedT, metaDescription } from "./i18n.server";
 import { urlLocale } from "./locale.server";
 import { localizePath } from "./paths";
 import { getSettings, requireUser } from "./session.server";
@@ -56,6 +56,7 @@ export function discoveryLoader(game: DiscoveryGame) {
       matched,
       cdn: settings.cdn_prefix,
       title: t(game === "swipe" ? "swipe.metaTitle" : "matchFinder.metaTitle", { site: settings.name }),
+      description: metaDescription(locale, game === "swipe" ? "swipeGame" : "matchFinder"),
     };
   };
 }

@@ -36,3 +36,11 @@ export function fixedT(locale: Locale, ns: string | string[] = "common"): TFunct
 export function clientResources(locale: Locale): Record<string, unknown> {
   return Object.fromEntries(clientNamespaces.map((ns) => [ns, resources[locale]?.[ns] ?? {}]));
 }
+
+/**
+ * A page's meta description (issue 29: every page has one, in its language), from the server-only namespace
+ * locales/<lng>/meta.json. The route's loader returns it as `description`; its meta puts it in the head (pageMeta).
+ */
+export function metaDescription(locale: Locale, key: string, values?: Record<string, string | number>): string {
+  return fixedT(locale, "meta")(`description.${key}`, values ?? {});
+}

@@ -4,7 +4,7 @@ import { queryId } from "#contract/input";
 import { TeasersResponse, type Teaser } from "#contract/members";
 import { nichePrefix } from "#contract/settings";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, getUser } from "~/session.server";
@@ -43,6 +43,7 @@ export type MemberFunnelData = {
   /** The fictional label of a site-run profile (docs/product.md §3 settings), as on the member page. */
   fictional: { icon: string; warning: string } | null;
   title: string;
+  description: string;
   texts: FunnelTexts;
 };
 
@@ -86,6 +87,7 @@ export async function loadMemberFunnel({ request, context, params }: LoaderFunct
     askMessage: settings.ask_signup_message,
     fictional: member.fictional ? { icon: settings.fictional_icon, warning: settings.fictional_warning } : null,
     title: fixedT(locale, "funnel")("metaTitle", { name: member.name, site: settings.name }),
+    description: metaDescription(locale, "funnel", { name: member.name, site: settings.name }),
     texts: funnelTexts(locale, nicheVariant(params.slug, settings.niche), member),
   };
 }

@@ -14,3 +14,9 @@ export function pageTitle(title: string | undefined, matches: Matches): string |
   if (title === undefined || count <= 0) return title;
   return `(${count}) ${title}`;
 }
+
+/** A route's title (with the count prefix, pageTitle) and meta description, from what its loader returned. */
+export function pageMeta(data: { title?: string; description?: string } | undefined, matches: Matches): ({ title: string } | { name: string; content: string })[] {
+  const title = pageTitle(data?.title, matches);
+  return [...(title === undefined ? [] : [{ title }]), ...(data?.description ? [{ name: "description", content: data.description }] : [])];
+}

@@ -11,6 +11,13 @@ export function formatPerCredit(perCreditMinor: number, currency: string, locale
   return format.format(perCreditMinor / 100);
 }
 
-export function methodLogo(method: string): string {
-  return `/payment-methods/${method}.svg`;
+/**
+ * The payment methods' logos (app/assets/payment-methods/*.svg) as fingerprinted build assets: served from /assets
+ * with `immutable` and a year's lifetime (server/app.ts), so a logo is fetched once and a changed logo gets a new URL.
+ * `no-inline` keeps each a file of its own (shared by every page and cached) instead of a data URL in the scripts.
+ */
+const logos = import.meta.glob<string>("./assets/payment-methods/*.svg", { query: "?url&no-inline", import: "default", eager: true });
+
+export function methodLogo(method: string): string | undefined {
+  return logos[`./assets/payment-methods/${method}.svg`];
 }

@@ -1,3 +1,5 @@
+// First, before any module defines a zod schema: no `new Function` in the browser (app/zod-jitless.ts).
+import "./zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Provider as JotaiProvider } from "jotai";

@@ -265,8 +265,18 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
               </>
             ) : null}
           </span>
-          <span className={tooLong ? "text-danger" : undefined} data-testid="chat-counter">
-            {hydrated ? t("composer.counter", { count: length, max: open.message_length }) : t("composer.maxLength", { max: open.message_length })}
+          {/*
+            Without JavaScript the limit, with it the live counter. Both texts sit in the same grid cell, the other one
+            invisible, so the line is as wide before hydration as after: the cost line wraps the same and the composer
+            does not move when the page hydrates (issue 29: a layout shift of 0.083 on phones).
+          */}
+          <span className="grid justify-items-end">
+            <span className={`col-start-1 row-start-1 ${hydrated ? "" : "invisible"} ${tooLong ? "text-danger" : ""}`} aria-hidden={hydrated ? undefined : true} data-testid={hydrated ? "chat-counter" : undefined}>
+              {t("composer.counter", { count: length, max: open.message_length })}
+            </span>
+            <span className={`col-start-1 row-start-1 ${hydrated ? "invisible" : ""}`} aria-hidden={hydrated ? true : undefined} data-testid={hydrated ? undefined : "chat-counter"}>
+              {t("composer.maxLength", { max: open.message_length })}
+            </span>
           </span>
         </p>
       </div>

@@ -23,7 +23,7 @@ export function ChatPage({ Conversation }: { Conversation?: ComponentType<Conver
   return (
     <div className="flex min-h-0 flex-1 bg-gray-50" data-testid="chat-page">
       <aside className={`${open ? "hidden md:flex" : "flex"} w-full min-w-0 flex-col border-r border-gray-200 bg-white md:w-80 md:shrink-0 lg:w-96`}>
-        <ListHeader />
+        <ListHeader conversationOpen={Boolean(open)} />
         <ChatList page={page} />
       </aside>
       <section className={`${open ? "flex" : "hidden md:flex"} min-w-0 flex-1 flex-col`}>
@@ -33,24 +33,26 @@ export function ChatPage({ Conversation }: { Conversation?: ComponentType<Conver
   );
 }
 
-function ListHeader() {
+/** The list's title is the page's h1 on /chats; beside an open conversation (whose name is the h1) it is an h2. */
+function ListHeader({ conversationOpen }: { conversationOpen: boolean }) {
   const { t } = useTranslation("chat");
   const href = useHref();
   const root = useRootData();
   const unread = countBadgeText(root?.user?.unreadMessages ?? 0);
+  const Heading = conversationOpen ? "h2" : "h1";
   return (
     <header className="flex items-center gap-3 border-b border-gray-200 px-4 py-3">
       <Link to={href("/members")} className="text-gray-600 hover:text-gray-900" aria-label={t("conversation.toMembers")} data-testid="chat-home">
         ←
       </Link>
-      <h1 className="flex flex-1 items-center gap-2 text-lg font-semibold text-gray-900">
+      <Heading className="flex flex-1 items-center gap-2 text-lg font-semibold text-gray-900">
         {t("list.title")}
         {unread ? (
           <span className="min-w-5 rounded-full bg-unread px-1.5 py-0.5 text-center text-xs font-semibold text-white" data-testid="chat-unread-total" aria-label={t("list.unread", { count: root?.user?.unreadMessages ?? 0 })}>
             {unread}
           </span>
         ) : null}
-      </h1>
+      </Heading>
       <CreditsBadge />
     </header>
   );
@@ -151,7 +153,10 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
   }
 
   return (
-    <li hidden={removed} className={`border-b border-gray-100 ${active ? "bg-primary-light" : ""}`} data-testid="chat-row" data-conversation={conversation.id} data-unread={chat.num_unread_messages}>
+    <li
+      hidden={removed}
+      // On the active row's pink the list's grey text is gray-600 (6.30:1; gray-500 gives 4.03, app/tailwind.css).
+      className={`border-b border-gray-100 ${active ? "bg-primary-light [&_.text-gray-500]:text-gray-600" : ""}`} data-testid="chat-row" data-conversation={conversation.id} data-unread={chat.num_unread_messages}>
       <div className="flex items-center gap-3 px-4 py-3">
         <Link to={`${href(`/chats/${conversation.id}`)}#latest`} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-current={active ? "page" : undefined}>
           <Avatar name={profile.name} src={profile.thumbnail ? page.cdn + profile.thumbnail : null} size={48} />

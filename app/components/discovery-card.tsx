@@ -360,7 +360,7 @@ function MatchPhoto({ src, name }: { src: string | null; name: string }) {
   return src ? (
     <img src={src} alt={name} width={112} height={112} className={frame} data-keep-open />
   ) : (
-    <span role="img" aria-label={name} className={`${frame} flex items-center justify-center text-4xl font-semibold text-gray-400`} data-keep-open>
+    <span role="img" aria-label={name} className={`${frame} flex items-center justify-center text-4xl font-semibold text-gray-500`} data-keep-open>
       {name.slice(0, 1).toUpperCase()}
     </span>
   );

@@ -51,7 +51,7 @@ export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean })
             ) : null}
           </p>
         ) : null}
-        <p className="mt-3 text-xs text-gray-400">© {new Date().getUTCFullYear()} {site}</p>
+        <p className="mt-3 text-xs text-gray-500">© {new Date().getUTCFullYear()} {site}</p>
       </div>
     </footer>
   );

@@ -31,9 +31,11 @@ export function LanguageMenu({ options }: { options: readonly Locale[] }) {
   if (choices.length < 2) return null;
   return (
     <details className="relative" data-testid="language-menu">
-      <summary className="rounded-md px-2 py-1 text-sm text-gray-700 hover:bg-gray-100" aria-label={t("nav.language")}>
+      {/* The accessible name ("Language EN") contains the visible text (WCAG 2.5.3, axe label-content-name-mismatch). */}
+      <summary className="rounded-md px-2 py-1 text-sm text-gray-700 hover:bg-gray-100">
         <span className="flex items-center gap-1">
           <GlobeIcon className="h-4 w-4" />
+          <span className="sr-only">{t("nav.language")} </span>
           {locale.toUpperCase()}
         </span>
       </summary>

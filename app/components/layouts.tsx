@@ -38,7 +38,12 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
   const root = useRootData();
   switch (layout) {
     case "chat":
-      return <div className="flex h-dvh flex-col">{children}</div>;
+      // Full screen: the chat page (its list and the open conversation) is the page's main content.
+      return (
+        <main id="main" className="flex h-dvh flex-col">
+          {children}
+        </main>
+      );
     case "empty":
       return <main id="main">{children}</main>;
     case "lander":

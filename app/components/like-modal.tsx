@@ -94,13 +94,13 @@ export function LikeModal() {
         className="relative w-full max-w-sm rounded-2xl bg-white p-6 text-center shadow-xl outline-none"
         data-testid="like-modal"
       >
-        <button type="button" onClick={() => setProfile(null)} aria-label={t("likeModal.close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-400 hover:text-gray-700">
+        <button type="button" onClick={() => setProfile(null)} aria-label={t("likeModal.close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-500 hover:text-gray-700">
           ×
         </button>
         {image ? (
           <img src={cdn + image.thumb_filename} alt={profile.name} width={112} height={112} className="mx-auto h-28 w-28 rounded-full bg-gray-100 object-cover" />
         ) : (
-          <span role="img" aria-label={profile.name} className="mx-auto flex h-28 w-28 items-center justify-center rounded-full bg-gray-100 text-4xl font-semibold text-gray-400">
+          <span role="img" aria-label={profile.name} className="mx-auto flex h-28 w-28 items-center justify-center rounded-full bg-gray-100 text-4xl font-semibold text-gray-500">
             {profile.name.slice(0, 1).toUpperCase()}
           </span>
         )}

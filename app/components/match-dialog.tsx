@@ -49,7 +49,7 @@ export function MatchDialog({ profileId, name, photo, me, closeHref, onClose }: 
             onClose();
           }}
           aria-label={t("matchModal.close")}
-          className="absolute right-3 top-2 text-2xl leading-none text-gray-400 hover:text-gray-700"
+          className="absolute right-3 top-2 text-2xl leading-none text-gray-500 hover:text-gray-700"
           data-testid="match-modal-close"
         >
           ×
@@ -80,7 +80,7 @@ function MatchPhoto({ src, name }: { src: string | null; name: string }) {
   return src ? (
     <img src={src} alt={name} width={96} height={96} className={frame} data-photo data-testid="match-photo" />
   ) : (
-    <span role="img" aria-label={name} className={`${frame} flex items-center justify-center text-3xl font-semibold text-gray-400`} data-photo data-testid="match-photo">
+    <span role="img" aria-label={name} className={`${frame} flex items-center justify-center text-3xl font-semibold text-gray-500`} data-photo data-testid="match-photo">
       {name.slice(0, 1).toUpperCase()}
     </span>
   );

@@ -3,8 +3,12 @@ import { useTranslation } from "react-i18next";
 import type { MemberCard as MemberCardData } from "#contract/members";
 import { useHref } from "./root-data";
 
-/** A member in a grid: photo (or initial), name, age and city, linking to the profile. */
-export function MemberCard({ member, cdn }: { member: MemberCardData; cdn: string }) {
+/**
+ * A member in a grid: photo (or initial), name, age and city, linking to the profile. `priority`: the card is in the
+ * grid's first row, on the first screen: its photo loads at once ("eager", not lazy: the first screen's largest
+ * image, issue 29), and "high" fetches the very first one before the rest of the page's images.
+ */
+export function MemberCard({ member, cdn, priority }: { member: MemberCardData; cdn: string; priority?: "eager" | "high" }) {
   const { t } = useTranslation();
   const href = useHref();
   return (
@@ -15,7 +19,13 @@ export function MemberCard({ member, cdn }: { member: MemberCardData; cdn: strin
         </span>
       ) : null}
       {member.main_image ? (
-        <img src={cdn + member.main_image.thumb_filename} alt={member.name} loading="lazy" width={240} height={240} className="aspect-square w-full bg-gray-100 object-cover" />
+        <img
+          src={cdn + member.main_image.thumb_filename}
+          alt={member.name}
+          loading={priority ? "eager" : "lazy"}
+          // React 18 does not know fetchPriority yet: the lowercase attribute passes through as it is.
+          {...(priority === "high" ? { fetchpriority: "high" } : {})}
+          width={240} height={240} className="aspect-square w-full bg-gray-100 object-cover" />
       ) : (
         <div className="flex aspect-square w-full items-center justify-center bg-gray-100 text-4xl font-semibold text-gray-400" aria-hidden="true">
           {member.name.slice(0, 1)}

@@ -167,7 +167,7 @@ function OfferDialog({ title, onClose, testId, children }: { title: string; onCl
   return (
     <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4">
       <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby={`${testId}-title`} tabIndex={-1} className="relative w-full max-w-sm rounded-2xl bg-white p-6 text-center text-gray-800 shadow-xl outline-none" data-testid={testId}>
-        <button type="button" onClick={onClose} aria-label={t("close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-400 hover:text-gray-700" data-testid={`${testId}-close`}>
+        <button type="button" onClick={onClose} aria-label={t("close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-500 hover:text-gray-700" data-testid={`${testId}-close`}>
           ×
         </button>
         <h2 id={`${testId}-title`} className="text-2xl font-bold text-primary">

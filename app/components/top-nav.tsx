@@ -119,12 +119,16 @@ function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | nu
   const href = useHref();
   return (
     <details className="relative" data-testid="account-menu">
-      <summary className="flex items-center gap-2 rounded-md px-1 py-1 hover:bg-gray-100" aria-label={t("nav.account")}>
+      {/* The accessible name ("Account Dennis") contains the visible name (WCAG 2.5.3, axe label-content-name-mismatch). */}
+      <summary className="flex items-center gap-2 rounded-md px-1 py-1 hover:bg-gray-100">
         {thumbnail ? (
           <img src={thumbnail} alt="" width={32} height={32} className="h-8 w-8 rounded-full bg-gray-200 object-cover" />
         ) : (
-          <span className="flex h-8 w-8 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-white">{name.slice(0, 1).toUpperCase()}</span>
+          <span className="flex h-8 w-8 items-center justify-center rounded-full bg-secondary text-sm font-semibold text-white" aria-hidden="true">
+            {name.slice(0, 1).toUpperCase()}
+          </span>
         )}
+        <span className="sr-only">{t("nav.account")} </span>
         <span className="max-w-28 truncate text-sm font-medium text-gray-800 max-sm:sr-only">{name}</span>
         <ChevronDownIcon className="h-4 w-4 text-gray-500 max-sm:hidden" />
       </summary>

@@ -8,7 +8,7 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { useHref } from "~/components/root-data";
 import { SignupLink } from "~/components/signup-modal";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [settings, user] = await Promise.all([getSettings(request, context), getUser(request, context)]);
@@ -22,10 +22,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [
-  { title: pageTitle(data?.title, matches) },
-  { name: "description", content: data?.description },
-];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 const features = ["search", "chat", "match"] as const;
 

@@ -6,14 +6,14 @@ import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { plausibleToken } from "~/account-forms";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
 import { AccessCard, Notice } from "~/components/account-ui";
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -21,6 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   return {
     title: fixedT(locale, "account")("accountDeleted.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "accountDeleted"),
     // The reactivation link of the mail carries a token; without one this is the page after deleting.
     reactivation: token === null ? null : { token: plausibleToken(token) ? token : null },
   };
@@ -38,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data({ error: apiErrorMessage(common, result.error), linkInvalid: result.error.error === "link_invalid" }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function AccountDeleted() {
   const { t } = useTranslation("account");

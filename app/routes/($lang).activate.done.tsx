@@ -4,12 +4,12 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getUser } from "~/session.server";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** The activation link of the mail lands here with its token; the token is used once, then the address is clean. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -20,10 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     throw redirect(localizePath(locale, result.ok ? "/activate/done" : "/activate/error"));
   }
   const user = await getUser(request, context);
-  return { title: fixedT(locale)("activate.doneTitle"), loggedIn: user !== null };
+  return { title: fixedT(locale)("activate.doneTitle"), description: metaDescription(locale, "activateDone"), loggedIn: user !== null };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ActivationDone() {
   const { t } = useTranslation();

@@ -1,20 +1,20 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { getUser } from "~/session.server";
 import { ResendActivationForm } from "~/components/activation-reminder";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const user = await getUser(request, context);
-  return { title: fixedT(locale)("errors.activationFailed"), canResend: user?.status === "not_confirmed" };
+  return { title: fixedT(locale)("errors.activationFailed"), description: metaDescription(locale, "activateError"), canResend: user?.status === "not_confirmed" };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ActivationError() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { chatAction, loadChatPage } from "~/chat.server";
 import { ChatPage } from "~/components/chat-page";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /chats: the member's conversations (chat layout); deleting one posts here. */
 export const handle = { layout: "chat" };
@@ -9,7 +9,7 @@ export const handle = { layout: "chat" };
 export const loader = (args: LoaderFunctionArgs) => loadChatPage(args, null);
 export const action = (args: ActionFunctionArgs) => chatAction(args);
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ChatsPage() {
   return <ChatPage />;

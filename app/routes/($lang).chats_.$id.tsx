@@ -5,7 +5,7 @@ import { chatAction, loadChatPage } from "~/chat.server";
 import { ChatPage } from "~/components/chat-page";
 import { ConversationView } from "~/components/chat-conversation";
 import { whenShown } from "~/components/when-shown";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /chats/{id}: one conversation beside the list (chat layout). Opening it reads it (§4 Unread). */
 export const handle = { layout: "chat" };
@@ -18,7 +18,7 @@ export function loader(args: LoaderFunctionArgs) {
 
 export const action = (args: ActionFunctionArgs) => chatAction(args);
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ConversationPage() {
   return <ChatPage Conversation={ConversationView} />;

@@ -4,12 +4,12 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { ComplaintRequest, ComplaintResponse, complaintReasons } from "#contract/complaints";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /**
  * Issue 17 /complaints (the footer's Complaints): anyone reports content; the api stores it, mails it to
@@ -44,6 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     sent: reference ? fixedT(locale, "complaints")("sent", { reference }) : null,
     member: user ? { name: user.profile.name, email: user.email } : null,
     title: texts.title,
+    description: metaDescription(locale, "complaints"),
   };
 }
 
@@ -66,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(`${localizePath(locale, "/complaints")}?ref=${encodeURIComponent(sent.data.reference)}`);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 const inputClass = "mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 aria-[invalid=true]:border-danger";
 

@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { requireUser } from "~/session.server";
 import { ResendActivationForm } from "~/components/activation-reminder";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2: no language dropdown and no site-entry warning on complete-signup. */
 export const handle = { hideLanguage: true, hideEntryWarning: true, hideActivationReminder: true };
@@ -14,10 +14,13 @@ export const handle = { hideLanguage: true, hideEntryWarning: true, hideActivati
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const user = await requireUser(request, context, locale);
-  return { title: fixedT(locale)("complete.title", { name: user.profile.name }), name: user.profile.name, confirmed: user.status === "active" };
+  return {
+    title: fixedT(locale)("complete.title", { name: user.profile.name }),
+    description: metaDescription(locale, "completeSignup"),
+    name: user.profile.name, confirmed: user.status === "active" };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function CompleteSignup() {
   const { t } = useTranslation();

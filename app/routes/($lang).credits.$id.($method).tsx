@@ -6,7 +6,7 @@ import { CreatePaymentResponse, DiscountCodeInput, DiscountRefusal, PaymentMetho
 import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath, safeRedirectPath } from "~/paths";
 import { loadPackages, routeId } from "~/payments.server";
@@ -16,7 +16,7 @@ import { DiscountCode, MethodList, MethodLogo } from "~/components/payments";
 import { refusalText } from "~/offers";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /**
  * docs/product.md §2 /credits/{id}/{paymentmethod?}: without a method, the methods of the package's country (each a
@@ -47,6 +47,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     discountError: packages.discount_error,
     typedCode: packages.typedCode,
     title: fixedT(locale, "payments")(method ? "title.confirm" : "title.method"),
+    description: metaDescription(locale, "creditsMethod"),
   };
 }
 
@@ -75,7 +76,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   throw redirect(localizePath(locale, safeRedirectPath(target, `/payment/${result.data.payment_id}`)));
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ChooseMethod() {
   const { t } = useTranslation("payments");

@@ -2,23 +2,23 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { paymentMethodNames } from "#contract/payment-methods";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { loadPackages } from "~/payments.server";
 import { formatMoney } from "~/payments";
 import { CountrySelect, DiscountCode, PackageList } from "~/components/payments";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /credits: the purchase page (packages of the payment country, and the last order to repeat). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const packages = await loadPackages(request, context, locale, { member: true });
-  return { ...packages, title: fixedT(locale, "payments")("title.credits") };
+  return { ...packages, title: fixedT(locale, "payments")("title.credits"), description: metaDescription(locale, "credits") };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Credits() {
   const { t } = useTranslation("payments");

@@ -6,7 +6,7 @@ import { CreatePaymentResponse } from "#contract/payments";
 import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath, safeRedirectPath } from "~/paths";
 import { loadPackages } from "~/payments.server";
@@ -15,13 +15,13 @@ import { requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { MethodLogo } from "~/components/payments";
 import { useHref, useLocale } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /credits/repeat-order: the last package again with the stored method (a stored card is charged at once). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const packages = await loadPackages(request, context, locale, { member: true });
-  return { last: packages.last_order, title: fixedT(locale, "payments")("title.repeat") };
+  return { last: packages.last_order, title: fixedT(locale, "payments")("title.repeat"), description: metaDescription(locale, "repeatOrder") };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -37,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(localizePath(locale, safeRedirectPath(target, `/payment/${result.data.payment_id}`)));
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function RepeatOrder() {
   const { t } = useTranslation("payments");

@@ -6,7 +6,7 @@ import { DebitConfirmRequest, DebitRequestResponse, DirectDebitRequest } from "#
 import { CreatePaymentResponse, DiscountRefusal } from "#contract/payments";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { loadPackages, routeId } from "~/payments.server";
@@ -15,7 +15,7 @@ import { refusalText } from "~/offers";
 import { requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale, useRootData } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /**
  * docs/product.md §2 /directdebit (issue 16): a direct debit in two steps that work without JavaScript. First the
@@ -39,13 +39,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const result = await apiFor(request, context).get("/api/directdebit.php", DebitRequestResponse, { request: id });
     if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
     if (result.data.payment_id) throw redirect(localizePath(locale, `/payment/${result.data.payment_id}`));
-    return { step: "code" as const, debit: result.data, resent: url.searchParams.has("resent"), title: t("directDebit.title") };
+    return { step: "code" as const, debit: result.data, resent: url.searchParams.has("resent"), title: t("directDebit.title"), description: metaDescription(locale, "directDebit") };
   }
   const packageId = routeId(url.searchParams.get("package") ?? undefined);
   const packages = await loadPackages(request, context, locale, { member: true, packageId });
   const pkg = packages.packages.find((p) => p.id === packageId);
   if (!pkg || !packages.methods.some((m) => m.id === "sdd" && m.mandate_form)) throw data(null, { status: 404 });
-  return { step: "details" as const, pkg, discountError: packages.discount_error, typedCode: packages.typedCode, title: t("directDebit.title") };
+  return { step: "details" as const, pkg, discountError: packages.discount_error, typedCode: packages.typedCode, title: t("directDebit.title"), description: metaDescription(locale, "directDebit") };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -101,7 +101,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return fail(sent.status, apiErrorMessage(errorsT, error) + hint, { fieldErrors, values });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 const inputClass = "mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 aria-[invalid=true]:border-danger";
 

@@ -5,17 +5,17 @@ import { useTranslation } from "react-i18next";
 import { visibleLocales } from "#contract/locales";
 import { Locale, UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { localeCookie, urlLocale } from "~/locale.server";
 import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
 import { getSettings } from "~/session.server";
 import { languageNames } from "~/components/language-menu";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const settings = await getSettings(request, context);
-  return { title: fixedT(locale)("language.title"), current: locale, options: visibleLocales(settings.geoip_country) };
+  return { title: fixedT(locale)("language.title"), description: metaDescription(locale, "langConfig"), current: locale, options: visibleLocales(settings.geoip_country) };
 }
 
 /** Keeps the choice in i18n_redirected for 365 days, saves it for a member, and shows the same page in the new language. */
@@ -33,7 +33,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect(location, { headers: { "Set-Cookie": localeCookie(language.data) } });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function LanguageConfig() {
   const { t } = useTranslation();

@@ -5,12 +5,12 @@ import { useTranslation } from "react-i18next";
 import { LikesResponse } from "#contract/likes";
 import type { MemberCard } from "#contract/members";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { callWithMember, getSettings, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /likes/{type}: the tabs received, sent and matches. */
 const tabs = ["received", "sent", "matches"] as const;
@@ -51,10 +51,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     limit: likes.limit,
     cdn: settings.cdn_prefix,
     title: t("page.metaTitle", { tab: t(`page.${type}`), site: settings.name }),
+    description: metaDescription(locale, "likes"),
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Likes() {
   const { t } = useTranslation("likes");

@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { loginSchema } from "~/login-form";
 import { localizePath, safeRedirectPath } from "~/paths";
@@ -16,7 +16,7 @@ import { getSettings, getUser } from "~/session.server";
 import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
 import type { LoginFieldName, LoginFormView } from "~/components/login-validation";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 // conform and zod (~40 KB gzip) load on the form's first focus; until then the page shows the action's reply.
 const LoginValidation = lazy(() => import("~/components/login-validation").then((module) => ({ default: module.LoginValidation })));
@@ -26,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await getUser(request, context);
   if (user) throw redirect(localizePath(locale, "/members"));
   const settings = await getSettings(request, context);
-  return { title: fixedT(locale)("login.metaTitle", { site: settings.name }) };
+  return { title: fixedT(locale)("login.metaTitle", { site: settings.name }), description: metaDescription(locale, "login", { site: settings.name }) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -44,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(safeRedirectPath(redirectTo, localizePath(locale, "/members")));
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 /**
  * The form as conform renders it from the action's reply alone (ids, `required` from the schema, aria attributes,

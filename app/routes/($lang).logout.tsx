@@ -8,8 +8,8 @@ import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getUser } from "~/session.server";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
-import { fixedT } from "~/i18n.server";
+import { pageMeta } from "~/page-title";
+import { fixedT, metaDescription } from "~/i18n.server";
 
 /** Logging out changes state, so only a POST does it (a link or an image on another site cannot). */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -22,10 +22,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   if (!(await getUser(request, context))) throw redirect(localizePath(locale, "/"));
-  return { title: fixedT(locale)("logout.question") };
+  return { title: fixedT(locale)("logout.question"), description: metaDescription(locale, "logout") };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Logout() {
   const { t } = useTranslation();

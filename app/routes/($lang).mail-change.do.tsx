@@ -6,14 +6,14 @@ import { OkResponse } from "#contract/account";
 import type { ErrorCode } from "#contract/errors";
 import { apiFor } from "~/api.server";
 import { plausibleToken } from "~/account-forms";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
 import { AccessCard, Notice } from "~/components/account-ui";
 import { FormAlert } from "~/components/form-fields";
 import { useHref, useRootData } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /**
  * The confirmation link mailed to the new address. Opening it confirms (a one-time link); the
@@ -23,18 +23,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const settings = await getSettings(request, context);
   const title = fixedT(locale, "account")("mailChange.metaTitle", { site: settings.name });
+  const description = metaDescription(locale, "mailChange");
   const url = new URL(request.url);
-  if (url.searchParams.get("changed") === "1") return { title, error: null };
+  if (url.searchParams.get("changed") === "1") return { title, description, error: null };
   const token = url.searchParams.get("token");
-  if (!plausibleToken(token)) return { title, error: "link_invalid" satisfies ErrorCode };
+  if (!plausibleToken(token)) return { title, description, error: "link_invalid" satisfies ErrorCode };
   const result = await apiFor(request, context).post("/api/mail-change-do.php", OkResponse, { token });
   if (result.ok) throw redirect(`${localizePath(locale, "/mail-change/do")}?changed=1`);
   // link_invalid or email_taken (another account took the address meanwhile).
   const error: ErrorCode = result.error.error;
-  return { title, error };
+  return { title, description, error };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function MailChangeDo() {
   const { t } = useTranslation("account");

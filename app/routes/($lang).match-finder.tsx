@@ -2,13 +2,13 @@ import type { MetaFunction } from "@remix-run/node";
 import { discoveryAction, discoveryLoader } from "~/discovery.server";
 import { DiscoveryPage } from "~/components/discovery-card";
 import { GeneralErrorBoundary } from "~/components/error-page";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** The match finder (docs/product.md §2 /match-finder): like or pass one member at a time, without a daily limit. */
 export const loader = discoveryLoader("match_finder");
 export const action = discoveryAction("match_finder");
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function MatchFinder() {
   return <DiscoveryPage />;

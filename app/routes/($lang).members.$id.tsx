@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { MemberQuery, MemberResponse, visitorMaySearch, type MemberProfile } from "#contract/members";
 import { profileChoiceFields } from "#contract/profile-choices";
 import { apiFor, requestHasTrafficSource } from "~/api.server";
+import { metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { callWithMember, getSettings, getUser, requireUser } from "~/session.server";
 import { getRegions } from "~/regions.server";
@@ -13,7 +14,7 @@ import { useHref } from "~/components/root-data";
 import { LikeButton } from "~/components/like-button";
 import { MatchModal } from "~/components/match-modal";
 import { FictionalLabel, MemberActions, MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -47,10 +48,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     relation: result.data.relation,
     fictional: profile.fictional ? { icon: settings.fictional_icon, warning: settings.fictional_warning } : null,
     title: `${profile.name}, ${profile.age} | ${settings.name}`,
+    description: metaDescription(locale, "member", { name: profile.name, age: profile.age, site: settings.name }),
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function MemberPage() {
   const { t } = useTranslation();

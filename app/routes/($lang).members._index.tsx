@@ -4,16 +4,18 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MembersQuery, MembersResponse, visitorMaySearch } from "#contract/members";
 import { apiFor, requestHasTrafficSource } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { callWithMember, getSettings, getUser, requireUser } from "~/session.server";
 import { getRegions } from "~/regions.server";
 import { useHref, useRootData } from "~/components/root-data";
 import { MemberCard } from "~/components/member-card";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */
 const filterKeys = ["gender", "country", "region", "min_age", "max_age"] as const;
+/** Cards in the grid's first row at its widest (xl:grid-cols-5): on the first screen, so their photos are not lazy. */
+const firstRow = 5;
 type Filters = Partial<Record<(typeof filterKeys)[number], string>>;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -35,6 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const countryName = new Intl.DisplayNames([locale], { type: "region" });
   const base = {
     title: t("members.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "members", { site: settings.name }),
     cdn: settings.cdn_prefix,
     filters,
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
@@ -63,12 +66,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Members() {
   const { t } = useTranslation();
   const href = useHref();
   const { results, similar, numResults, pageNumber, pageCount, cdn, filters, invalid } = useLoaderData<typeof loader>();
+  // The largest image of the first screen: the first photo of the grid (a card without a photo shows an initial).
+  const firstPhoto = results.findIndex((member) => member.main_image);
   const searching = Object.keys(filters).length > 0;
   const pageLink = (page: number) => `?${new URLSearchParams({ ...filters, page: String(page) }).toString()}`;
   return (
@@ -96,9 +101,10 @@ export default function Members() {
         </div>
       ) : (
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="member-cards">
-          {results.map((member) => (
+          {results.map((member, index) => (
             <li key={member.id}>
-              <MemberCard member={member} cdn={cdn} />
+              {/* The first row (5 cards at the widest) is on the first screen: loaded at once, the first one first. */}
+              <MemberCard member={member} cdn={cdn} priority={index === firstPhoto ? "high" : index < firstRow ? "eager" : undefined} />
             </li>
           ))}
         </ul>

@@ -5,13 +5,13 @@ import { useTranslation } from "react-i18next";
 import { BlockQuery, BlockResponse } from "#contract/blocks";
 import { MemberResponse } from "#contract/members";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath, safeRedirectPath } from "~/paths";
 import { requireUser } from "~/session.server";
 import { MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /*
  * /members/{id}/block: block and unblock (issue 4 item 4). POST intent=block|unblock, then back to
@@ -52,10 +52,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { profile, relation } = result.data;
   // Already blocked: the member's page says so and offers to unblock.
   if (relation?.blocked_by_me) throw redirect(localizePath(locale, `/members/${id}`));
-  return { member: { id: profile.id, name: profile.name }, title: fixedT(locale, "member")("block.metaTitle", { name: profile.name }) };
+  return { member: { id: profile.id, name: profile.name }, title: fixedT(locale, "member")("block.metaTitle", { name: profile.name }), description: metaDescription(locale, "block", { name: profile.name }) };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [...pageMeta(data, matches), { name: "robots", content: "noindex" }];
 
 export default function BlockConfirmation() {
   const { t } = useTranslation("member");

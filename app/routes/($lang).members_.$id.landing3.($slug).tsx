@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { funnelNext, loadMemberFunnel } from "~/member-funnel.server";
 import { signupAction } from "~/signup.server";
 import { FunnelMemberFacts, FunnelPhoto, FunnelSignup, useFunnel } from "~/components/member-funnel";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** Issue 17 member funnel: the chat with the member as it will look, opened by the signup beside it. */
 export const handle = { layout: "lander" };
 
 export const loader = (args: LoaderFunctionArgs) => loadMemberFunnel(args, "landing3");
 export const action = (args: ActionFunctionArgs) => signupAction(args, { next: funnelNext(args.params) });
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function MemberLanding3() {
   const { member, cdn, texts } = useFunnel();
@@ -24,7 +24,7 @@ export default function MemberLanding3() {
             <FunnelMemberFacts />
           </div>
           <p className="flex flex-1 items-center justify-center p-6 text-center text-gray-600">{texts.composerHint}</p>
-          <a href="#join" className="m-3 block rounded-full bg-gray-100 px-4 py-2.5 text-gray-500 ring-1 ring-gray-200 hover:ring-primary" data-testid="funnel-composer">
+          <a href="#join" className="m-3 block rounded-full bg-gray-100 px-4 py-2.5 text-gray-600 ring-1 ring-gray-200 hover:ring-primary" data-testid="funnel-composer">
             {texts.composer}
           </a>
         </div>

@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { funnelNext, loadMemberFunnel } from "~/member-funnel.server";
 import { signupAction } from "~/signup.server";
 import { FunnelMemberFacts, FunnelPhoto, FunnelSignup, useFunnel } from "~/components/member-funnel";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** Issue 17 member funnel, the plainest design: the member beside the signup form. */
 export const handle = { layout: "lander" };
 
 export const loader = (args: LoaderFunctionArgs) => loadMemberFunnel(args, "signup");
 export const action = (args: ActionFunctionArgs) => signupAction(args, { next: funnelNext(args.params) });
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function MemberSignup() {
   const { member, cdn, texts } = useFunnel();

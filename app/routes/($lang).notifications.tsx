@@ -5,14 +5,14 @@ import { notificationChannels, notificationKinds, switchFieldName as fieldName }
 import { NotificationSettingsResponse } from "#contract/notifications";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { callWithMember, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 import { settingsFromForm } from "~/notifications.server";
 
 /**
@@ -63,6 +63,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     reasons: result.data.notifications_disabled,
     done: done === "saved" || done === "resumed" ? done : null,
     title: texts.title,
+    description: metaDescription(locale, "notifications"),
   };
 }
 
@@ -89,7 +90,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw data(null, { status: 400 });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Notifications() {
   const { texts, settings, reasons, done } = useLoaderData<typeof loader>();

@@ -6,7 +6,7 @@ import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { getSettings } from "~/session.server";
 import { isStaticPage, legalValues } from "~/legal";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 const PageContent = z.object({
   title: z.string(),
@@ -21,10 +21,11 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   const t = fixedT(locale, "pages");
   const content = PageContent.parse(t(params.page, { returnObjects: true, ...legalValues(settings, locale) }));
-  return { page: params.page, ...content };
+  // The page's own introduction is its meta description (issue 29).
+  return { page: params.page, ...content, description: content.intro };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaticPage() {
   const { page, title, intro, sections } = useLoaderData<typeof loader>();

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { PaymentResponse, SandboxDebitRequest, sandboxDebitOutcomes } from "#contract/payments";
 import { finalFailures, paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { routeId } from "~/payments.server";
 import { localizePath } from "~/paths";
@@ -14,7 +14,7 @@ import { formatMoney } from "~/payments";
 import { callWithMember, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale, useRootData } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** How often a pending payment's page looks again (seconds). */
 const refreshSeconds = 2;
@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireUser(request, context, locale);
   const result = (await early) ?? (await apiFor(request, context).get("/api/payment.php", PaymentResponse, { id }));
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
-  return { payment: result.data.payment, title: fixedT(locale, "payments")("title.result") };
+  return { payment: result.data.payment, title: fixedT(locale, "payments")("title.result"), description: metaDescription(locale, "payment") };
 }
 
 /** The sandbox's bank (a TEST panel on a pending direct debit): collects, refuses or returns it, then shows the page again. */
@@ -51,7 +51,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 const refreshes = (payment: { status: string; mandate: boolean } | undefined) => payment?.status === "pending" && !payment.mandate;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const tags = [{ title: pageTitle(data?.title, matches) }];
+  const tags = pageMeta(data, matches);
   return refreshes(data?.payment) ? [...tags, { httpEquiv: "refresh", content: String(refreshSeconds) }] : tags;
 };
 

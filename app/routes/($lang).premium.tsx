@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { loadPackages } from "~/payments.server";
 import { CountrySelect, PackageList } from "~/components/payments";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useRootData } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §6: what premium gives (any package makes a member premium). */
 const premiumPhotoSlots = 25;
@@ -16,10 +16,10 @@ const premiumPhotoSlots = 25;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const packages = await loadPackages(request, context, locale, { member: true });
-  return { ...packages, title: fixedT(locale, "payments")("title.premium") };
+  return { ...packages, title: fixedT(locale, "payments")("title.premium"), description: metaDescription(locale, "premium") };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Premium() {
   const { t } = useTranslation("payments");

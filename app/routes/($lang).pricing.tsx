@@ -1,23 +1,23 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { loadPackages } from "~/payments.server";
 import { getSettings } from "~/session.server";
 import { CountrySelect, PackageList } from "~/components/payments";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /pricing: public prices of the packages for a payment country. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const [packages, settings] = await Promise.all([loadPackages(request, context, locale, { member: false }), getSettings(request, context)]);
-  return { ...packages, title: fixedT(locale, "payments")("title.pricing") + ` - ${settings.name}` };
+  return { ...packages, title: fixedT(locale, "payments")("title.pricing") + ` - ${settings.name}`, description: metaDescription(locale, "pricing") };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Pricing() {
   const { t } = useTranslation("payments");

@@ -9,7 +9,7 @@ import type { Locale } from "#contract/locales";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { apiFieldErrors, profileChoiceFields, profileFormSchema, profileUpdateOf, sexualities, visibleOptionalFields } from "~/profile-fields";
@@ -22,7 +22,7 @@ import { LocationFields } from "~/components/profile-location";
 import { useHref } from "~/components/root-data";
 import { Panel } from "~/components/panel";
 import { DataExportPanel } from "~/components/data-export-panel";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 import { getRegions } from "~/regions.server";
 
 /** What the page confirms after a redirect (?done=). */
@@ -60,6 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const visible = visibleOptionalFields(settings);
   return {
     title: fixedT(locale, "profile")("metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "profile"),
     done: doneStates.find((d) => d === done) ?? null,
     email: user.email,
     minAge: settings.min_age,
@@ -115,7 +116,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data<ActionData>({ intent: "profile", result: reply, regions }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function OwnProfile() {
   const { t } = useTranslation("profile");

@@ -8,7 +8,7 @@ import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { emailChangeSchema, passwordChangeSchema } from "~/account-forms";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
@@ -17,7 +17,7 @@ import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 import { Panel } from "~/components/panel";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 type Intent = "password" | "email";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
@@ -29,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const done = new URL(request.url).searchParams.get("done");
   return {
     title: fixedT(locale, "account")("accountSettings.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "account"),
     email: user.email,
     done: done === "password" || done === "email" ? done : null,
   };
@@ -75,7 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw data(null, { status: 400 });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function AccountSettings() {
   const { t } = useTranslation("account");

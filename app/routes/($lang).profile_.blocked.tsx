@@ -4,13 +4,13 @@ import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlocksQuery, BlocksResponse } from "#contract/blocks";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
 import { UnblockButton } from "~/components/member-actions";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** The members the member blocked (issue 4 item 4), each with Unblock; newest block first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -26,13 +26,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (result.data.results.length === 0 && query.data.page > pageCount) throw redirect(`${localizePath(locale, "/profile/blocked")}${pageCount > 1 ? `?page=${pageCount}` : ""}`);
   return {
     title: fixedT(locale, "member")("blocked.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "blocked"),
     cdn: settings.cdn_prefix,
     ...result.data,
     pageCount,
   };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function BlockedMembers() {
   const { t } = useTranslation(["member", "common"]);

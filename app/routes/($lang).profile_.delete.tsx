@@ -9,7 +9,7 @@ import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { deleteAccountSchema } from "~/account-forms";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
@@ -17,7 +17,7 @@ import { useEmptyPasswordsAfterError } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton, TextareaField } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -25,6 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   return {
     title: fixedT(locale, "account")("deleteAccount.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "deleteAccount"),
     deleteDiscount: settings.delete_discount,
   };
 }
@@ -47,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data(reply, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 /** docs/product.md §2 "Account-deletion flow with alternatives": first what could be done instead, then the form. */
 export default function DeleteAccount() {

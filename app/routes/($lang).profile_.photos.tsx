@@ -7,7 +7,7 @@ import { queryId } from "#contract/input";
 import { PhotosResponse, photoLimits, type OwnPhoto } from "#contract/photos";
 import { apiFor, serviceUnavailable } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { forwardPhotoUpload, isMultipart } from "~/photo-upload.server";
@@ -16,7 +16,7 @@ import { Notice } from "~/components/account-ui";
 import { FormAlert } from "~/components/form-fields";
 import { PhotoUploadForm } from "~/components/photo-upload-form";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 const doneKinds = ["uploaded", "main", "deleted"] as const;
 type Done = (typeof doneKinds)[number];
@@ -44,6 +44,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     done,
     confirm: result.data.photos.find((p) => p.id === confirmId) ?? null,
     title: fixedT(locale, "photos")("page.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "photos"),
   };
 }
 
@@ -70,7 +71,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data<ActionData>({ form: "photo", error: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 /** Issue 4 item 2: the member's own photos, with upload, main photo and delete; every form works without JavaScript. */
 export default function ProfilePhotos() {

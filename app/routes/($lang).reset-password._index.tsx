@@ -8,7 +8,7 @@ import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { passwordResetRequestSchema } from "~/account-forms";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
@@ -16,7 +16,7 @@ import { AccessCard, Notice } from "~/components/account-ui";
 import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -26,6 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   return {
     title: fixedT(locale, "account")("resetPassword.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "resetPassword"),
     sent: new URL(request.url).searchParams.get("sent") === "1",
   };
 }
@@ -43,7 +44,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(`${localizePath(locale, "/reset-password")}?sent=1`);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ResetPassword() {
   const { t } = useTranslation("account");

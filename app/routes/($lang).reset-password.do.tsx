@@ -8,7 +8,7 @@ import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { passwordResetSchema, plausibleToken } from "~/account-forms";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
@@ -16,7 +16,7 @@ import { AccessCard, NewPasswordFields, useEmptyPasswordsAfterError } from "~/co
 import { FormAlert, SubmitButton } from "~/components/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -30,6 +30,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   return {
     title: fixedT(locale, "account")("resetPasswordDo.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "resetPasswordDo"),
     token: plausibleToken(token) ? token : null,
   };
 }
@@ -49,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(`${localizePath(locale, "/login")}?reset=done`);
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ResetPasswordDo() {
   const { t } = useTranslation("account");

@@ -6,6 +6,7 @@ import { LinkToken } from "#contract/input";
 import { SandboxCheckoutDone, SandboxCheckoutResponse, SandboxOutcome } from "#contract/payments";
 import { paymentMethodNames, sandboxCards, sandboxOutcomes } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
+import { metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { formatMoney } from "~/payments";
@@ -28,7 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const token = tokenOf(params.token);
   const result = await apiFor(request, context).get("/api/sandbox-checkout.php", SandboxCheckoutResponse, { token }, { sessionOptional: true });
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
-  return { checkout: result.data };
+  return { checkout: result.data, description: metaDescription(urlLocale(request), "sandboxCheckout") };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -44,7 +45,11 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   throw redirect(localizePath(locale, `/payment/${result.data.payment_id}`));
 }
 
-export const meta: MetaFunction = () => [{ title: "TEST - Sandbox checkout" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: "TEST - Sandbox checkout" },
+  { name: "description", content: data?.description },
+  { name: "robots", content: "noindex" },
+];
 
 export default function SandboxCheckout() {
   const { t } = useTranslation("payments");

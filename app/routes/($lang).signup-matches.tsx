@@ -4,22 +4,22 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MembersResponse } from "#contract/members";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { getSettings, requireUser } from "~/session.server";
 import { MemberCard } from "~/components/member-card";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   await requireUser(request, context, locale);
   const [settings, result] = await Promise.all([getSettings(request, context), apiFor(request, context).get("/api/signup-matches.php", MembersResponse)]);
   if (!result.ok) throw data(null, { status: result.status });
-  return { title: fixedT(locale)("matches.title"), cdn: settings.cdn_prefix, members: result.data.results };
+  return { title: fixedT(locale)("matches.title"), description: metaDescription(locale, "signupMatches"), cdn: settings.cdn_prefix, members: result.data.results };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function SignupMatches() {
   const { t } = useTranslation();

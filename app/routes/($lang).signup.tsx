@@ -2,14 +2,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, getUser } from "~/session.server";
 import { signupGate } from "~/signup-gate.server";
 import { SignupForm } from "~/components/signup-form";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 import { signupAction } from "~/signup.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -19,6 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const invitation = new URL(request.url).searchParams.get("invitation") ?? "";
   return {
     title: fixedT(locale)("signup.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "signup", { site: settings.name }),
     gate: signupGate(settings, request),
     invitation,
     minAge: settings.min_age,
@@ -28,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export const action = (args: ActionFunctionArgs) => signupAction(args);
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Signup() {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ import { UserResponse } from "#contract/user";
 import { apiFor } from "~/api.server";
 import { getRegions } from "~/regions.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
@@ -23,7 +23,7 @@ import { useValidatedForm } from "~/components/validated-form";
 import { PushStep } from "~/components/push";
 import { PhotoUploadForm } from "~/components/photo-upload-form";
 import { forwardPhotoUpload } from "~/photo-upload.server";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 export const handle = { hideEntryWarning: true };
 
@@ -62,6 +62,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return {
     step,
     title: step === 1 ? t("steps.push.title") : step === 2 ? fixedT(locale, "photos")("signupStep.title") : t(step === 3 ? "steps.personal.title" : "steps.about.title"),
+    description: metaDescription(locale, "signupStep"),
     pushPublicKey: settings.push_public_key,
     next: localizePath(locale, nextSignupPath(step, settings)),
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
@@ -97,7 +98,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   throw redirect(localizePath(locale, nextSignupPath(step, settings)));
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function SignupStep() {
   const { t } = useTranslation();

@@ -2,13 +2,13 @@ import type { MetaFunction } from "@remix-run/node";
 import { discoveryAction, discoveryLoader } from "~/discovery.server";
 import { DiscoveryPage } from "~/components/discovery-card";
 import { GeneralErrorBoundary } from "~/components/error-page";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** The swipe game (docs/product.md §2 /swipe-game): like or pass one member at a time, 4 likes a day (§9). */
 export const loader = discoveryLoader("swipe");
 export const action = discoveryAction("swipe");
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function SwipeGame() {
   return <DiscoveryPage />;

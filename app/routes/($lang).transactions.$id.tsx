@@ -5,14 +5,14 @@ import { useTranslation } from "react-i18next";
 import { TransactionResponse } from "#contract/payments";
 import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { routeId } from "~/payments.server";
 import { formatMoney } from "~/payments";
 import { callWithMember, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /transactions/{id}: a receipt with the payment and the company's details (§3 Company info). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -23,10 +23,10 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const result = (await early) ?? (await apiFor(request, context).get("/api/transaction.php", TransactionResponse, { id }));
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
   const { me: _me, ...receipt } = result.data;
-  return { ...receipt, title: `${fixedT(locale, "payments")("transactions.receipt")} ${id}` };
+  return { ...receipt, title: `${fixedT(locale, "payments")("transactions.receipt")} ${id}`, description: metaDescription(locale, "receipt") };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Receipt() {
   const { t } = useTranslation("payments");

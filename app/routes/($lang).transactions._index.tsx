@@ -5,13 +5,13 @@ import { useTranslation } from "react-i18next";
 import { TransactionsResponse } from "#contract/payments";
 import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/api.server";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { formatMoney } from "~/payments";
 import { callWithMember, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /** docs/product.md §2 /transactions: every payment with date, payment_id, package, credits, amount, method, transaction costs and status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -20,10 +20,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context, locale);
   const result = (await early) ?? (await apiFor(request, context).get("/api/transactions.php", TransactionsResponse));
   if (!result.ok) throw data(null, { status: result.status });
-  return { transactions: result.data.transactions, title: fixedT(locale, "payments")("title.transactions") };
+  return { transactions: result.data.transactions, title: fixedT(locale, "payments")("title.transactions"), description: metaDescription(locale, "transactions") };
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Transactions() {
   const { t } = useTranslation("payments");

@@ -4,14 +4,14 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { UnsubscribeResponse, UnsubscribeToken } from "#contract/notifications";
 import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
+import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
-import { pageTitle } from "~/page-title";
+import { pageMeta } from "~/page-title";
 
 /**
  * Issue 17: where a person lands who opens a mail's List-Unsubscribe link (GET /api/unsubscribe.php sends
@@ -37,6 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       invalid: t("unsubscribe.invalid"),
     },
     title: t("unsubscribe.title"),
+    description: metaDescription(locale, "unsubscribe"),
   };
 }
 
@@ -51,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data({ invalid: false, message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [{ title: pageTitle(data?.title, matches) }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => [...pageMeta(data, matches), { name: "robots", content: "noindex" }];
 
 export default function Unsubscribe() {
   const { token, done, texts } = useLoaderData<typeof loader>();

@@ -1,8 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getSettings } from "~/session.server";
 
-/** The theme's primary colour (app/tailwind.css, docs/product.md §9 "Primary colour pink"); the icons carry it (scripts/make-icons.mjs). */
-export const themeColour = "#e6246e";
+/**
+ * The theme's primary colour (app/tailwind.css, docs/product.md §9 "Primary colour pink"); the icons carry it (scripts/make-icons.mjs).
+ * 5.53:1 with white (issue 29): the offline page uses it for its heading and as a button's background.
+ */
+export const themeColour = "#c81d5f";
 
 /** docs/product.md §1 installable app mode: each site's web app manifest, named after the site, opening on the members. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,0 +1,258 @@
+import { randomUUID } from "node:crypto";
+import { readdirSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { TeasersResponse } from "#contract/members";
+import { expect, hydrated, projectRoot, sameOrigin, test } from "./fixtures";
+import { activeMember, type ActiveMember } from "./accounts-support";
+
+/**
+ * Issue 29: axe (WCAG 2.1 A and AA) on every page of the site, with JavaScript on, as a visitor and as a
+ * logged-in member, and with the dialogs a page opens by itself. A test fails on any violation and prints each
+ * one's rule, the elements (targets) and the rule's help.
+ *
+ * `pages` has an entry for every file in app/routes (the last test fails when a route file has none), so a new
+ * page must be added here: the paths (with sample params) it is audited at, and as whom; or why it is no page.
+ * One test per group of pages, each reusing one browser context.
+ */
+
+const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+/** Sample params the groups fill in: a demo member, a package, and the member's own conversation and purchase. */
+type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number };
+
+/** A page as audited: its path and, when it differs (a redirect that stays), the path it must end on. */
+/**
+ * A page as audited: its path; `react: false` for a page without React (no hydration to wait for); `described: false`
+ * for an error page, which has no meta description of its own (every other page has one, in its language).
+ */
+type Visit = { path: string; react?: false; described?: false };
+
+type Group = "visitor" | "lander" | "social" | "account" | "purchase";
+type Entry = { group: Group; visits: (s: Samples) => Visit[] } | { notAPage: string };
+
+const at = (...paths: string[]): Visit[] => paths.map((path) => ({ path }));
+
+const pages: Record<string, Entry> = {
+  "($lang).$.tsx": { group: "visitor", visits: () => [{ path: "/no-such-page", described: false }] },
+  "($lang)._index.tsx": { group: "visitor", visits: () => at("/") },
+  "($lang).account-deleted.tsx": { group: "visitor", visits: () => at("/account-deleted") },
+  "($lang).activate.done.tsx": { group: "visitor", visits: () => at("/activate/done") },
+  "($lang).activate.error.tsx": { group: "visitor", visits: () => at("/activate/error") },
+  "($lang).activation-mail.tsx": { notAPage: "a POST only (resend the activation mail); its forms are on the member's pages" },
+  "($lang).chats.tsx": { group: "social", visits: () => at("/chats") },
+  "($lang).chats_.$id.tsx": { group: "social", visits: (s) => at(`/chats/${s.conversation}`) },
+  "($lang).complaints.tsx": { group: "visitor", visits: () => at("/complaints") },
+  "($lang).complete-signup.tsx": { group: "social", visits: () => at("/complete-signup") },
+  "($lang).credits.$id.($method).tsx": { group: "account", visits: (s) => at(`/credits/${s.packageId}`, `/credits/${s.packageId}/ideal`) },
+  "($lang).credits._index.tsx": { group: "account", visits: () => at("/credits") },
+  "($lang).credits.repeat-order.tsx": { group: "purchase", visits: () => at("/credits/repeat-order") },
+  "($lang).directdebit.tsx": { group: "account", visits: (s) => at(`/directdebit?package=${s.packageId}`) },
+  "($lang).dismiss.tsx": { notAPage: "a POST only (dismiss a banner)" },
+  "($lang).landers.alonetonight.($slug).tsx": { group: "lander", visits: () => at("/landers/alonetonight/bdsm") },
+  "($lang).landers.collagelanding.($slug).tsx": { group: "lander", visits: () => at("/landers/collagelanding/MILF") },
+  "($lang).landers.gallery.($slug).tsx": { group: "lander", visits: () => at("/landers/gallery/discreet") },
+  "($lang).landers.iconslanding.($slug).tsx": { group: "lander", visits: () => at("/landers/iconslanding") },
+  "($lang).landers.maplanding.($slug).tsx": { group: "lander", visits: () => at("/landers/maplanding") },
+  "($lang).landers.socialnetwork.($slug).tsx": { group: "lander", visits: () => at("/landers/socialnetwork") },
+  "($lang).landers.tinderswipe.tsx": { group: "lander", visits: () => at("/landers/tinderswipe") },
+  "($lang).landers.transitionsvideolanding.($slug).tsx": { group: "lander", visits: () => at("/landers/transitionsvideolanding") },
+  "($lang).landers.video.($slug).tsx": { group: "lander", visits: () => at("/landers/video") },
+  "($lang).lang-config.tsx": { group: "visitor", visits: () => at("/lang-config") },
+  "($lang).likes.$type.tsx": { group: "social", visits: () => at("/likes/matches", "/likes/received") },
+  "($lang).likes._index.tsx": { notAPage: "redirects to /likes/matches" },
+  "($lang).likes.m.$id.tsx": { notAPage: "redirects to the member's page (/members/{id}?from=likes)" },
+  "($lang).login.tsx": { group: "visitor", visits: () => at("/login") },
+  "($lang).logout.tsx": { group: "social", visits: () => at("/logout") },
+  "($lang).mail-change.do.tsx": { group: "visitor", visits: () => at("/mail-change/do?token=not-a-token") },
+  "($lang).match-finder.tsx": { group: "social", visits: () => at("/match-finder") },
+  "($lang).members.$id.tsx": { group: "social", visits: (s) => at(`/members/${s.member}`) },
+  "($lang).members._index.tsx": { group: "social", visits: () => at("/members") },
+  "($lang).members_.$id.block.tsx": { group: "social", visits: (s) => at(`/members/${s.member}/block`) },
+  "($lang).members_.$id.chat.tsx": { group: "social", visits: (s) => at(`/members/${s.member}/chat`) },
+  "($lang).members_.$id.landing.tsx": { group: "lander", visits: (s) => at(`/members/${s.member}/landing`) },
+  "($lang).members_.$id.landing2.($slug).tsx": { group: "lander", visits: (s) => at(`/members/${s.member}/landing2/bdsm`) },
+  "($lang).members_.$id.landing3.($slug).tsx": { group: "lander", visits: (s) => at(`/members/${s.member}/landing3/gay`) },
+  "($lang).members_.$id.like.tsx": { notAPage: "a POST only (like a member)" },
+  "($lang).members_.$id.signup.tsx": { group: "lander", visits: (s) => at(`/members/${s.member}/signup`) },
+  "($lang).notifications.tsx": { group: "account", visits: () => at("/notifications") },
+  "($lang).offline.tsx": { group: "visitor", visits: () => [{ path: "/offline", react: false, described: false }] },
+  "($lang).pages.$page.tsx": { group: "visitor", visits: () => at("/pages/faq") },
+  "($lang).payment.$id.tsx": { group: "purchase", visits: (s) => at(`/payment/${s.payment}`) },
+  "($lang).premium.tsx": { group: "account", visits: () => at("/premium") },
+  "($lang).pricing.tsx": { group: "visitor", visits: () => at("/pricing") },
+  "($lang).profile.tsx": { group: "account", visits: () => at("/profile") },
+  "($lang).profile_.account.tsx": { group: "account", visits: () => at("/profile/account") },
+  "($lang).profile_.blocked.tsx": { group: "account", visits: () => at("/profile/blocked") },
+  "($lang).profile_.delete.tsx": { group: "account", visits: () => at("/profile/delete") },
+  "($lang).profile_.export.tsx": { notAPage: "the data export's download (a zip) and its POST" },
+  "($lang).profile_.photos.tsx": { group: "account", visits: () => at("/profile/photos") },
+  "($lang).refused.tsx": { notAPage: "the request guard's refusal (a refused POST): the error page of the 404 entry (\"($lang).$.tsx\") with another status" },
+  "($lang).reset-password._index.tsx": { group: "visitor", visits: () => at("/reset-password") },
+  "($lang).reset-password.do.tsx": { group: "visitor", visits: () => at("/reset-password/do?token=this-token-was-never-issued") },
+  "($lang).sandbox-checkout.$token.tsx": { group: "purchase", visits: (s) => at(`/sandbox-checkout/${s.checkout}`) },
+  "($lang).signup-matches.tsx": { group: "social", visits: () => at("/signup-matches") },
+  "($lang).signup.tsx": { group: "visitor", visits: () => at("/signup") },
+  "($lang).signup_.$step.tsx": { group: "account", visits: () => at("/signup/2", "/signup/3", "/signup/4") },
+  "($lang).site-entry.tsx": { notAPage: "a POST only (the entry warning's answer); the warning itself is audited open below" },
+  "($lang).swipe-game.tsx": { group: "social", visits: () => at("/swipe-game") },
+  "($lang).transactions.$id.tsx": { group: "purchase", visits: (s) => at(`/transactions/${s.transaction}`) },
+  "($lang).transactions._index.tsx": { group: "purchase", visits: () => at("/transactions") },
+  "($lang).unsubscribe.tsx": { group: "visitor", visits: () => at("/unsubscribe?token=1.not-a-token") },
+  "manifest[.]webmanifest.ts": { notAPage: "the web app manifest (JSON)" },
+};
+
+/** One line per violation: rule, impact, help, and each element's target. */
+type Finding = string;
+
+async function audit(page: Page, where: string): Promise<Finding[]> {
+  const results = await new AxeBuilder({ page }).withTags(wcagTags).analyze();
+  return results.violations.flatMap((violation) =>
+    violation.nodes.map((node) => `${where}: ${violation.id} (${violation.impact}) at ${node.target.join(" ")}: ${violation.help} ${violation.helpUrl}\n    ${node.failureSummary?.replace(/\n/g, "\n    ") ?? ""}`),
+  );
+}
+
+/**
+ * Opens each visit of the group's pages and audits it once loaded and hydrated. The pages are audited still (reduced
+ * motion, which the landers honour): an element caught halfway through a fade has no contrast one can rely on.
+ */
+async function auditGroup(page: Page, group: Group, samples: Samples): Promise<Finding[]> {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const findings: Finding[] = [];
+  for (const entry of Object.values(pages)) {
+    if ("notAPage" in entry || entry.group !== group) continue;
+    for (const visit of entry.visits(samples)) findings.push(...(await auditVisit(page, visit)));
+  }
+  return findings;
+}
+
+async function auditVisit(page: Page, visit: Visit): Promise<Finding[]> {
+  const response = await page.goto(visit.path);
+  expect(response, visit.path).not.toBeNull();
+  expect(new URL(page.url()).pathname, `${visit.path} is audited where it is, not after a redirect`).toBe(new URL(visit.path, "http://localhost").pathname);
+  if (visit.react !== false) await hydrated(page.locator("html"));
+  const findings = await audit(page, visit.path);
+  // SEO (issue 29): every page but an error page has a meta description.
+  const descriptions = await page.locator('head meta[name="description"]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute("content") ?? ""));
+  expect(descriptions, `${visit.path}: a meta description or, on an error page, none`).toEqual(visit.described === false ? [] : [expect.stringMatching(/\S{2}/)]);
+  return findings;
+}
+
+function report(findings: Finding[]): void {
+  expect(findings, `axe (${wcagTags.join(", ")}) violations:\n${findings.join("\n")}`).toEqual([]);
+}
+
+/** A demo member (a teaser the api shows visitors) for the member paths. */
+async function demoMember(page: Page): Promise<number> {
+  const teasers = TeasersResponse.parse(await (await page.request.get("/api/teasers.php?count=1")).json());
+  return teasers.members[0]!.id;
+}
+
+/** The first package's id, from the link of its "choose" button on /credits. */
+async function firstPackage(page: Page): Promise<number> {
+  await page.goto("/credits");
+  const href = await page.getByTestId("package-choose").first().getAttribute("href");
+  const id = Number(/\/credits\/(\d+)/.exec(href ?? "")?.[1]);
+  expect(id, `a package id in ${href}`).toBeGreaterThan(0);
+  return id;
+}
+
+const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0 } satisfies Samples;
+
+test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
+  test.skip(() => test.info().project.use.javaScriptEnabled === false, "audited with JavaScript on");
+  // Up to 17 pages a test, each loaded, hydrated and audited: a few seconds each, more on a loaded machine.
+  test.describe.configure({ timeout: 240_000 });
+  test.use({ reducedMotion: "reduce" });
+
+  test("every page a visitor can open", async ({ page }) => {
+    report(await auditGroup(page, "visitor", unused));
+  });
+
+  test("every lander and member landing", async ({ page }) => {
+    const samples = { ...unused, member: await demoMember(page) };
+    report(await auditGroup(page, "lander", samples));
+  });
+
+  test("a visitor's dialogs: the site-entry warning and the signup modal", async ({ browser, baseURL }) => {
+    const findings: Finding[] = [];
+    // A new visitor: no skipped-warning cookie.
+    const context = await browser.newContext({ baseURL, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    await page.goto("/pages/faq");
+    await expect(page.getByTestId("entry-warning").getByRole("dialog")).toBeVisible();
+    await hydrated(page.locator("html"));
+    findings.push(...(await audit(page, "/pages/faq with the entry warning")));
+    await page.getByTestId("entry-warning").getByRole("button").click();
+    await expect(page.getByTestId("entry-warning")).toHaveCount(0);
+    // With JavaScript the warning hides at once and its cookie comes with the fetcher's answer: wait for it.
+    await expect.poll(async () => (await context.cookies()).some((cookie) => cookie.name === "site_entry_skipped"), { message: "the skipped warning is stored" }).toBe(true);
+
+    await page.goto("/");
+    await hydrated(page.getByRole("banner").getByRole("link", { name: "Sign up free" }));
+    await page.getByRole("banner").getByRole("link", { name: "Sign up free" }).click();
+    await expect(page.getByTestId("signup-modal")).toBeVisible();
+    findings.push(...(await audit(page, "/ with the signup modal")));
+    await context.close();
+    report(findings);
+  });
+
+  test("a member's pages of search, likes and chat, with the like modal and the open menus", async ({ browser, baseURL }) => {
+    const member: ActiveMember = await activeMember(browser, baseURL ?? "");
+    const page = member.page;
+    const to = await demoMember(page);
+    const sent = await page.request.post("/api/message.php", { headers: sameOrigin, data: { to, body: "Hello there", key: randomUUID() } });
+    expect(sent.status(), await sent.text()).toBe(201);
+    const conversation = ((await sent.json()) as { message: { conversation_id: number } }).message.conversation_id;
+    const findings = await auditGroup(page, "social", { ...unused, member: to, conversation });
+
+    // The like modal (a member's first visit with t=0) and the header's menus, open.
+    await page.goto("/members?t=0");
+    await expect(page.getByTestId("like-modal").getByRole("heading")).toBeVisible();
+    findings.push(...(await audit(page, "/members with the like modal")));
+    await page.goto("/pricing");
+    await hydrated(page.getByTestId("account-menu"));
+    await page.getByTestId("account-menu").locator("summary").click();
+    await page.getByTestId("language-menu").locator("summary").click();
+    findings.push(...(await audit(page, "/pricing with the account and language menus open")));
+    report(findings);
+  });
+
+  test("a member's pages of profile, settings and credits", async ({ browser, baseURL }) => {
+    const member: ActiveMember = await activeMember(browser, baseURL ?? "");
+    const samples = { ...unused, packageId: await firstPackage(member.page) };
+    report(await auditGroup(member.page, "account", samples));
+  });
+
+  test("a member's purchase: the sandbox checkout, the payment's result, the transactions and the repeat order", async ({ browser, baseURL }) => {
+    const member: ActiveMember = await activeMember(browser, baseURL ?? "");
+    const page = member.page;
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    const packageId = await firstPackage(page);
+    await page.goto(`/credits/${packageId}`);
+    await hydrated(page.getByTestId("method-cards"));
+    await page.getByTestId("method-cards").click();
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/sandbox-checkout\/[\w-]{32}$/);
+    const checkout = new URL(page.url()).pathname.split("/")[2]!;
+    const findings = await auditVisit(page, { path: `/sandbox-checkout/${checkout}` });
+    await page.getByTestId("outcome-paid").check();
+    await page.getByTestId("sandbox-card").selectOption("ok");
+    await page.getByTestId("sandbox-submit").click();
+    await expect(page.getByTestId("payment-result")).toHaveAttribute("data-status", "paid", { timeout: 15_000 });
+    const payment = Number(/\/payment\/(\d+)/.exec(page.url())?.[1]);
+    await page.goto("/transactions");
+    const receipt = await page.getByTestId("transaction-link").first().getAttribute("href");
+    const transaction = Number(/\/transactions\/(\d+)/.exec(receipt ?? "")?.[1]);
+    const samples = { ...unused, packageId, checkout, payment, transaction };
+    for (const entry of Object.values(pages)) {
+      if ("notAPage" in entry || entry.group !== "purchase") continue;
+      for (const visit of entry.visits(samples)) if (!visit.path.startsWith("/sandbox-checkout/")) findings.push(...(await auditVisit(page, visit)));
+    }
+    report(findings);
+  });
+
+  test("every route file has an entry in this spec's page list", () => {
+    const routeFiles = readdirSync(`${projectRoot}app/routes`).filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file)).sort();
+    expect(routeFiles, "each route file is audited here or says why it is no page").toEqual(Object.keys(pages).sort());
+  });
+});
