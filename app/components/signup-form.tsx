@@ -3,9 +3,10 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { signupSchema, suggestEmail } from "~/signup";
-import { FormAlert, InputField, SubmitButton, TextareaField } from "./form-fields";
+import { FormAlert, InputField, SubmitButton, TextareaField } from "./ui/form-fields";
 import { useHref } from "./root-data";
 import { useValidatedForm } from "./validated-form";
+import { buttonClass } from "./ui/button";
 
 export type SignupActionData = { result: SubmissionResult<string[]>; problem: "account_exists" | "account_pending_deletion" | null };
 
@@ -139,7 +140,7 @@ function DateOfBirthPopup({ minAge }: { minAge: number }) {
             {t("errors.invalid_date_of_birth")}
           </p>
           <p className="mt-1 text-sm text-gray-600">{t("signup.minimumAge", { age: minAge })}</p>
-          <label htmlFor="dob-popup-dismissed" className="mt-4 inline-block cursor-pointer rounded-full bg-primary px-6 py-2 font-semibold text-white">
+          <label htmlFor="dob-popup-dismissed" className={buttonClass({ size: "md", className: "mt-4 cursor-pointer" })}>
             {t("signup.popupClose")}
           </label>
         </div>
