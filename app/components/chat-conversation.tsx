@@ -23,7 +23,7 @@ import { Button } from "./ui/button";
 const ResendActivationForm = whenShown(() => import("./activation-reminder").then((m) => m.ResendActivationForm));
 // Issue 14: the gift, pickup line, GIF and photo pickers load when a page shows one.
 const ExtrasPanelView = whenShown(() => import("./chat-extras").then((m) => m.ExtrasPanelView));
-const IcebreakerList = whenShown(() => import("./chat-extras").then((m) => m.IcebreakerList));
+const IcebreakerList = whenShown(() => import("./chat-icebreakers").then((m) => m.IcebreakerList));
 
 // Gift, GIF and image messages, and messages sent with JavaScript that are on their way: their code loads when a page shows one.
 const MediaBubble = whenShown(() => import("./chat-bubbles").then((m) => m.MediaBubble));

@@ -1,6 +1,7 @@
 import { Form, useActionData, useNavigate } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ChatRefusal } from "./chat-refusal";
+import { IcebreakerList, keyFor } from "./chat-icebreakers";
 import { Button } from "./ui/button";
 import { Modal } from "./ui/modal";
 import { giftIds, giftImagePath, giftImageSide, chatImageField } from "#contract/gifts";
@@ -33,8 +34,6 @@ function SendForm({ open, sendKey, kind, body, children, label, testId }: { open
   );
 }
 
-/** Each choice its own key (the form's key plus its index): sending one choice twice stores it once. */
-const keyFor = (base: string, i: number) => `${base.slice(0, 56)}-${i}`;
 
 export function ExtrasPanelView({ open, page, extras, closeTo }: { open: Open; page: ChatPageData; extras: ExtrasPanel; closeTo: string }) {
   const { t } = useTranslation("chat");
@@ -82,28 +81,6 @@ function GiftGrid({ open, sendKey }: { open: Open; sendKey: string }) {
             <img src={giftImagePath(gift)} width={giftImageSide / 1.5} height={giftImageSide / 1.5} alt="" loading="lazy" />
             <span>{t(`gifts.${gift}`)}</span>
           </SendForm>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-export function IcebreakerList({ open, sendKey, lines }: { open: Open; sendKey: string; lines: string[] }) {
-  const { t } = useTranslation("chat");
-  return (
-    <ul className="flex flex-col gap-2" data-testid="icebreaker-list">
-      {lines.map((line, i) => (
-        <li key={line}>
-          <Form method="post">
-            <input type="hidden" name="intent" value="send" />
-            <input type="hidden" name="to" value={open.profile.id} />
-            <input type="hidden" name="key" value={keyFor(sendKey, 100 + i)} />
-            <input type="hidden" name="kind" value="icebreaker" />
-            <input type="hidden" name="body" value={line} />
-            <button type="submit" className="w-full rounded-xl px-3 py-2 text-left text-sm text-gray-800 ring-1 ring-gray-200 hover:bg-rose-50 hover:ring-primary" data-testid="icebreaker" title={t("extras.sendLine")}>
-              {line}
-            </button>
-          </Form>
         </li>
       ))}
     </ul>

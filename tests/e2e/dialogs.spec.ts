@@ -111,9 +111,11 @@ test("the like modal takes the focus and Escape closes it", async ({ page }) => 
 test("the icebreaker modal takes the focus, Escape closes it and the focus returns to its button", async ({ browser, baseURL }) => {
   const [a, b] = [await activeMember(browser, baseURL), await activeMember(browser, baseURL)];
   await a.page.goto(`/members/${b.profileId}/chat`);
+  // A first line from the empty conversation (as chat-extras.spec.ts does): then the conversation's page, hydrated.
+  await a.page.getByTestId("chat-start-icebreakers").getByTestId("icebreaker").first().click();
+  await expect(a.page).toHaveURL(/\/chats\/\d+/);
+  await expect(a.page.getByTestId("chat-message")).toHaveCount(1);
   const opener = a.page.getByTestId("open-icebreakers");
-  // The whole page hydrated, with its lazily loaded parts (the empty conversation's pickup lines).
-  await hydrated(a.page.getByTestId("chat-start-icebreakers").getByTestId("icebreaker").first());
   await hydrated(opener);
   await opener.click();
   const modal = a.page.getByTestId("chat-extras-icebreakers");

@@ -29,10 +29,14 @@ type ModalProps = {
   closeDisabled?: boolean;
   closeTestId?: string;
   /** Panel width and where it sits: centred, or at the bottom on small screens (a sheet). */
-  size?: "sm" | "md" | "lg";
+  size?: "xs" | "sm" | "md" | "lg";
   placement?: "center" | "bottom";
   /** The dimmed layer behind the panel (default bg-black/60). */
   backdropClassName?: string;
+  /** An alert that needs an answer (role alertdialog) rather than a dialog. */
+  alert?: boolean;
+  /** Extra classes of the <dialog> layer itself (e.g. a CSS-only way to hide it without JavaScript). */
+  dialogClassName?: string;
   /** Extra panel classes (default padding p-6). */
   className?: string;
   testId?: string;
@@ -40,7 +44,10 @@ type ModalProps = {
   children: ReactNode;
 };
 
-const sizes = { sm: "max-w-sm", md: "max-w-md", lg: "max-w-lg" };
+const sizes = { xs: "max-w-xs", sm: "max-w-sm", md: "max-w-md", lg: "max-w-lg" };
+
+/** The open modals, innermost last: Escape is the innermost's (a dialog may open over another, e.g. a popup over the signup modal). */
+const openModals: HTMLDialogElement[] = [];
 
 /**
  * The one dialog part (docs/ui.md). A native <dialog>: the server renders it open in the page (`<dialog open>`,
@@ -66,6 +73,8 @@ export function Modal({
   placement = "center",
   backdropClassName = "bg-black/60",
   className = "p-6",
+  alert = false,
+  dialogClassName = "",
   testId,
   busy,
   children,
@@ -86,16 +95,18 @@ export function Modal({
     // The server's (or the hydration's) open attribute was removed by this render: open it again, as a modal.
     if (element.open) element.close();
     element.showModal();
+    openModals.push(element);
     // Escape is handled here, before the browser's own close request (which a page may refuse only once in a
     // row): also when the focus has left the dialog (e.g. its focused button became disabled).
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape" || event.defaultPrevented) return;
+      if (event.key !== "Escape" || event.defaultPrevented || openModals[openModals.length - 1] !== element) return;
       event.preventDefault();
       if (latest.current.closeOnEscape) latest.current.onClose?.();
     };
     document.addEventListener("keydown", onKeyDown);
     return () => {
       document.removeEventListener("keydown", onKeyDown);
+      openModals.splice(openModals.indexOf(element), 1);
       if (element.open) element.close();
       if (opener?.isConnected) opener.focus({ preventScroll: true });
     };
@@ -141,11 +152,12 @@ export function Modal({
       ref={dialog}
       // Open in the server's HTML and while hydrating; after that the effect above opens it with showModal().
       open={!hydrated && open}
+      role={alert ? "alertdialog" : undefined}
       aria-labelledby={titleId}
       aria-busy={busy || undefined}
       className={`fixed inset-0 z-50 m-0 h-full max-h-none w-full max-w-none justify-center overflow-y-auto backdrop:bg-transparent open:flex ${
         placement === "bottom" ? "items-end sm:items-center sm:p-4" : "items-center p-4"
-      } ${backdropClassName}`}
+      } ${backdropClassName} ${dialogClassName}`}
       data-testid={testId}
       onCancel={(event) => {
         event.preventDefault();
