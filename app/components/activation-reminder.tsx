@@ -1,8 +1,11 @@
-import { useFetcher, useLocation, useMatches, useNavigate, useSearchParams } from "@remix-run/react";
+import { useFetcher, useLocation, useMatches, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHref, useRootData } from "./root-data";
 import { Button } from "./ui/button";
-import { Modal } from "./ui/modal";
+import { whenShown } from "./when-shown";
+
+// The modal (a smartphone arriving from signup) loads its code, and the Modal's, only where it shows.
+const ActivationReminderModal = whenShown(() => import("./activation-reminder-modal").then((m) => m.ActivationReminderModal));
 
 const notices = ["sent", "throttled", "failed"] as const;
 
@@ -45,7 +48,6 @@ export function ActivationReminder() {
   const matches = useMatches();
   const [params] = useSearchParams();
   const location = useLocation();
-  const navigate = useNavigate();
   if (!root?.activationReminder.show) return null;
   if (matches.some((m) => (m.handle as { hideActivationReminder?: boolean } | undefined)?.hideActivationReminder)) return null;
   const asModal = params.has("api_signup_complete") && root.activationReminder.smartphone;
@@ -59,22 +61,7 @@ export function ActivationReminder() {
     // Closing leaves the page without api_signup_complete, where the reminder is the alert below.
     const rest = new URLSearchParams(params);
     rest.delete("api_signup_complete");
-    const closeHref = location.pathname + (rest.size ? `?${rest}` : "");
-    return (
-      <Modal
-        title={t("reminder.title")}
-        titleClassName="font-semibold text-gray-900"
-        onClose={() => navigate(closeHref, { replace: true, preventScrollReset: true })}
-        closeLabel={t("reminder.close")}
-        closeHref={closeHref}
-        placement="bottom"
-        backdropClassName="bg-gray-900/60"
-        className="p-5"
-        testId="activation-reminder-modal"
-      >
-        {body}
-      </Modal>
-    );
+    return <ActivationReminderModal closeHref={location.pathname + (rest.size ? `?${rest}` : "")} />;
   }
   return (
     <div role="alert" className="border-b border-amber-200 bg-amber-50" data-testid="activation-reminder">

@@ -8,8 +8,12 @@ import { timeBonusEndsAtom, timeBonusLeftAtom } from "~/state/offers";
 import { formatHours, type Offer } from "~/offers";
 import { splitLocale } from "~/paths";
 import { useHref, useLocale, useRootData } from "./root-data";
+import { whenShown } from "./when-shown";
+
+// The banner is in the server's page; the modals open in the browser only: their code (and the Modal's) loads then,
+// so the banner's code never waits for it.
+const OfferDialog = whenShown(() => import("./offer-dialog").then((m) => m.OfferDialog));
 import { ButtonLink } from "./ui/button";
-import { Modal } from "./ui/modal";
 
 /** docs/product.md §4: the time bonus's time left, hours:minutes:seconds, one tick a second (without JavaScript: as the server rendered it). */
 export function TimeBonusCountdown({ expires }: { expires: string }) {
@@ -152,14 +156,5 @@ function TimeBonusModalOf({ offer }: { offer: Offer }) {
         {t("cta")}
       </ButtonLink>
     </OfferDialog>
-  );
-}
-
-function OfferDialog({ title, onClose, testId, children }: { title: string; onClose: () => void; testId: string; children: React.ReactNode }) {
-  const { t } = useTranslation("offers");
-  return (
-    <Modal title={title} titleClassName="text-2xl font-bold text-primary" onClose={onClose} closeLabel={t("close")} closeTestId={`${testId}-close`} className="p-6 text-center" testId={testId}>
-      <div className="mt-3">{children}</div>
-    </Modal>
   );
 }
