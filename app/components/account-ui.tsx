@@ -1,7 +1,7 @@
 import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { InputField } from "./form-fields";
+import { InputField } from "./ui/form-fields";
 
 /** The narrow white card the access pages (login, reset password, deletion result) sit in. */
 export function AccessCard({ title, children, wide = false }: { title: string; children: ReactNode; wide?: boolean }) {

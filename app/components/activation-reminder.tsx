@@ -1,6 +1,11 @@
 import { useFetcher, useLocation, useMatches, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHref, useRootData } from "./root-data";
+import { Button } from "./ui/button";
+import { whenShown } from "./when-shown";
+
+// The modal (a smartphone arriving from signup) loads its code, and the Modal's, only where it shows.
+const ActivationReminderModal = whenShown(() => import("./activation-reminder-modal").then((m) => m.ActivationReminderModal));
 
 const notices = ["sent", "throttled", "failed"] as const;
 
@@ -21,9 +26,9 @@ export function ResendActivationForm() {
   return (
     <fetcher.Form method="post" action={href("/activation-mail")} className="mt-3 flex flex-wrap items-center gap-3">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search.replace(/[?&]activation=\w+/, "")} />
-      <button type="submit" disabled={fetcher.state !== "idle"} className="rounded-full bg-white px-4 py-1.5 text-sm font-semibold text-primary ring-1 ring-primary hover:bg-primary-light disabled:opacity-60">
+      <Button disabled={fetcher.state !== "idle"} variant="secondary" size="sm">
         {t("reminder.resend")}
-      </button>
+      </Button>
       {notice ? (
         <span role="status" className="text-sm text-gray-700" data-testid="activation-notice">
           {t(`reminder.${notice}`)}
@@ -42,28 +47,28 @@ export function ActivationReminder() {
   const root = useRootData();
   const matches = useMatches();
   const [params] = useSearchParams();
+  const location = useLocation();
   if (!root?.activationReminder.show) return null;
   if (matches.some((m) => (m.handle as { hideActivationReminder?: boolean } | undefined)?.hideActivationReminder)) return null;
   const asModal = params.has("api_signup_complete") && root.activationReminder.smartphone;
   const body = (
     <>
-      <p className="font-semibold text-gray-900">{t("reminder.title")}</p>
       <p className="mt-1 text-sm text-gray-700">{t("reminder.body")}</p>
       <ResendActivationForm />
     </>
   );
   if (asModal) {
-    return (
-      <div className="fixed inset-0 z-40 flex items-end justify-center bg-gray-900/60 p-4 sm:items-center" data-testid="activation-reminder-modal">
-        <div role="dialog" aria-modal="true" className="w-full max-w-sm rounded-2xl bg-white p-5 shadow-xl">
-          {body}
-        </div>
-      </div>
-    );
+    // Closing leaves the page without api_signup_complete, where the reminder is the alert below.
+    const rest = new URLSearchParams(params);
+    rest.delete("api_signup_complete");
+    return <ActivationReminderModal closeHref={location.pathname + (rest.size ? `?${rest}` : "")} />;
   }
   return (
     <div role="alert" className="border-b border-amber-200 bg-amber-50" data-testid="activation-reminder">
-      <div className="container py-3">{body}</div>
+      <div className="container py-3">
+        <p className="font-semibold text-gray-900">{t("reminder.title")}</p>
+        {body}
+      </div>
     </div>
   );
 }

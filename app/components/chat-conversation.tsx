@@ -12,6 +12,7 @@ import { useHydrated } from "./hydrated";
 import { useHref } from "./root-data";
 import { whenShown } from "./when-shown";
 import { watchSession } from "~/auth-lost";
+import { Button } from "./ui/button";
 
 /*
  * The open conversation of the chat pages (/chats/{id}, /members/{id}/chat): messages, typing, the composer
@@ -22,7 +23,7 @@ import { watchSession } from "~/auth-lost";
 const ResendActivationForm = whenShown(() => import("./activation-reminder").then((m) => m.ResendActivationForm));
 // Issue 14: the gift, pickup line, GIF and photo pickers load when a page shows one.
 const ExtrasPanelView = whenShown(() => import("./chat-extras").then((m) => m.ExtrasPanelView));
-const IcebreakerList = whenShown(() => import("./chat-extras").then((m) => m.IcebreakerList));
+const IcebreakerList = whenShown(() => import("./chat-icebreakers").then((m) => m.IcebreakerList));
 
 // Gift, GIF and image messages, and messages sent with JavaScript that are on their way: their code loads when a page shows one.
 const MediaBubble = whenShown(() => import("./chat-bubbles").then((m) => m.MediaBubble));
@@ -235,9 +236,9 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
             aria-invalid={refused?.field === "body" || tooLong ? true : undefined}
             className="min-h-[2.75rem] flex-1 resize-y rounded-xl border border-gray-300 px-3 py-2 focus:border-primary focus:outline-none"
           />
-          <button type="submit" className="rounded-full bg-primary px-5 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60" disabled={hydrated && (length === 0 || tooLong)}>
+          <Button disabled={hydrated && (length === 0 || tooLong)}>
             {t("composer.send")}
-          </button>
+          </Button>
         </Form>
         <nav className="mt-2 flex flex-wrap gap-2" aria-label={t("extras.label")} data-testid="chat-extras">
           <Link to="?icebreakers=1" className={extraLink} data-testid="open-icebreakers">

@@ -1,6 +1,9 @@
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, useActionData, useNavigate } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { ChatRefusal } from "./chat-refusal";
+import { IcebreakerList, keyFor } from "./chat-icebreakers";
+import { Button } from "./ui/button";
+import { Modal } from "./ui/modal";
 import { giftIds, giftImagePath, giftImageSide, chatImageField } from "#contract/gifts";
 import { photoMaxMegabytes } from "#contract/photo-limits";
 import type { ChatPageData, ExtrasPanel, SendActionData } from "~/chat.server";
@@ -31,11 +34,10 @@ function SendForm({ open, sendKey, kind, body, children, label, testId }: { open
   );
 }
 
-/** Each choice its own key (the form's key plus its index): sending one choice twice stores it once. */
-const keyFor = (base: string, i: number) => `${base.slice(0, 56)}-${i}`;
 
 export function ExtrasPanelView({ open, page, extras, closeTo }: { open: Open; page: ChatPageData; extras: ExtrasPanel; closeTo: string }) {
   const { t } = useTranslation("chat");
+  const navigate = useNavigate();
   // A refused pick (not enough credits, not an image, too large) is said here, where the member is looking.
   const answer = useActionData<SendActionData | null>();
   const refused = answer && !answer.ok ? answer : null;
@@ -44,28 +46,28 @@ export function ExtrasPanelView({ open, page, extras, closeTo }: { open: Open; p
   const price =
     extras.panel === "gift" ? t("extras.giftCost", { count: open.gift_credits }) : extras.panel === "image" ? t("extras.imageCost", { count: open.photo_credits }) : t("composer.cost", { count: open.message_credits });
   return (
-    <div className="fixed inset-0 z-40 flex items-end justify-center bg-black/40 sm:items-center" data-testid="chat-extras-backdrop">
-      <section role="dialog" aria-modal="true" aria-labelledby="chat-extras-title" className="max-h-[85vh] w-full max-w-lg overflow-y-auto rounded-t-2xl bg-white p-4 shadow-xl sm:rounded-2xl" data-testid={`chat-extras-${extras.panel}`}>
-        <header className="mb-3 flex items-start justify-between gap-3">
-          <div>
-            <h2 id="chat-extras-title" className="text-lg font-semibold text-gray-900">
-              {title}
-            </h2>
-            <p className="text-sm text-gray-600" data-testid="chat-extras-price">
-              {price} · {t("composer.balance", { count: open.credits })}
-            </p>
-          </div>
-          <Link to={closeTo} className="rounded-full px-2 text-xl leading-none text-gray-500 hover:text-gray-900" aria-label={t("extras.close")} data-testid="chat-extras-close">
-            ×
-          </Link>
-        </header>
-        {refused ? <ChatRefusal refused={refused} className="mb-3 rounded-lg bg-red-50 p-3 text-sm text-danger" testId="chat-extras-error" /> : null}
-        {extras.panel === "gift" ? <GiftGrid open={open} sendKey={page.sendKey} /> : null}
-        {extras.panel === "icebreakers" ? <IcebreakerList open={open} sendKey={page.sendKey} lines={page.icebreakers ?? []} /> : null}
-        {extras.panel === "gif" ? <GifSearch open={open} sendKey={page.sendKey} extras={extras} /> : null}
-        {extras.panel === "image" ? <ImageForm open={open} sendKey={page.sendKey} /> : null}
-      </section>
-    </div>
+    <Modal
+      title={title}
+      titleClassName="text-lg font-semibold text-gray-900"
+      onClose={() => navigate(closeTo, { preventScrollReset: true })}
+      closeLabel={t("extras.close")}
+      closeHref={closeTo}
+      closeTestId="chat-extras-close"
+      size="lg"
+      placement="bottom"
+      backdropClassName="bg-black/40"
+      className="max-h-[85vh] overflow-y-auto p-4"
+      testId={`chat-extras-${extras.panel}`}
+    >
+      <p className="mb-3 text-sm text-gray-600" data-testid="chat-extras-price">
+        {price} · {t("composer.balance", { count: open.credits })}
+      </p>
+      {refused ? <ChatRefusal refused={refused} className="mb-3 rounded-lg bg-red-50 p-3 text-sm text-danger" testId="chat-extras-error" /> : null}
+      {extras.panel === "gift" ? <GiftGrid open={open} sendKey={page.sendKey} /> : null}
+      {extras.panel === "icebreakers" ? <IcebreakerList open={open} sendKey={page.sendKey} lines={page.icebreakers ?? []} /> : null}
+      {extras.panel === "gif" ? <GifSearch open={open} sendKey={page.sendKey} extras={extras} /> : null}
+      {extras.panel === "image" ? <ImageForm open={open} sendKey={page.sendKey} /> : null}
+    </Modal>
   );
 }
 
@@ -85,28 +87,6 @@ function GiftGrid({ open, sendKey }: { open: Open; sendKey: string }) {
   );
 }
 
-export function IcebreakerList({ open, sendKey, lines }: { open: Open; sendKey: string; lines: string[] }) {
-  const { t } = useTranslation("chat");
-  return (
-    <ul className="flex flex-col gap-2" data-testid="icebreaker-list">
-      {lines.map((line, i) => (
-        <li key={line}>
-          <Form method="post">
-            <input type="hidden" name="intent" value="send" />
-            <input type="hidden" name="to" value={open.profile.id} />
-            <input type="hidden" name="key" value={keyFor(sendKey, 100 + i)} />
-            <input type="hidden" name="kind" value="icebreaker" />
-            <input type="hidden" name="body" value={line} />
-            <button type="submit" className="w-full rounded-xl px-3 py-2 text-left text-sm text-gray-800 ring-1 ring-gray-200 hover:bg-rose-50 hover:ring-primary" data-testid="icebreaker" title={t("extras.sendLine")}>
-              {line}
-            </button>
-          </Form>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 function GifSearch({ open, sendKey, extras }: { open: Open; sendKey: string; extras: Extract<ExtrasPanel, { panel: "gif" }> }) {
   const { t } = useTranslation("chat");
   return (
@@ -116,9 +96,9 @@ function GifSearch({ open, sendKey, extras }: { open: Open; sendKey: string; ext
           {t("extras.gifSearch")}
         </label>
         <input id="gif-q" name="gif" type="search" defaultValue={extras.q} maxLength={50} required placeholder={t("extras.gifPlaceholder")} className="min-w-0 flex-1 rounded-full border border-gray-300 px-4 py-2 focus:border-primary focus:outline-none" data-testid="gif-query" />
-        <button type="submit" className="rounded-full bg-primary px-4 py-2 font-semibold text-white hover:bg-primary-dark" data-testid="gif-search">
+        <Button size="md" data-testid="gif-search">
           {t("extras.gifSearchButton")}
-        </button>
+        </Button>
       </Form>
       {extras.gifs && extras.gifs.length === 0 ? (
         <p className="text-sm text-gray-600" data-testid="gif-none">
@@ -151,9 +131,9 @@ function ImageForm({ open, sendKey }: { open: Open; sendKey: string }) {
         {t("extras.imageChoose", { megabytes: photoMaxMegabytes })}
       </label>
       <input id="chat-image" name={chatImageField} type="file" accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif" required data-testid="image-file" />
-      <button type="submit" className="self-start rounded-full bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark" data-testid="image-send">
+      <Button size="md" className="self-start" data-testid="image-send">
         {t("extras.imageSend")}
-      </button>
+      </Button>
     </Form>
   );
 }

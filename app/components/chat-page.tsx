@@ -6,6 +6,7 @@ import type { ChatPageData, DeleteActionData } from "~/chat.server";
 import { countBadgeText, creditsBadgeTone } from "./badges";
 import { useHydrated } from "./hydrated";
 import { useHref, useLocale, useRootData } from "./root-data";
+import { Button, ButtonLink } from "./ui/button";
 
 export type Open = NonNullable<ChatPageData["open"]>;
 /** What the conversation routes pass as the conversation (chat-conversation.tsx): /chats has none, so it loads none. */
@@ -93,9 +94,9 @@ function ChatList({ page }: { page: ChatPageData }) {
         <div className="m-auto max-w-xs p-6 text-center" data-testid="chats-empty">
           <p className="font-medium text-gray-800">{t("list.empty")}</p>
           <p className="mt-1 text-sm text-gray-500">{t("list.emptyHint")}</p>
-          <Link to={href("/members")} className="mt-4 inline-block rounded-full bg-primary px-5 py-2 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
+          <ButtonLink to={href("/members")} size="sm" className="mt-4">
             {t("list.emptyLink")}
-          </Link>
+          </ButtonLink>
         </div>
       ) : null}
       <ul data-testid="chat-list">
@@ -195,9 +196,9 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="conversation" value={conversation.id} />
           <div className="mt-2 flex gap-2">
-            <button type="submit" className="rounded-full bg-danger px-4 py-1 font-semibold text-white">
+            <Button variant="danger" size="sm">
               {t("list.confirm")}
-            </button>
+            </Button>
             <Link
               to={href(page.open?.conversation ? `/chats/${page.open.conversation.id}` : "/chats")}
               onClick={(event) => {

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Panel } from "./panel";
 import { Notice } from "./notice";
 import { useHref } from "./root-data";
+import { Button } from "./ui/button";
 
 /** What /profile/export answered, in /profile's query (?export=): the form works without JavaScript. */
 const outcomes = { requested: "data.requested", limit: "data.tooMany", gone: "data.notFound" } as const;
@@ -20,9 +21,9 @@ export function DataExportPanel() {
       <p className="text-gray-600">{t("data.intro")}</p>
       {message ? <Notice testId="data-export-notice">{t(message)}</Notice> : null}
       <Form method="post" action={href("/profile/export")}>
-        <button type="submit" disabled={busy} className="rounded-full bg-primary px-4 py-2 font-semibold text-white hover:bg-primary-dark disabled:opacity-60">
+        <Button disabled={busy} size="md">
           {t("data.request")}
-        </button>
+        </Button>
       </Form>
     </Panel>
   );

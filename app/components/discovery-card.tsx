@@ -5,7 +5,9 @@ import type { DiscoveryDecision, DiscoveryGame } from "#contract/discovery";
 import type { MemberCard } from "#contract/members";
 import type { DiscoveryActionData, DiscoveryLoaderData } from "~/discovery.server";
 import { HeartIcon } from "./icons";
-import { useHref, useRootData } from "./root-data";
+import { MatchDialog } from "./match-dialog";
+import { useHref } from "./root-data";
+import { Button, ButtonLink } from "./ui/button";
 import { useHydrated } from "./hydrated";
 
 /** The two discovery pages (docs/product.md §2 routes). */
@@ -111,27 +113,15 @@ export function DiscoveryPage() {
             }}
           >
             <input type="hidden" name="id" value={card.id} />
-            <button
-              type="submit"
-              name="decision"
-              value="pass"
-              disabled={busy}
-              className="flex items-center gap-2 rounded-full bg-white px-6 py-3 font-semibold text-gray-700 shadow-sm ring-1 ring-gray-200 hover:bg-gray-50 disabled:opacity-60"
-            >
+            <Button name="decision" value="pass" disabled={busy} variant="neutral" size="xl" className="shadow-sm">
               <CrossIcon />
               {t("card.pass")}
-            </button>
+            </Button>
             {limitReached ? null : (
-              <button
-                type="submit"
-                name="decision"
-                value="like"
-                disabled={busy}
-                className="flex items-center gap-2 rounded-full bg-primary px-6 py-3 font-semibold text-white shadow-sm hover:bg-primary-dark disabled:opacity-60"
-              >
+              <Button name="decision" value="like" disabled={busy} size="xl" className="shadow-sm">
                 <HeartIcon />
                 {t("card.like")}
-              </button>
+              </Button>
             )}
           </Form>
           {limitReached ? null : <HydratedHint />}
@@ -296,73 +286,29 @@ function SwipeCard({
   );
 }
 
-/**
- * "It's a match" (docs/product.md §4 Match modal: closes on a click anywhere except on the photo and the buttons).
- * Without JavaScript "Keep going" is a link back to the game without ?match.
- */
+/** "It's a match" after a like in the game: the member's profile, or back to the game (without JavaScript, a link without ?match). */
 function MatchNotice({ member, cdn, closeHref, onClose }: { member: MemberCard; cdn: string; closeHref: string; onClose: () => void }) {
   const { t } = useTranslation("discovery");
   const href = useHref();
-  const me = useRootData()?.user;
-  const continueRef = useRef<HTMLAnchorElement>(null);
-  useEffect(() => continueRef.current?.focus(), []);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
   return (
-    // Clicks anywhere but the photo, the links and the buttons close it; the keyboard has Escape and the buttons.
-    <div
-      className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4"
-      onClick={(event) => {
-        if (event.target instanceof Element && event.target.closest("a, button, [data-keep-open]")) return;
-        onClose();
-      }}
-    >
-      <div role="dialog" aria-modal="true" aria-labelledby="match-title" className="w-full max-w-sm rounded-2xl bg-white p-6 text-center shadow-xl" data-testid="match-notice">
-        <h2 id="match-title" className="text-2xl font-extrabold text-primary">
-          {t("match.title")}
-        </h2>
-        <div className="mt-5 flex items-center justify-center -space-x-4">
-          {me ? <MatchPhoto src={me.thumbnail} name={me.name} /> : null}
-          <MatchPhoto src={member.main_image ? cdn + member.main_image.thumb_filename : null} name={member.name} />
-        </div>
-        <p className="mt-4 text-gray-700">{t("match.body", { name: member.name })}</p>
-        <div className="mt-6 flex flex-col gap-2">
-          <Link to={href(`/members/${member.id}`)} className="rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark hover:text-white">
-            {t("match.viewProfile")}
-          </Link>
-          <Link
-            ref={continueRef}
-            to={closeHref}
-            replace
-            preventScrollReset
-            onClick={(event) => {
-              event.preventDefault();
-              onClose();
-            }}
-            className="rounded-full px-4 py-2.5 font-semibold text-gray-700 ring-1 ring-gray-200 hover:bg-gray-50"
-          >
-            {t("match.continue")}
-          </Link>
-        </div>
-      </div>
-    </div>
-  );
-}
-
-/** A round photo in the match notice; clicking it does not close the notice. */
-function MatchPhoto({ src, name }: { src: string | null; name: string }) {
-  const frame = "h-28 w-28 rounded-full bg-gray-100 object-cover ring-4 ring-white";
-  return src ? (
-    <img src={src} alt={name} width={112} height={112} className={frame} data-keep-open />
-  ) : (
-    <span role="img" aria-label={name} className={`${frame} flex items-center justify-center text-4xl font-semibold text-gray-500`} data-keep-open>
-      {name.slice(0, 1).toUpperCase()}
-    </span>
+    <MatchDialog member={{ name: member.name, photo: member.main_image ? cdn + member.main_image.thumb_filename : null }} closeHref={closeHref} onClose={onClose}>
+      <ButtonLink to={href(`/members/${member.id}`)} size="md">
+        {t("match.viewProfile")}
+      </ButtonLink>
+      <ButtonLink
+        to={closeHref}
+        replace
+        preventScrollReset
+        onClick={(event) => {
+          event.preventDefault();
+          onClose();
+        }}
+        variant="neutral"
+        size="md"
+      >
+        {t("match.continue")}
+      </ButtonLink>
+    </MatchDialog>
   );
 }
 

@@ -1,7 +1,8 @@
 import { Component, type ReactNode } from "react";
-import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useHref } from "./root-data";
+import { ButtonLink } from "./ui/button";
 
 /** Requests refused before any route read them (server/request-guard.ts), and limits. */
 const refusalMessages: Record<number, string> = {
@@ -35,9 +36,9 @@ function ErrorPage({ status, messageKey }: { status: number; messageKey: string 
       <p className="text-6xl font-bold text-primary">{status}</p>
       <h1 className="mt-4 text-2xl font-semibold text-gray-900">{t(messageKey)}</h1>
       {status === 503 ? <p className="mt-2 text-gray-600">{t("errors.tryAgainLater")}</p> : null}
-      <Link to={href("/")} reloadDocument={status === 503} className="mt-8 inline-block rounded-full bg-primary px-6 py-2 font-semibold text-white hover:bg-primary-dark hover:text-white">
+      <ButtonLink to={href("/")} reloadDocument={status === 503} size="md" className="mt-8">
         {t("errors.backHome")}
-      </Link>
+      </ButtonLink>
     </section>
   );
 }

@@ -5,6 +5,7 @@ import type { LikeActionData } from "~/routes/($lang).members_.$id.like";
 import { HeartIcon } from "./icons";
 import { useHref } from "./root-data";
 import { useHydrated } from "./hydrated";
+import { Button } from "./ui/button";
 
 /** The like button and the match modal share the fetcher of one member's like. */
 export function likeFetcherKey(profileId: number): string {
@@ -43,10 +44,10 @@ export function LikeButton({ profileId, name, relation }: { profileId: number; n
             {t("button.liked")}
           </button>
         ) : (
-          <button type="submit" className={`${buttonClass} bg-primary text-white hover:bg-primary-dark`} data-testid="like-button">
+          <Button size="sm" data-testid="like-button">
             <HeartIcon />
             {relation.liked_me ? t("button.likeBack") : t("button.like")}
-          </button>
+          </Button>
         )}
       </fetcher.Form>
       {match ? (

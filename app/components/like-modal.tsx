@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useLocation, useRevalidator } from "@remix-run/react";
+import { Form, useLocation, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberCard } from "#contract/members";
 import { splitLocale } from "~/paths";
 import { useHref, useRootData } from "./root-data";
 import { watchSession } from "~/auth-lost";
+import { Button, ButtonLink } from "./ui/button";
+import { Modal } from "./ui/modal";
 
 /** docs/product.md §6: the members area is members, members/{id}, chats, likes, likes/m/{id} and premium. */
 const membersArea = /^\/(members|chats|likes|premium)(\/|$)/;
@@ -34,7 +36,6 @@ export function LikeModal() {
   const revalidator = useRevalidator();
   const [profile, setProfile] = useState<MemberCard | null>(null);
   const asked = useRef(false);
-  const dialog = useRef<HTMLDivElement>(null);
 
   const params = new URLSearchParams(location.search);
   const delay = likeModalDelay(params.get("t"));
@@ -65,64 +66,39 @@ export function LikeModal() {
 
   useEffect(() => {
     if (!profile) return;
-    dialog.current?.focus();
     const timer = window.setTimeout(() => revalidator.revalidate(), reloadAfterMs);
     return () => window.clearTimeout(timer);
     // Once per profile shown; the revalidator object changes with every navigation state.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [profile]);
 
-  useEffect(() => {
-    if (!profile) return;
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") setProfile(null);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [profile]);
-
   if (!profile || !eligible) return null;
   const image = profile.main_image;
+  const close = () => setProfile(null);
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4" data-testid="like-modal-backdrop">
-      <div
-        ref={dialog}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="like-modal-title"
-        tabIndex={-1}
-        className="relative w-full max-w-sm rounded-2xl bg-white p-6 text-center shadow-xl outline-none"
-        data-testid="like-modal"
-      >
-        <button type="button" onClick={() => setProfile(null)} aria-label={t("likeModal.close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-500 hover:text-gray-700">
-          ×
-        </button>
-        {image ? (
-          <img src={cdn + image.thumb_filename} alt={profile.name} width={112} height={112} className="mx-auto h-28 w-28 rounded-full bg-gray-100 object-cover" />
-        ) : (
-          <span role="img" aria-label={profile.name} className="mx-auto flex h-28 w-28 items-center justify-center rounded-full bg-gray-100 text-4xl font-semibold text-gray-500">
-            {profile.name.slice(0, 1).toUpperCase()}
-          </span>
-        )}
-        <h2 id="like-modal-title" className="mt-4 text-2xl font-bold text-gray-900">
-          {t("likeModal.title", { name: profile.name })}
-        </h2>
-        <p className="mt-1 text-sm text-gray-600">
-          {profile.age}
-          {profile.city ? `, ${profile.city}` : ""}
-        </p>
-        <div className="mt-6 flex flex-col gap-2">
-          <Form method="post" action={href(`/members/${profile.id}/like`)} onSubmit={() => setProfile(null)}>
-            <input type="hidden" name="intent" value="like" />
-            <button type="submit" className="w-full rounded-full bg-primary px-5 py-2 font-semibold text-white hover:bg-primary-dark">
-              {t("likeModal.likeBack")}
-            </button>
-          </Form>
-          <Link to={href(`/likes/m/${profile.id}`)} onClick={() => setProfile(null)} className="rounded-full px-5 py-2 font-semibold text-primary ring-1 ring-primary hover:bg-primary-light">
-            {t("likeModal.viewProfile")}
-          </Link>
-        </div>
+    <Modal title={t("likeModal.title", { name: profile.name })} onClose={close} closeLabel={t("likeModal.close")} className="p-6 text-center" testId="like-modal">
+      {image ? (
+        <img src={cdn + image.thumb_filename} alt={profile.name} width={112} height={112} className="mx-auto mt-4 h-28 w-28 rounded-full bg-gray-100 object-cover" />
+      ) : (
+        <span role="img" aria-label={profile.name} className="mx-auto mt-4 flex h-28 w-28 items-center justify-center rounded-full bg-gray-100 text-4xl font-semibold text-gray-400">
+          {profile.name.slice(0, 1).toUpperCase()}
+        </span>
+      )}
+      <p className="mt-3 text-sm text-gray-600">
+        {profile.age}
+        {profile.city ? `, ${profile.city}` : ""}
+      </p>
+      <div className="mt-6 flex flex-col gap-2">
+        <Form method="post" action={href(`/members/${profile.id}/like`)} onSubmit={close}>
+          <input type="hidden" name="intent" value="like" />
+          <Button block size="md">
+            {t("likeModal.likeBack")}
+          </Button>
+        </Form>
+        <ButtonLink to={href(`/likes/m/${profile.id}`)} onClick={close} variant="secondary" size="md">
+          {t("likeModal.viewProfile")}
+        </ButtonLink>
       </div>
-    </div>
+    </Modal>
   );
 }

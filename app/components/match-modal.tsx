@@ -3,7 +3,9 @@ import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import type { MemberRelation } from "#contract/members";
 import type { LikeActionData } from "~/routes/($lang).members_.$id.like";
 import { likeFetcherKey } from "./like-button";
-import { useRootData } from "./root-data";
+import { useTranslation } from "react-i18next";
+import { useHref, useRootData } from "./root-data";
+import { ButtonLink } from "./ui/button";
 import { whenShown } from "./when-shown";
 
 // The dialog shows after a match only: its code loads then.
@@ -16,6 +18,8 @@ const MatchDialog = whenShown(() => import("./match-dialog").then((m) => m.Match
  * clicks on the photo and buttons".
  */
 export function MatchModal({ profileId, name, photo, relation }: { profileId: number; name: string; photo: string | null; relation: MemberRelation | null }) {
+  const { t } = useTranslation("likes");
+  const href = useHref();
   const me = useRootData()?.user;
   const location = useLocation();
   const navigate = useNavigate();
@@ -36,5 +40,14 @@ export function MatchModal({ profileId, name, photo, relation }: { profileId: nu
   }
 
   if (!open || !me) return null;
-  return <MatchDialog profileId={profileId} name={name} photo={photo} me={me} closeHref={closeHref} onClose={close} />;
+  return (
+    <MatchDialog member={{ name, photo }} closeHref={closeHref} onClose={close}>
+      <ButtonLink to={href(`/members/${profileId}/chat`)} size="md">
+        {t("matchModal.sendMessage")}
+      </ButtonLink>
+      <ButtonLink to={href("/members")} variant="secondary" size="md">
+        {t("matchModal.keepBrowsing")}
+      </ButtonLink>
+    </MatchDialog>
+  );
 }

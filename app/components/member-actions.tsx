@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { MemberRelation } from "#contract/members";
 import { useHref } from "./root-data";
 import { whenShown } from "./when-shown";
+import { buttonClass as uiButtonClass } from "./ui/button";
 
 // The member page's error boundary (the blocked message, else the general error page) loads when shown.
 export const MemberErrorBoundary = whenShown(() => import("./member-error").then((m) => m.MemberErrorBoundary));
@@ -20,7 +21,7 @@ const BlockedNotice = whenShown(() => import("./member-blocked").then((m) => m.B
 type Member = { id: number; name: string };
 
 const buttonClass = "inline-flex items-center justify-center rounded-full px-4 py-2 text-sm font-semibold";
-const primaryButton = `${buttonClass} bg-primary text-white hover:bg-primary-dark hover:text-white`;
+const primaryButton = uiButtonClass({ size: "sm" });
 const quietButton = `${buttonClass} bg-white text-gray-700 ring-1 ring-gray-300 hover:bg-gray-50 hover:text-gray-900`;
 
 /** The actions bar of a member's page; `relation` is null for visitors, who get a login link instead. */

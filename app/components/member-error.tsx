@@ -1,8 +1,9 @@
-import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "./error-page";
 import type { BlockedByMemberData } from "./member-actions";
 import { useHref } from "./root-data";
+import { ButtonLink } from "./ui/button";
 
 /** Checked by hand rather than with zod: the member page should not load zod into the browser for this. */
 function blockedByMemberName(data: unknown): string | null {
@@ -24,9 +25,9 @@ function BlockedByMember({ name }: { name: string }) {
   return (
     <section className="container max-w-xl py-16 text-center" data-testid="blocked-by-member">
       <h1 className="text-xl font-semibold text-gray-900">{t("common:errors.blocked_by_member", { name })}</h1>
-      <Link to={href("/members")} className="mt-8 inline-block rounded-full bg-primary px-6 py-2 font-semibold text-white hover:bg-primary-dark hover:text-white">
+      <ButtonLink to={href("/members")} size="md" className="mt-8">
         {t("blockedBy.back")}
-      </Link>
+      </ButtonLink>
     </section>
   );
 }

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
-import { Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { Teaser } from "#contract/members";
 import type { MemberFunnelData } from "~/member-funnel.server";
 import { FictionalLabel } from "./fictional-label";
 import { useHref } from "./root-data";
 import { SignupForm, type SignupActionData } from "./signup-form";
+import { ButtonLink } from "./ui/button";
 
 /** Issue 17 member funnels: the parts the four designs share (app/member-funnel.server.ts loads them). */
 export function useFunnel() {
@@ -60,9 +61,9 @@ export function FunnelSignup({ children }: { children?: ReactNode }) {
         </p>
       ) : gate === "invitation" ? (
         <p className="mt-4">
-          <Link to={href("/signup")} className="inline-block rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark">
+          <ButtonLink to={href("/signup")}>
             {texts.signupLink}
-          </Link>
+          </ButtonLink>
         </p>
       ) : (
         <>

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from "react";
-import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useAtomValue } from "jotai";
 import { useHydrateAtoms } from "jotai/utils";
 import { useTranslation } from "react-i18next";
@@ -8,6 +8,12 @@ import { timeBonusEndsAtom, timeBonusLeftAtom } from "~/state/offers";
 import { formatHours, type Offer } from "~/offers";
 import { splitLocale } from "~/paths";
 import { useHref, useLocale, useRootData } from "./root-data";
+import { whenShown } from "./when-shown";
+
+// The banner is in the server's page; the modals open in the browser only: their code (and the Modal's) loads then,
+// so the banner's code never waits for it.
+const OfferDialog = whenShown(() => import("./offer-dialog").then((m) => m.OfferDialog));
+import { ButtonLink } from "./ui/button";
 
 /** docs/product.md §4: the time bonus's time left, hours:minutes:seconds, one tick a second (without JavaScript: as the server rendered it). */
 export function TimeBonusCountdown({ expires }: { expires: string }) {
@@ -55,9 +61,9 @@ function OfferBannerOf({ offer }: { offer: Offer }) {
         ) : (
           <p>{t("welcome.banner", { percentage: offer.value_percentage, date: offer.expires ? formatDay(offer.expires, locale) : "" })}</p>
         )}
-        <Link to={href("/credits")} className="rounded-full bg-primary px-4 py-1.5 font-semibold text-white hover:bg-primary-dark hover:text-white" data-testid="offer-link">
+        <ButtonLink to={href("/credits")} size="sm" data-testid="offer-link">
           {t("cta")}
-        </Link>
+        </ButtonLink>
       </div>
       {offer.kind === "welcome" ? <WelcomeModal offer={offer} /> : null}
     </aside>
@@ -102,9 +108,9 @@ function WelcomeModal({ offer }: { offer: Offer }) {
   return (
     <OfferDialog title={t("welcome.modalTitle")} onClose={() => setOpen(false)} testId="welcome-modal">
       <p>{t("welcome.modalBody", { percentage: offer.value_percentage, date: offer.expires ? formatDay(offer.expires, locale) : "" })}</p>
-      <Link to={href("/credits")} onClick={() => setOpen(false)} className="mt-5 inline-block rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark hover:text-white">
+      <ButtonLink to={href("/credits")} onClick={() => setOpen(false)} className="mt-5">
         {t("cta")}
-      </Link>
+      </ButtonLink>
     </OfferDialog>
   );
 }
@@ -146,35 +152,9 @@ function TimeBonusModalOf({ offer }: { offer: Offer }) {
     <OfferDialog title={t("timeBonus.modalTitle")} onClose={close} testId="time-bonus-modal">
       <p>{t("timeBonus.modalBody", { percentage: offer.value_percentage, time: formatHours(Math.ceil(left / 3600), locale) })}</p>
       <p className="mt-3 text-2xl">{offer.expires ? <TimeBonusCountdown expires={offer.expires} /> : null}</p>
-      <Link to={href("/credits")} onClick={() => setClosed(true)} className="mt-5 inline-block rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark hover:text-white" data-testid="time-bonus-buy">
+      <ButtonLink to={href("/credits")} onClick={() => setClosed(true)} className="mt-5" data-testid="time-bonus-buy">
         {t("cta")}
-      </Link>
+      </ButtonLink>
     </OfferDialog>
-  );
-}
-
-function OfferDialog({ title, onClose, testId, children }: { title: string; onClose: () => void; testId: string; children: React.ReactNode }) {
-  const { t } = useTranslation("offers");
-  const dialog = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    dialog.current?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [onClose]);
-  return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/60 p-4">
-      <div ref={dialog} role="dialog" aria-modal="true" aria-labelledby={`${testId}-title`} tabIndex={-1} className="relative w-full max-w-sm rounded-2xl bg-white p-6 text-center text-gray-800 shadow-xl outline-none" data-testid={testId}>
-        <button type="button" onClick={onClose} aria-label={t("close")} className="absolute right-3 top-2 text-2xl leading-none text-gray-500 hover:text-gray-700" data-testid={`${testId}-close`}>
-          ×
-        </button>
-        <h2 id={`${testId}-title`} className="text-2xl font-bold text-primary">
-          {title}
-        </h2>
-        <div className="mt-3">{children}</div>
-      </div>
-    </div>
   );
 }

@@ -6,6 +6,7 @@ import { formatMoney, formatPerCredit, methodLogo } from "~/payments";
 import { refusalText, type Offer, type Refusal } from "~/offers";
 import { useHref, useLocale } from "./root-data";
 import { TimeBonusCountdown } from "./offers";
+import { ButtonLink } from "./ui/button";
 
 /** docs/product.md §2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */
 export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; linkTo: (pkg: CreditPackage) => string }) {
@@ -38,9 +39,9 @@ export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; l
             </p>
           )}
           <p className="mt-1 text-sm text-gray-500">{t("packages.perCredit", { price: formatPerCredit(pkg.price_per_credit, pkg.currency, locale) })}</p>
-          <Link to={linkTo(pkg)} className="mt-4 rounded-full bg-primary px-4 py-2 text-center font-semibold text-white hover:bg-primary-dark hover:text-white" data-testid="package-choose">
+          <ButtonLink to={linkTo(pkg)} size="md" className="mt-4" data-testid="package-choose">
             {t("packages.choose")}
-          </Link>
+          </ButtonLink>
         </li>
       ))}
     </ul>

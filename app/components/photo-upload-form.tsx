@@ -2,7 +2,7 @@ import { useEffect, useState, type ChangeEvent } from "react";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { photoMaxMegabytes, photoUploadField } from "#contract/photo-limits";
-import { FormAlert, SubmitButton } from "./form-fields";
+import { FormAlert, SubmitButton } from "./ui/form-fields";
 
 /**
  * The photo upload form of /profile/photos and signup step 2: a plain multipart post to the page's

@@ -2,7 +2,7 @@ import type { FieldMetadata } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import type { Interest } from "#contract/settings";
 import { genders, profileChoices, type ProfileChoiceField } from "~/profile-fields";
-import { FieldErrors, SelectField } from "./form-fields";
+import { FieldErrors, SelectField } from "./ui/form-fields";
 
 /** The gender radios of signup step 3 and /profile; `fallback` is the member's current gender. */
 export function GenderField({ field, label, fallback }: { field: FieldMetadata<string>; label: string; fallback?: string }) {

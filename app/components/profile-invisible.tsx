@@ -1,6 +1,6 @@
 import { Form, useActionData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { FormAlert } from "./form-fields";
+import { FormAlert } from "./ui/form-fields";
 
 /**
  * docs/product.md §4 invisible mode on /profile: its own small form (a plain POST, so it works without JavaScript)

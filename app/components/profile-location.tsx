@@ -3,7 +3,7 @@ import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { GeocodeResponse } from "#contract/profile";
 import { RegionsResponse } from "#contract/settings";
-import { FieldErrors } from "./form-fields";
+import { FieldErrors } from "./ui/form-fields";
 import { useLocale } from "./root-data";
 import { useHydrated } from "./hydrated";
 import { watchSession } from "~/auth-lost";

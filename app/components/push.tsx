@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { useBrowserValue } from "./hydrated";
-import { Link, useRevalidator } from "@remix-run/react";
+import { useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { Button, ButtonLink } from "./ui/button";
 
 /*
  * docs/product.md §4 Push: unknown (null) -> capable or not -> subscribed, denied or false (failed).
@@ -58,14 +59,14 @@ export function PushStep({ publicKey, next }: { publicKey: string; next: string 
     <div className="mt-4 space-y-4" data-testid="push-step" data-state={state}>
       <p className="text-gray-700">{t("steps.push.body")}</p>
       {state === "capable" || state === "subscribing" ? (
-        <button
+        <Button
           type="button"
           onClick={() => void turnOn()}
           disabled={state === "subscribing"}
-          className="w-full rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark disabled:opacity-60"
+          size="xl" block
         >
           {state === "subscribing" ? t("steps.push.turningOn") : t("steps.push.turnOn")}
-        </button>
+        </Button>
       ) : null}
       {state === "unknown" ? <p className="text-sm text-gray-600">{t("steps.push.needsJavaScript")}</p> : null}
       {state === "not_capable" ? <p className="text-sm text-gray-600">{t("steps.push.notCapable")}</p> : null}
@@ -74,9 +75,9 @@ export function PushStep({ publicKey, next }: { publicKey: string; next: string 
       {state === "subscribed" ? (
         <>
           <p role="status" className="font-semibold text-green-700">{t("steps.push.subscribed")}</p>
-          <Link to={next} className="block w-full rounded-full bg-primary px-6 py-3 text-center font-semibold text-white hover:bg-primary-dark">
+          <ButtonLink to={next} size="xl" block>
             {t("steps.push.continue")}
-          </Link>
+          </ButtonLink>
         </>
       ) : null}
     </div>

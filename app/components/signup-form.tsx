@@ -3,9 +3,11 @@ import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { signupSchema, suggestEmail } from "~/signup";
-import { FormAlert, InputField, SubmitButton, TextareaField } from "./form-fields";
+import { FormAlert, InputField, SubmitButton, TextareaField } from "./ui/form-fields";
 import { useHref } from "./root-data";
 import { useValidatedForm } from "./validated-form";
+import { buttonClass } from "./ui/button";
+import { Modal } from "./ui/modal";
 
 export type SignupActionData = { result: SubmissionResult<string[]>; problem: "account_exists" | "account_pending_deletion" | null };
 
@@ -130,20 +132,27 @@ export function SignupForm({ action, lastResult, busy, minAge, askMessage, invit
  */
 function DateOfBirthPopup({ minAge }: { minAge: number }) {
   const { t } = useTranslation();
+  const [open, setOpen] = useState(true);
   return (
     <div>
       <input type="checkbox" id="dob-popup-dismissed" className="peer sr-only" />
-      <div className="fixed inset-0 z-50 flex items-center justify-center bg-gray-900/60 p-4 peer-checked:hidden" data-testid="dob-popup">
-        <div role="alertdialog" aria-modal="true" aria-labelledby="dob-popup-text" className="w-full max-w-xs rounded-2xl bg-white p-6 text-center shadow-xl">
-          <p id="dob-popup-text" className="font-semibold text-gray-900">
-            {t("errors.invalid_date_of_birth")}
-          </p>
-          <p className="mt-1 text-sm text-gray-600">{t("signup.minimumAge", { age: minAge })}</p>
-          <label htmlFor="dob-popup-dismissed" className="mt-4 inline-block cursor-pointer rounded-full bg-primary px-6 py-2 font-semibold text-white">
-            {t("signup.popupClose")}
-          </label>
-        </div>
-      </div>
+      <Modal
+        open={open}
+        alert
+        title={t("errors.invalid_date_of_birth")}
+        titleClassName="font-semibold text-gray-900"
+        onClose={() => setOpen(false)}
+        size="xs"
+        backdropClassName="bg-gray-900/60"
+        dialogClassName="peer-checked:hidden!"
+        className="p-6 text-center"
+        testId="dob-popup"
+      >
+        <p className="mt-1 text-sm text-gray-600">{t("signup.minimumAge", { age: minAge })}</p>
+        <label htmlFor="dob-popup-dismissed" onClick={() => setOpen(false)} className={buttonClass({ size: "md", className: "mt-4 cursor-pointer" })}>
+          {t("signup.popupClose")}
+        </label>
+      </Modal>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { LanguageMenu } from "./language-menu";
 import { BackButton } from "./back-button";
 import { SignupLink } from "./signup-modal";
 import { useHref, useRootData } from "./root-data";
+import { ButtonLink } from "./ui/button";
 
 function useHideLanguage(): boolean {
   const matches = useMatches();
@@ -81,9 +82,9 @@ export function TopNav() {
           ) : (
             <>
               <SignupLink className="rounded-full px-3 py-1.5 text-sm font-semibold text-primary hover:bg-primary-light max-sm:hidden">{t("nav.signup")}</SignupLink>
-              <Link to={href("/login")} className="rounded-full bg-primary px-4 py-1.5 text-sm font-semibold text-white hover:bg-primary-dark hover:text-white">
+              <ButtonLink to={href("/login")} size="sm">
                 {t("nav.login")}
-              </Link>
+              </ButtonLink>
             </>
           )}
           {hideLanguage || !root ? null : <LanguageMenu options={root.visibleLocales} />}

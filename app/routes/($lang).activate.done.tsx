@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
 import { apiFor } from "~/api.server";
@@ -10,6 +10,7 @@ import { localizePath } from "~/paths";
 import { getUser } from "~/session.server";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { ButtonLink } from "~/components/ui/button";
 
 /** The activation link of the mail lands here with its token; the token is used once, then the address is clean. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -33,9 +34,9 @@ export default function ActivationDone() {
     <section className="container max-w-md py-12 text-center" data-testid="activation-done">
       <h1 className="text-2xl font-bold text-gray-900">{t("activate.doneTitle")}</h1>
       <p className="mt-3 text-gray-700">{t("activate.doneBody")}</p>
-      <Link to={href(loggedIn ? "/members" : "/login")} className="mt-6 inline-block rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark hover:text-white">
+      <ButtonLink to={href(loggedIn ? "/members" : "/login")} size="xl" className="mt-6">
         {t(loggedIn ? "activate.toMembers" : "nav.login")}
-      </Link>
+      </ButtonLink>
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
@@ -7,6 +7,7 @@ import { getUser } from "~/session.server";
 import { ResendActivationForm } from "~/components/activation-reminder";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { ButtonLink } from "~/components/ui/button";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -27,9 +28,9 @@ export default function ActivationError() {
       {canResend ? (
         <ResendActivationForm />
       ) : (
-        <Link to={href("/login")} className="mt-6 inline-block rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark hover:text-white">
+        <ButtonLink to={href("/login")} size="xl" className="mt-6">
           {t("nav.login")}
-        </Link>
+        </ButtonLink>
       )}
     </section>
   );

@@ -10,6 +10,7 @@ import { localizePath } from "~/paths";
 import { getUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 /**
  * Issue 17 /complaints (the footer's Complaints): anyone reports content; the api stores it, mails it to
@@ -133,9 +134,9 @@ export default function Complaints() {
           <textarea name="message" rows={6} defaultValue={value("message")} required maxLength={5000} className={inputClass} data-testid="complaint-message" {...described("message")} />
           {error("message")}
         </label>
-        <button type="submit" disabled={busy} className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60" data-testid="complaint-send">
+        <Button disabled={busy} data-testid="complaint-send">
           {texts.send}
-        </button>
+        </Button>
       </Form>
     </section>
   );

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
@@ -7,6 +7,7 @@ import { requireUser } from "~/session.server";
 import { ResendActivationForm } from "~/components/activation-reminder";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { ButtonLink } from "~/components/ui/button";
 
 /** docs/product.md §2: no language dropdown and no site-entry warning on complete-signup. */
 export const handle = { hideLanguage: true, hideEntryWarning: true, hideActivationReminder: true };
@@ -37,9 +38,9 @@ export default function CompleteSignup() {
             <ResendActivationForm />
           </div>
         )}
-        <Link to={href("/signup-matches")} className="mt-6 inline-block rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark hover:text-white">
+        <ButtonLink to={href("/signup-matches")} size="xl" className="mt-6">
           {t("complete.toMatches")}
-        </Link>
+        </ButtonLink>
       </div>
     </section>
   );

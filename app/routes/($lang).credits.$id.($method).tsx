@@ -17,6 +17,7 @@ import { refusalText } from "~/offers";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 /**
  * docs/product.md §2 /credits/{id}/{paymentmethod?}: without a method, the methods of the package's country (each a
@@ -114,9 +115,9 @@ export default function ChooseMethod() {
             {paymentMethodNames[method]}
           </p>
           <p className="text-sm text-gray-600">{t("methods.secure")}</p>
-          <button type="submit" className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark" data-testid="pay">
+          <Button data-testid="pay">
             {t("methods.pay", { amount })}
-          </button>
+          </Button>
           <p>
             <Link to={href(`/credits/${pkg.id}`) + (typedCode ? `?code=${encodeURIComponent(typedCode)}` : "")}>{t("methods.other")}</Link>
           </p>

@@ -16,6 +16,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { MethodLogo } from "~/components/payments";
 import { useHref, useLocale } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 /** docs/product.md §2 /credits/repeat-order: the last package again with the stored method (a stored card is charged at once). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -60,9 +61,9 @@ export default function RepeatOrder() {
             {t("repeat.intro", { credits: last.credits, amount: formatMoney(last.amount, last.currency, locale), method: paymentMethodNames[last.method] })}
           </p>
           {last.stored_card && last.method === "cards" ? <p className="text-sm text-gray-600">{t("repeat.storedCard")}</p> : null}
-          <button type="submit" className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark" data-testid="repeat-order">
+          <Button data-testid="repeat-order">
             {t("repeat.buy")}
-          </button>
+          </Button>
         </Form>
       ) : (
         <p className="mt-4 text-gray-700">

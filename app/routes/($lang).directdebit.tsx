@@ -16,6 +16,7 @@ import { requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale, useRootData } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 /**
  * docs/product.md §2 /directdebit (issue 16): a direct debit in two steps that work without JavaScript. First the
@@ -157,9 +158,9 @@ export default function DirectDebit() {
               ) : null}
             </label>
           ))}
-          <button type="submit" name="intent" value="details" disabled={busy} className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60" data-testid="dd-send">
+          <Button name="intent" value="details" disabled={busy} data-testid="dd-send">
             {t("directDebit.send")}
-          </button>
+          </Button>
           <p>
             <Link to={href(`/credits/${page.pkg.id}`)}>{t("methods.other")}</Link>
           </p>
@@ -182,9 +183,9 @@ export default function DirectDebit() {
               <input name="otp" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className={`${inputClass} w-40 font-mono tracking-widest`} data-testid="dd-otp" />
             </label>
             <div className="flex flex-wrap items-center gap-3">
-              <button type="submit" name="intent" value="confirm" disabled={busy} className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60" data-testid="dd-confirm">
+              <Button name="intent" value="confirm" disabled={busy} data-testid="dd-confirm">
                 {t("directDebit.confirm")}
-              </button>
+              </Button>
               <button type="submit" name="intent" value="resend" formNoValidate disabled={busy} className={`rounded-full px-4 py-2 text-sm font-semibold ring-1 ring-gray-300 hover:bg-gray-50 ${failed?.expired ? "bg-white text-primary" : "text-gray-700"}`} data-testid="dd-resend">
                 {t("directDebit.resend")}
               </button>

@@ -5,6 +5,7 @@ import { landerPayload, loadLander } from "~/landers.server";
 import { ChatIcon, HeartIcon } from "~/components/icons";
 import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } from "~/components/landers/lander-parts";
 import { landerMeta } from "~/components/landers/lander-meta";
+import { buttonClass } from "~/components/ui/button";
 
 /** Issue 17 lander "iconslanding": what the site offers as four icons, a row of members, then the signup. */
 export const handle = { layout: "lander" };
@@ -67,7 +68,7 @@ export default function IconsLanding() {
           <h2 id="icons-members" className="text-xl font-bold text-gray-900">
             {data.membersTitle}
           </h2>
-          <JoinLink className="rounded-full px-5 py-2 font-semibold text-primary ring-2 ring-primary hover:bg-primary hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
+          <JoinLink className={buttonClass({ variant: "secondary", size: "md" })}>
             {shared.cta}
           </JoinLink>
         </div>

@@ -17,6 +17,7 @@ import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
 import type { LoginFieldName, LoginFormView } from "~/components/login-validation";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 // conform and zod (~40 KB gzip) load on the form's first focus; until then the page shows the action's reply.
 const LoginValidation = lazy(() => import("~/components/login-validation").then((module) => ({ default: module.LoginValidation })));
@@ -156,9 +157,9 @@ export default function Login() {
               {t("account:login.forgotPassword")}
             </Link>
           </div>
-          <button type="submit" disabled={busy} className="w-full rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60">
+          <Button disabled={busy} block>
             {busy ? t("login.submitting") : t("login.submit")}
-          </button>
+          </Button>
         </Form>
         {validation === "wanted" ? (
           <Suspense fallback={null}>

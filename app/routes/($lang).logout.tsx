@@ -10,6 +10,7 @@ import { getUser } from "~/session.server";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
 import { fixedT, metaDescription } from "~/i18n.server";
+import { Button } from "~/components/ui/button";
 
 /** Logging out changes state, so only a POST does it (a link or an image on another site cannot). */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -34,9 +35,9 @@ export default function Logout() {
     <section className="container max-w-md py-16 text-center">
       <h1 className="text-2xl font-semibold text-gray-900">{t("logout.question")}</h1>
       <Form method="post" action={href("/logout")} className="mt-8">
-        <button type="submit" className="rounded-full bg-primary px-6 py-2 font-semibold text-white hover:bg-primary-dark">
+        <Button size="md">
           {t("nav.logout")}
-        </button>
+        </Button>
       </Form>
     </section>
   );

@@ -11,7 +11,7 @@ import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
 import { AccessCard, Notice } from "~/components/account-ui";
-import { FormAlert } from "~/components/form-fields";
+import { FormAlert } from "~/components/ui/form-fields";
 import { useHref, useRootData } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
 

@@ -11,6 +11,7 @@ import { getRegions } from "~/regions.server";
 import { useHref, useRootData } from "~/components/root-data";
 import { MemberCard } from "~/components/member-card";
 import { pageMeta } from "~/page-title";
+import { Button, ButtonLink } from "~/components/ui/button";
 
 /** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */
 const filterKeys = ["gender", "country", "region", "min_age", "max_age"] as const;
@@ -112,15 +113,15 @@ export default function Members() {
       {pageCount > 1 ? (
         <nav className="mt-8 flex items-center justify-center gap-4" aria-label={t("members.pagination")}>
           {pageNumber > 1 ? (
-            <Link to={pageLink(pageNumber - 1)} rel="prev" className="rounded-full bg-white px-4 py-2 ring-1 ring-gray-200">
+            <ButtonLink to={pageLink(pageNumber - 1)} rel="prev" variant="neutral" size="md">
               {t("members.previous")}
-            </Link>
+            </ButtonLink>
           ) : null}
           <span className="text-sm text-gray-600">{t("members.pageOf", { page: pageNumber, pages: pageCount })}</span>
           {pageNumber < pageCount ? (
-            <Link to={pageLink(pageNumber + 1)} rel="next" className="rounded-full bg-white px-4 py-2 ring-1 ring-gray-200">
+            <ButtonLink to={pageLink(pageNumber + 1)} rel="next" variant="neutral" size="md">
               {t("members.next")}
-            </Link>
+            </ButtonLink>
           ) : null}
         </nav>
       ) : null}
@@ -213,9 +214,9 @@ function SearchForm() {
         <input type="number" id="search-max_age" name="max_age" min={18} max={99} defaultValue={filters.max_age ?? ""} className={fieldClass} />
       </div>
       <div className="col-span-2 flex items-end gap-2 md:col-span-1">
-        <button type="submit" className="flex-1 rounded-full bg-primary px-4 py-2 text-sm font-semibold text-white hover:bg-primary-dark">
+        <Button size="sm" className="flex-1">
           {t("members.search.submit")}
-        </button>
+        </Button>
         <Link to={href("/members")} className="rounded-full px-3 py-2 text-sm text-gray-600 hover:text-gray-900" data-testid="search-clear">
           {t("members.search.clear")}
         </Link>

@@ -12,6 +12,7 @@ import { requireUser } from "~/session.server";
 import { MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 /*
  * /members/{id}/block: block and unblock (issue 4 item 4). POST intent=block|unblock, then back to
@@ -72,9 +73,9 @@ export default function BlockConfirmation() {
         <Form method="post" className="mt-6 flex flex-wrap items-center gap-3">
           <input type="hidden" name="intent" value="block" />
           <input type="hidden" name="redirectTo" value={memberPage} />
-          <button type="submit" disabled={busy} className="rounded-full bg-danger px-5 py-2 font-semibold text-white hover:opacity-90 disabled:opacity-60">
+          <Button disabled={busy} variant="danger" size="md">
             {t("block.submit")}
-          </button>
+          </Button>
           <Link to={memberPage} className="rounded-full px-4 py-2 font-semibold text-gray-700 hover:text-gray-900">
             {t("block.cancel")}
           </Link>

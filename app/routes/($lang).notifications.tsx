@@ -14,6 +14,7 @@ import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
 import { settingsFromForm } from "~/notifications.server";
+import { Button } from "~/components/ui/button";
 
 /**
  * Issue 17 /notifications (the account menu's Settings): a switch per kind (messages, likes, matches, news)
@@ -133,14 +134,12 @@ export default function Notifications() {
               <Form method="post" className="pt-2">
                 <input type="hidden" name="intent" value="resume" />
                 <p className="mb-3 text-sm text-gray-600">{texts.paused.resumeHint}</p>
-                <button
-                  type="submit"
+                <Button
                   disabled={busy("resume")}
-                  className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60"
                   data-testid="notifications-resume"
                 >
                   {texts.paused.resume}
-                </button>
+                </Button>
               </Form>
             ) : null}
           </section>
@@ -183,14 +182,13 @@ export default function Notifications() {
             </tbody>
           </table>
           <p className="mt-3 text-sm text-gray-600">{texts.pushHint}</p>
-          <button
-            type="submit"
+          <Button
             disabled={busy("save")}
-            className="mt-4 rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60"
+            className="mt-4"
             data-testid="notifications-save"
           >
             {texts.save}
-          </button>
+          </Button>
         </Form>
       </div>
     </section>

@@ -15,6 +15,7 @@ import { callWithMember, requireUser } from "~/session.server";
 import { GeneralErrorBoundary } from "~/components/error-page";
 import { useHref, useLocale, useRootData } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 /** How often a pending payment's page looks again (seconds). */
 const refreshSeconds = 2;
@@ -118,9 +119,9 @@ export default function PaymentResult() {
           {cardFailed ? (
             <div className="mt-3 flex flex-wrap gap-3">
               <Form method="post" action={href("/credits/repeat-order")}>
-                <button type="submit" className="rounded-full bg-primary px-4 py-2 font-semibold text-white hover:bg-primary-dark" data-testid="retry-card">
+                <Button size="md" data-testid="retry-card">
                   {t("result.retryCard")}
-                </button>
+                </Button>
               </Form>
               {payment.package_id ? (
                 <Form method="post" action={href(`/credits/${payment.package_id}/paypal`)}>

@@ -15,7 +15,7 @@ import { localizePath } from "~/paths";
 import { apiFieldErrors, profileChoiceFields, profileFormSchema, profileUpdateOf, sexualities, visibleOptionalFields } from "~/profile-fields";
 import { getSettings, requireUser } from "~/session.server";
 import { Notice } from "~/components/account-ui";
-import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/form-fields";
+import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/ui/form-fields";
 import { GenderField, InterestsField, ProfileChoiceSelect } from "~/components/profile-choices";
 import { InvisibleModeForm } from "~/components/profile-invisible";
 import { LocationFields } from "~/components/profile-location";

@@ -13,7 +13,7 @@ import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
 import { Notice, NewPasswordFields, useEmptyPasswordsAfterError } from "~/components/account-ui";
-import { FormAlert, InputField, SubmitButton } from "~/components/form-fields";
+import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 import { Panel } from "~/components/panel";

@@ -11,6 +11,7 @@ import { getSettings, requireUser } from "~/session.server";
 import { UnblockButton } from "~/components/member-actions";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { ButtonLink } from "~/components/ui/button";
 
 /** The members the member blocked (issue 4 item 4), each with Unblock; newest block first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -79,15 +80,15 @@ export default function BlockedMembers() {
       {pageCount > 1 ? (
         <nav className="mt-6 flex items-center justify-center gap-4" aria-label={t("common:members.pagination")}>
           {pageNumber > 1 ? (
-            <Link to={`?page=${pageNumber - 1}`} rel="prev" className="rounded-full bg-white px-4 py-2 ring-1 ring-gray-200">
+            <ButtonLink to={`?page=${pageNumber - 1}`} rel="prev" variant="neutral" size="md">
               {t("common:members.previous")}
-            </Link>
+            </ButtonLink>
           ) : null}
           <span className="text-sm text-gray-600">{t("common:members.pageOf", { page: pageNumber, pages: pageCount })}</span>
           {pageNumber < pageCount ? (
-            <Link to={`?page=${pageNumber + 1}`} rel="next" className="rounded-full bg-white px-4 py-2 ring-1 ring-gray-200">
+            <ButtonLink to={`?page=${pageNumber + 1}`} rel="next" variant="neutral" size="md">
               {t("common:members.next")}
-            </Link>
+            </ButtonLink>
           ) : null}
         </nav>
       ) : null}

@@ -14,7 +14,7 @@ import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
 import { useEmptyPasswordsAfterError } from "~/components/account-ui";
-import { FormAlert, InputField, SubmitButton, TextareaField } from "~/components/form-fields";
+import { FormAlert, InputField, SubmitButton, TextareaField } from "~/components/ui/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 import { pageMeta } from "~/page-title";

@@ -13,10 +13,11 @@ import { localizePath } from "~/paths";
 import { forwardPhotoUpload, isMultipart } from "~/photo-upload.server";
 import { getSettings, requireUser } from "~/session.server";
 import { Notice } from "~/components/account-ui";
-import { FormAlert } from "~/components/form-fields";
+import { FormAlert } from "~/components/ui/form-fields";
 import { PhotoUploadForm } from "~/components/photo-upload-form";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 const doneKinds = ["uploaded", "main", "deleted"] as const;
 type Done = (typeof doneKinds)[number];
@@ -164,9 +165,9 @@ function ConfirmDelete({ photo }: { photo: OwnPhoto }) {
           <Form method="post">
             <input type="hidden" name="intent" value="delete" />
             <input type="hidden" name="id" value={photo.id} />
-            <button type="submit" disabled={navigation.state !== "idle"} className="rounded-full bg-danger px-4 py-2 text-sm font-semibold text-white disabled:opacity-60">
+            <Button disabled={navigation.state !== "idle"} variant="danger" size="sm">
               {t("confirmDelete.confirm")}
-            </button>
+            </Button>
           </Form>
           <Link to={href("/profile/photos")} className="text-sm text-gray-700 hover:text-gray-900">
             {t("confirmDelete.cancel")}

@@ -13,7 +13,7 @@ import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
 import { AccessCard, NewPasswordFields, useEmptyPasswordsAfterError } from "~/components/account-ui";
-import { FormAlert, SubmitButton } from "~/components/form-fields";
+import { FormAlert, SubmitButton } from "~/components/ui/form-fields";
 import { useHref } from "~/components/root-data";
 import { useValidatedForm } from "~/components/validated-form";
 import { pageMeta } from "~/page-title";

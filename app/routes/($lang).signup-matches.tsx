@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MembersResponse } from "#contract/members";
 import { apiFor } from "~/api.server";
@@ -10,6 +10,7 @@ import { getSettings, requireUser } from "~/session.server";
 import { MemberCard } from "~/components/member-card";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { ButtonLink } from "~/components/ui/button";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -40,9 +41,9 @@ export default function SignupMatches() {
           ))}
         </ul>
       )}
-      <Link to={href("/members")} className="mt-8 inline-block rounded-full bg-primary px-6 py-3 font-semibold text-white hover:bg-primary-dark hover:text-white">
+      <ButtonLink to={href("/members")} size="xl" className="mt-8">
         {t("matches.toSearch")}
-      </Link>
+      </ButtonLink>
     </section>
   );
 }

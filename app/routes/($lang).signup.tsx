@@ -11,6 +11,7 @@ import { SignupForm } from "~/components/signup-form";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
 import { signupAction } from "~/signup.server";
+import { Button } from "~/components/ui/button";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -71,9 +72,9 @@ function InvitationForm() {
         </label>
         <input id="invitation" name="invitation" required maxLength={64} className="mt-1 block w-full rounded-md border border-gray-300 px-3 py-2" />
       </div>
-      <button type="submit" className="w-full rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark">
+      <Button block>
         {t("signup.invitationSubmit")}
-      </button>
+      </Button>
     </form>
   );
 }

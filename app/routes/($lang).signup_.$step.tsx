@@ -16,7 +16,7 @@ import { urlLocale } from "~/locale.server";
 import { localizePath } from "~/paths";
 import { getSettings, requireUser } from "~/session.server";
 import { nextSignupPath, signupSteps } from "~/signup-steps";
-import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/form-fields";
+import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/ui/form-fields";
 import { GenderField, InterestsField } from "~/components/profile-choices";
 import { genders, sexualities } from "~/profile-fields";
 import { useValidatedForm } from "~/components/validated-form";

@@ -12,6 +12,7 @@ import { GeneralErrorBoundary } from "~/components/error-page";
 import { Notice } from "~/components/notice";
 import { useHref } from "~/components/root-data";
 import { pageMeta } from "~/page-title";
+import { Button } from "~/components/ui/button";
 
 /**
  * Issue 17: where a person lands who opens a mail's List-Unsubscribe link (GET /api/unsubscribe.php sends
@@ -87,14 +88,12 @@ export default function Unsubscribe() {
             ) : null}
             <p className="text-gray-700">{texts.question}</p>
             <input type="hidden" name="token" value={token ?? ""} />
-            <button
-              type="submit"
+            <Button
               disabled={busy}
-              className="rounded-full bg-primary px-6 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60"
               data-testid="unsubscribe-confirm"
             >
               {texts.confirm}
-            </button>
+            </Button>
           </Form>
         )}
       </div>

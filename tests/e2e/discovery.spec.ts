@@ -103,11 +103,11 @@ test.describe("match finder", () => {
       for (let i = 0; i < 40 && !(await nameOnCard()).startsWith(`${admirer.name},`); i++) {
         await page.getByRole("button", { name: i === 0 ? "Like" : "Pass" }).click();
         id = await expectNextCard(page, id);
-        await expect(page.getByTestId("match-notice")).toHaveCount(0);
+        await expect(page.getByTestId("match-modal")).toHaveCount(0);
       }
       await expect(page.getByTestId("discovery-name")).toContainText(admirer.name);
       await page.getByRole("button", { name: "Like" }).click();
-      const notice = page.getByTestId("match-notice");
+      const notice = page.getByTestId("match-modal");
       await expect(notice.getByRole("heading", { name: "It's a match!" })).toBeVisible();
       await expect(notice).toContainText(`You and ${admirer.name} like each other.`);
       await expect(notice.getByRole("link", { name: "View profile" })).toHaveAttribute("href", `/members/${id}`);

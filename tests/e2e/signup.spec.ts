@@ -68,7 +68,8 @@ test.describe("signup", () => {
     const tooYoung = `${new Date().getUTCFullYear() - 16}-06-01`;
     await fill({ email: account.email, name: account.name, dob: tooYoung, password: account.password });
     const popup = page.getByTestId("dob-popup");
-    await expect(popup.getByRole("alertdialog")).toContainText("Invalid date of birth.");
+    await expect(page.getByRole("alertdialog", { name: "Invalid date of birth." })).toBeVisible();
+    await expect(popup).toContainText("Invalid date of birth.");
     await popup.getByText("OK", { exact: true }).click();
     await expect(popup).toBeHidden();
 

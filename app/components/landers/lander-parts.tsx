@@ -5,12 +5,12 @@ import type { LanderMember } from "~/landers";
 import type { LanderSharedTexts } from "~/landers.server";
 import { useHref, useRootData } from "../root-data";
 import { whenShown } from "../when-shown";
+import { buttonClass } from "../ui/button";
 
 // conform, zod and the e-mail checker load when the form is on the page, not with the lander's first load.
 const SignupForm = whenShown(() => import("../signup-form").then((m) => m.SignupForm));
 
-export const ctaClass =
-  "inline-flex items-center justify-center rounded-full bg-primary px-7 py-3 text-base font-semibold text-white shadow-lg shadow-primary/30 transition hover:bg-primary-dark hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary";
+export const ctaClass = buttonClass({ size: "xl", className: "shadow-lg shadow-primary/30 transition" });
 
 /** The page's call to action: a jump to its signup section (a plain anchor, so it works without JavaScript). */
 export function JoinLink({ children, className = ctaClass }: { children: ReactNode; className?: string }) {

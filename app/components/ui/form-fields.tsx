@@ -1,5 +1,6 @@
 import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import type { ReactNode, Ref } from "react";
+import { Button } from "./button";
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger";
@@ -88,8 +89,8 @@ export function FormAlert({ id, children }: { id?: string; children: ReactNode }
 
 export function SubmitButton({ busy, children, busyText }: { busy: boolean; children: ReactNode; busyText: ReactNode }) {
   return (
-    <button type="submit" disabled={busy} className="w-full rounded-full bg-primary px-4 py-2.5 font-semibold text-white hover:bg-primary-dark disabled:opacity-60">
+    <Button disabled={busy} block>
       {busy ? busyText : children}
-    </button>
+    </Button>
   );
 }
