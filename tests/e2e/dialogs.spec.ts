@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, hydrated, test } from "./fixtures";
+import { clickAndWaitForPost, expect, hydrated, test } from "./fixtures";
 import { membersDeletedAfterEach, newAccountDetails, signUp } from "./accounts-support";
 
 /**
@@ -129,7 +129,7 @@ test("the icebreaker modal takes the focus, Escape closes it and the focus retur
 test("the match modal takes the focus; Escape closes it", async ({ browser, baseURL }) => {
   const [alice, bob] = [await activeMember(browser, baseURL), await activeMember(browser, baseURL)];
   await alice.page.goto(`/members/${bob.profileId}`);
-  await alice.page.getByTestId("like-actions").getByRole("button", { name: "Like", exact: true }).click();
+  await clickAndWaitForPost(alice.page, alice.page.getByTestId("like-actions").getByRole("button", { name: "Like", exact: true }));
   await expect(alice.page.getByRole("button", { name: "Liked — unlike" })).toBeVisible();
 
   await bob.page.goto(`/members/${alice.profileId}`);

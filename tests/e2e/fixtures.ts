@@ -96,6 +96,16 @@ export const test = base.extend<{ entryWarningSkipped: boolean; expectedConsoleE
   },
 });
 
+/**
+ * Clicks a button that posts (a like, for example) and waits for its POST's answer: with JavaScript a button may show its new state at once,
+ * before the api has stored the change, so another member's page read right after could still miss it.
+ */
+export async function clickAndWaitForPost(page: Page, button: Locator): Promise<void> {
+  const posted = page.waitForResponse((response) => response.request().method() === "POST");
+  await button.click();
+  expect((await posted).status()).toBeLessThan(400);
+}
+
 /** Waits until React has hydrated `element`: its handlers run from then on (before, a click is plain HTML). */
 export async function hydrated(element: Locator): Promise<void> {
   await expect

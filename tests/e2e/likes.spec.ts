@@ -1,5 +1,5 @@
-import type { Locator, Page } from "@playwright/test";
-import { expect, expectPath, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { clickAndWaitForPost, expect, expectPath, test } from "./fixtures";
 import { membersDeletedAfterEach, newAccountDetails, signUp } from "./accounts-support";
 
 /**
@@ -9,16 +9,6 @@ import { membersDeletedAfterEach, newAccountDetails, signUp } from "./accounts-s
 
 /** Active members of the test, deleted after it, so they do not crowd the newest members of other tests' searches. */
 const activeMember = membersDeletedAfterEach();
-
-/**
- * Clicks a like button and waits for its POST's answer: with JavaScript the button shows its new state at once,
- * before the api has stored the like, so another member's page read right after could still miss it.
- */
-async function clickAndWaitForPost(page: Page, button: Locator): Promise<void> {
-  const posted = page.waitForResponse((response) => response.request().method() === "POST");
-  await button.click();
-  expect((await posted).status()).toBeLessThan(400);
-}
 
 function entryOf(page: Page, name: string) {
   return page.getByTestId("like-entry").filter({ hasText: name });
