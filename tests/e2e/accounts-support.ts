@@ -129,13 +129,14 @@ function takeFromPool(): (TestAccount & { profileId: number }) | null {
 
 /**
  * An activated member in a browser context of their own (with the project's JavaScript setting): one
- * of the pool, logged in; a new one (signup and activation mail) once the pool is used up.
+ * of the pool, logged in; a new one (signup and activation mail) once the pool is used up, or with
+ * `fresh` (a test that needs the site's newest members: page 1 of the search).
  */
-export async function activeMember(browser: Browser, baseURL: string): Promise<ActiveMember> {
+export async function activeMember(browser: Browser, baseURL: string, options: { fresh?: boolean } = {}): Promise<ActiveMember> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled: test.info().project.use.javaScriptEnabled });
   await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL }]);
   const page = await context.newPage();
-  const pooled = takeFromPool();
+  const pooled = options.fresh ? null : takeFromPool();
   if (!pooled) return { ...(await createActivatedMember(page.request)), page };
   const login = await page.request.post("/api/user.php", { headers: sameOrigin, data: { email: pooled.email, password: pooled.password } });
   expect(login.status(), await login.text()).toBe(200);

@@ -17,8 +17,9 @@ async function searchShows(page: Page, profileId: number): Promise<boolean> {
 
 test("a member blocks another from their page, the other is shut out, and unblocking lets them back", { tag: "@nojs" }, async ({ browser, baseURL }) => {
   const js = test.info().project.use.javaScriptEnabled !== false;
-  const alice = await activeMember(browser, baseURL ?? "");
-  const bob = await activeMember(browser, baseURL ?? "");
+  // Made now, not taken from the pool: the search's first page shows the site's newest members.
+  const alice = await activeMember(browser, baseURL ?? "", { fresh: true });
+  const bob = await activeMember(browser, baseURL ?? "", { fresh: true });
   expect(await searchShows(bob.page, alice.profileId)).toBe(true);
 
   await alice.page.goto(`/members/${bob.profileId}`);
