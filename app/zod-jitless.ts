@@ -1,5 +1,3 @@
-import { config } from "zod/v4/core";
-
 /**
  * Issue 29: zod 4 compiles object parsers with `new Function` when it can, and finds out whether it can by
  * trying once, which the site's Content-Security-Policy (no 'unsafe-eval', server/app.ts) refuses
@@ -7,8 +5,14 @@ import { config } from "zod/v4/core";
  * (node_modules/zod/v4/core/util.js `allowsEval` skips its probe) and parses without compiling.
  *
  * zod decides when an object schema is made, at module evaluation: app/root.tsx imports this module first, so it
- * runs before any module of the page defines a schema (root is the first route module the page imports). The
- * setting is global (`globalThis.__zod_globalConfig`), so it holds for every copy of zod. The server keeps the
- * compiled parsers: it has no CSP to meet.
+ * runs before any module of the page defines a schema. zod keeps its settings in `globalThis.__zod_globalConfig`
+ * and adopts an object already there (node_modules/zod/v4/core/core.js), so this sets it without importing zod:
+ * zod itself stays out of every page's first load (it loads only with the parts that parse in the browser).
+ * The server keeps the compiled parsers: it has no CSP to meet.
  */
-if (typeof document !== "undefined") config({ jitless: true });
+type ZodGlobal = typeof globalThis & { __zod_globalConfig?: { jitless?: boolean } };
+
+if (typeof document !== "undefined") {
+  const global = globalThis as ZodGlobal;
+  global.__zod_globalConfig = { ...global.__zod_globalConfig, jitless: true };
+}
