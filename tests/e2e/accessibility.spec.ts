@@ -160,7 +160,6 @@ async function firstPackage(page: Page): Promise<number> {
 const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0 } satisfies Samples;
 
 test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
-  test.skip(() => test.info().project.use.javaScriptEnabled === false, "audited with JavaScript on");
   // Up to 17 pages a test, each loaded, hydrated and audited: a few seconds each, more on a loaded machine.
   test.describe.configure({ timeout: 240_000 });
   test.use({ reducedMotion: "reduce" });

@@ -45,7 +45,6 @@ test.describe("signup push step", () => {
     test.use({ expectedConsoleErrors: { "Chromium's test contexts are incognito, where it has no push service: the failure this test is about": /does not support the Push API in incognito mode/ } });
 
     test("granted permission without a reachable push service fails clearly", async ({ page, context, baseURL }) => {
-      test.skip(!test.info().project.use.javaScriptEnabled, "subscribing needs JavaScript");
       await context.addCookies([{ name: "site_entry_skipped", value: new Date().toISOString(), url: baseURL ?? "" }]);
       await context.grantPermissions(["notifications"], { origin: baseURL });
       await signUpHere(page);
