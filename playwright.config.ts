@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { chromiumArgs, findChromium } from "./scripts/chromium";
 
 /**
- * Browser tests: Debian's Chromium, JavaScript on (`js`, every test) and off (`nojs`, the tests tagged
- * @nojs), against a production
+ * Browser tests: Debian's Chromium (its headless shell; scripts/chromium.ts), JavaScript on (`js`, every test) and
+ * off (`nojs`, the tests tagged @nojs), against a production
  * build started by scripts/start.ts on ports of its own (web 4100, api 4101) with a fresh PGlite
  * data directory per run. Developers use 3000/3001 and the benchmark 43xx. E2E_PORT moves the pair
  * (web E2E_PORT, api E2E_PORT + 1) so two checkouts can run their suites side by side.
@@ -29,10 +30,7 @@ const dataDir = runDataDir();
 // The shared secret of POST /api/mail-events.php for this run (tests/e2e/notifications.spec.ts posts bounces with it).
 process.env.E2E_MAIL_EVENTS_SECRET ??= randomBytes(24).toString("base64url");
 
-const chromiumLaunchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-};
+const chromiumLaunchOptions = { executablePath: findChromium() ?? "/usr/bin/chromium-headless-shell", args: chromiumArgs };
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, expectPath, test, sameOrigin } from "./fixtures";
 import { newAccountDetails } from "./accounts-support";
+import { chromiumArgs, findFullChromium } from "../../scripts/chromium";
 
 /**
  * Signup step 1 (docs/product.md §2 "optional push"): offered on a site with a push key (the demo niche sites;
@@ -18,6 +19,9 @@ async function signUpHere(page: Page): Promise<void> {
   await page.getByLabel("Password", { exact: true }).fill(account.password);
   await page.getByRole("button", { name: "Create account" }).click();
 }
+
+// The full browser: the headless shell the other tests use has no PushManager, so it would get the "cannot" state.
+test.use({ launchOptions: { executablePath: findFullChromium() ?? "/usr/bin/chromium", args: chromiumArgs } });
 
 test.describe("signup push step", () => {
   test.use({ baseURL: `http://she.localhost:${process.env.E2E_PORT ?? 4100}`, serviceWorkers: "allow" });
