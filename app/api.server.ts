@@ -7,7 +7,6 @@ import { clientIpHeader, hasSessionCookie, sessionCookieName } from "#contract/h
 import { hasTrafficSource } from "#contract/account";
 import { trafficSourceHeader } from "#contract/members";
 import { keptTracking } from "./tracking.server";
-import { splitLocale, localizePath } from "./paths";
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
 
@@ -56,8 +55,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
 
   /** The session died on the api side: log the member out here too and send them to log in. */
   function loggedOut(): Response {
-    const locale = splitLocale(incoming.pathname).locale ?? "en";
-    return redirect(localizePath(locale, "/login"), { headers: { "Set-Cookie": expiredSessionCookie } });
+    return redirect("/login", { headers: { "Set-Cookie": expiredSessionCookie } });
   }
 
   function headersFor(path: string): Record<string, string> {

@@ -11,7 +11,7 @@ import { apiFor } from "./api.server";
 import { apiErrorMessage } from "./api-errors";
 import { fixedT, metaDescription } from "./i18n.server";
 import { urlLocale } from "./locale.server";
-import { localizePath } from "./paths";
+import { splitLocale } from "./paths";
 import { callWithMember, getSettings, getUser, requireUser } from "./session.server";
 import type { BlockedByMemberData } from "./components/member-actions";
 
@@ -76,13 +76,13 @@ export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs
   const early = callWithMember(request, context, "/api/chats.php", ChatsResponse, query, reads);
   early?.catch(() => undefined);
   const settings = await getSettings(request, context);
-  await requireUser(request, context, locale);
+  await requireUser(request, context);
   let result = early ? await early : null;
   if (!result) {
     result = await apiFor(request, context).get("/api/chats.php", ChatsResponse, query);
     if (result.ok) await reads(result.data);
   }
-  if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context, locale);
+  if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context);
   if (!result.ok) {
     // docs/product.md §8: the blocked member's chat page says so (MemberErrorBoundary shows it).
     const blocked: BlockedByMemberData | null = result.error.error === "blocked_by_member" ? { blocked_by_member: { name: String(result.error.params?.name ?? "") } } : null;
@@ -137,7 +137,7 @@ export type DeleteActionData = { ok: true; intent: "delete" } | { ok: false; int
 export async function chatAction({ request, context }: Pick<ActionFunctionArgs, "request" | "context">) {
   const locale = urlLocale(request);
   const url = new URL(request.url);
-  if (!(await getUser(request, context))) throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname)}`);
+  if (!(await getUser(request, context))) throw redirect(`/login?redirectTo=${encodeURIComponent(splitLocale(url.pathname).path)}`);
   const api = apiFor(request, context);
   const t = fixedT(locale, ["chat", "common"]);
   if (isMultipart(request)) return sendImage(request, context, locale, url);
@@ -152,7 +152,7 @@ export async function chatAction({ request, context }: Pick<ActionFunctionArgs, 
       const failed: DeleteActionData = { ok: false, intent: "delete", message: t("common:errors.internal_error") };
       return data(failed, { status: result.status });
     }
-    if (!withJs) throw redirect(localizePath(locale, "/chats"));
+    if (!withJs) throw redirect("/chats");
     return data<DeleteActionData>({ ok: true, intent: "delete" });
   }
 
@@ -177,16 +177,16 @@ export async function chatAction({ request, context }: Pick<ActionFunctionArgs, 
   const result = await api.post("/api/message.php", SendMessageResponse, { to: to.data, kind, body: trimmed, key: key.data });
   if (!result.ok) {
     const code = result.error.error;
-    if (code === "authentication_required") throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname)}`);
+    if (code === "authentication_required") throw redirect(`/login?redirectTo=${encodeURIComponent(splitLocale(url.pathname).path)}`);
     const message = apiErrorMessage(t, result.error);
     // docs/product.md §8 messages with the way out: buy credits, or become premium.
-    if (code === "not_enough_credits") return refuse(message, result.status, { link: { to: localizePath(locale, "/credits"), label: t("composer.buyCredits") } });
-    if (code === "premium_required") return refuse(message, result.status, { link: { to: localizePath(locale, "/premium"), label: t("composer.getPremium") } });
+    if (code === "not_enough_credits") return refuse(message, result.status, { link: { to: "/credits", label: t("composer.buyCredits") } });
+    if (code === "premium_required") return refuse(message, result.status, { link: { to: "/premium", label: t("composer.getPremium") } });
     if (code === "validation_failed") return refuse(t("composer.tooLong", { count: trimmed.length, max: settings.message_length }), 400, { field: "body" });
     return refuse(message, result.status);
   }
   const sent = result.data;
-  if (!withJs) throw redirect(`${localizePath(locale, `/chats/${sent.message.conversation_id}`)}#m${sent.message.id}`);
+  if (!withJs) throw redirect(`/chats/${sent.message.conversation_id}#m${sent.message.id}`);
   return data<SendActionData>({ ok: true, intent: "send", message: sent.message, credits: sent.credits });
 }
 
@@ -220,10 +220,10 @@ async function sendImage(request: Request, context: AppLoadContext, locale: Retu
   const result = await apiFor(request, context).post("/api/chat-image.php", SendMessageResponse, body);
   if (!result.ok) {
     const code = result.error.error;
-    if (code === "authentication_required") throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname)}`);
+    if (code === "authentication_required") throw redirect(`/login?redirectTo=${encodeURIComponent(splitLocale(url.pathname).path)}`);
     const message = apiErrorMessage(t, result.error);
-    if (code === "not_enough_credits") return data<SendActionData>({ ok: false, intent: "send", message, body: "", link: { to: localizePath(locale, "/credits"), label: t("composer.buyCredits") } }, { status: result.status });
+    if (code === "not_enough_credits") return data<SendActionData>({ ok: false, intent: "send", message, body: "", link: { to: "/credits", label: t("composer.buyCredits") } }, { status: result.status });
     return refuse(message, result.status);
   }
-  throw redirect(`${localizePath(locale, `/chats/${result.data.message.conversation_id}`)}#m${result.data.message.id}`);
+  throw redirect(`/chats/${result.data.message.conversation_id}#m${result.data.message.id}`);
 }

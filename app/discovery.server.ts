@@ -8,7 +8,6 @@ import { apiFor } from "./api.server";
 import { apiErrorMessage } from "./api-errors";
 import { fixedT, metaDescription } from "./i18n.server";
 import { urlLocale } from "./locale.server";
-import { localizePath } from "./paths";
 import { getSettings, requireUser } from "./session.server";
 import { discoveryPaths } from "./components/discovery-card";
 
@@ -30,7 +29,7 @@ export type DiscoveryActionData = { matched: MemberCard | null; error: string | 
 export function discoveryLoader(game: DiscoveryGame) {
   return async ({ request, context }: LoaderFunctionArgs) => {
     const locale = urlLocale(request);
-    await requireUser(request, context, locale);
+    await requireUser(request, context);
     const settings = await getSettings(request, context);
     const t = fixedT(locale, "discovery");
     // ?match= only names whom to show in the match notice; a value that is no id is ignored.
@@ -66,11 +65,11 @@ export type DiscoveryLoaderData = Awaited<ReturnType<ReturnType<typeof discovery
 export function discoveryAction(game: DiscoveryGame) {
   return async ({ request, context }: ActionFunctionArgs) => {
     const locale = urlLocale(request);
-    await requireUser(request, context, locale);
+    await requireUser(request, context);
     const common = fixedT(locale);
     const formData = await request.formData();
     const enhanced = formData.get("enhanced") === "1";
-    const back = localizePath(locale, discoveryPaths[game]);
+    const back = discoveryPaths[game];
     const form = DecisionForm.safeParse({ decision: formData.get("decision"), id: formData.get("id") });
     if (!form.success) return data<DiscoveryActionData>({ matched: null, error: common("errors.validation_failed") }, { status: 400 });
 

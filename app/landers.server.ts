@@ -5,7 +5,6 @@ import type { Locale } from "#contract/locales";
 import { apiFor } from "./api.server";
 import { fixedT } from "./i18n.server";
 import { urlLocale } from "./locale.server";
-import { localizePath } from "./paths";
 import { getSettings, getUser } from "./session.server";
 import type { LanderDesign, LanderMember, LanderVariant } from "./landers";
 
@@ -55,7 +54,7 @@ type LoadOptions = {
 
 export async function loadLander(request: Request, context: AppLoadContext, { design, count, slug }: LoadOptions) {
   const locale = urlLocale(request);
-  if (await getUser(request, context)) throw redirect(localizePath(locale, "/members"));
+  if (await getUser(request, context)) throw redirect("/members");
   const [settings, teasers] = await Promise.all([getSettings(request, context), apiFor(request, context).get("/api/teasers.php", TeasersResponse, { count })]);
   const t = fixedT(locale, "landers");
   const variant = design === "tinderswipe" ? null : landerVariant(slug);

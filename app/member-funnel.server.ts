@@ -6,7 +6,6 @@ import { nichePrefix } from "#contract/settings";
 import { apiFor } from "~/api.server";
 import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
-import { localizePath } from "~/paths";
 import { getSettings, getUser } from "~/session.server";
 import { signupGate, type SignupGate } from "~/signup-gate.server";
 
@@ -73,7 +72,7 @@ export async function loadMemberFunnel({ request, context, params }: LoaderFunct
   const id = queryId.safeParse(params.id);
   if (!id.success) throw data(null, { status: 404 });
   const [user, settings] = await Promise.all([getUser(request, context), getSettings(request, context)]);
-  if (user) throw redirect(localizePath(locale, `/members/${id.data}`));
+  if (user) throw redirect(`/members/${id.data}`);
   const result = await apiFor(request, context).get("/api/teasers.php", TeasersResponse, { id: id.data, count: othersShown[design] });
   if (!result.ok || !result.data.member) throw data(null, { status: result.ok ? 404 : result.status });
   const member = result.data.member;

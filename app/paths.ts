@@ -7,6 +7,15 @@ export function localizePath(locale: Locale, path: string): string {
   return clean === "/" ? `/${locale}` : `/${locale}${clean}`;
 }
 
+/**
+ * The path as the routes see it: without the locale prefix, which is the basename of the page's request handler
+ * (server/locale-handlers.ts). Loaders and actions read `request.url` with the prefix; a path they hand on to a
+ * redirect or a `redirectTo` is without it, and Remix puts the basename back in front.
+ */
+export function routePath(url: URL): string {
+  return splitLocale(url.pathname).path + url.search;
+}
+
 /** The path without its locale prefix, and the prefix's locale (null when there is none). */
 export function splitLocale(pathname: string): { locale: Locale | null; path: string } {
   const match = /^\/([a-z]{2})(\/.*)?$/.exec(pathname);

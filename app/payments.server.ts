@@ -24,7 +24,7 @@ export async function loadPackages(
   const code = typed ? DiscountCodeInput.safeParse(typed) : null;
   const query = { country: asked.success ? asked.data : undefined, package_id: options.packageId, code: code?.success ? code.data : undefined };
   const early = callWithMember(request, context, "/api/packages.php", PackagesResponse, query);
-  if (options.member) await requireUser(request, context, locale);
+  if (options.member) await requireUser(request, context);
   const result = (await early) ?? (await apiFor(request, context).get("/api/packages.php", PackagesResponse, query));
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
   // A code no code can be (odd characters, too long) is not sent to the api: it is not found.

@@ -1,11 +1,10 @@
 // First, before any module defines a zod schema: no `new Function` in the browser (app/zod-jitless.ts).
 import "./zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Provider as JotaiProvider } from "jotai";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
-import { visibleLocales, isLocale } from "#contract/locales";
+import { visibleLocales } from "#contract/locales";
 import stylesheet from "./tailwind.css?url";
 import { getSettings, getUser, getUserCounts, getUserOffer } from "./session.server";
 import { resolveLocale } from "./locale.server";
@@ -35,9 +34,9 @@ export const links: LinksFunction = () => [
   { rel: "manifest", href: "/manifest.webmanifest" },
 ];
 
-export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  // "/en/..." is redirected by resolveLocale; any other first segment that is no locale is an unknown page.
-  if (params.lang !== undefined && params.lang !== "en" && !isLocale(params.lang)) throw data(null, { status: 404 });
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The locale prefix is the basename (server/locale-handlers.ts); "/en/..." is redirected by resolveLocale, and any
+  // other first segment that is no locale is an unknown page (the splat route).
   // Funnel URLs (network, ref, sub1-sub3) are kept before any redirect, whichever page they land on.
   const tracking = trackingCookieFor(request);
   if (tracking) context.forwardSetCookie(tracking);

@@ -6,8 +6,7 @@ import type { z } from "zod";
 import { withUserParam } from "#contract/members";
 import { apiFor, expiredSessionCookie, serviceUnavailable, type ApiResult } from "./api.server";
 import { countryOfIp } from "./geo.server";
-import { localizePath } from "./paths";
-import type { Locale } from "#contract/locales";
+import { routePath } from "./paths";
 
 type CachedSettings = { until: number; value: Promise<Settings> };
 /**
@@ -148,9 +147,9 @@ export function callWithMember<T extends { me?: UserResponse }>(
   return call;
 }
 
-export async function requireUser(request: Request, context: AppLoadContext, locale: Locale): Promise<User> {
+export async function requireUser(request: Request, context: AppLoadContext): Promise<User> {
   const user = await getUser(request, context);
   if (user) return user;
   const url = new URL(request.url);
-  throw redirect(`${localizePath(locale, "/login")}?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  throw redirect(`/login?redirectTo=${encodeURIComponent(routePath(url))}`);
 }

@@ -6,7 +6,6 @@ import { apiFor } from "~/api.server";
 import { apiErrorMessage } from "~/api-errors";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
-import { localizePath } from "~/paths";
 import { getSettings } from "~/session.server";
 import { signupSchema } from "~/signup";
 import { nextSignupPath } from "~/signup-steps";
@@ -39,7 +38,7 @@ export async function signupAction({ request, context }: ActionFunctionArgs, opt
     tracking: keptTracking(request) ?? undefined,
     invitation: invitation || undefined,
   });
-  if (result.ok) throw redirect(localizePath(locale, options.next ?? nextSignupPath(0, settings)));
+  if (result.ok) throw redirect(options.next ?? nextSignupPath(0, settings));
 
   const { error } = result;
   if (error.error === "invalid_date_of_birth") {

@@ -7,7 +7,7 @@ const dir = "build/client/assets/";
 const manifestFile = fs.readdirSync(dir).find((f) => f.startsWith("manifest-"));
 const manifest = JSON.parse(fs.readFileSync(dir + manifestFile, "utf8").replace(/^window.__remixManifest=/, "").replace(/;\s*$/, ""));
 const gzip = (file) => zlib.gzipSync(fs.readFileSync("build/client" + file)).length;
-for (const id of ["routes/($lang)._index", "routes/($lang).login", "routes/($lang).members._index", "routes/($lang).members.$id", "routes/($lang).chats", "routes/($lang).chats_.$id", "routes/($lang).members_.$id.chat"]) {
+for (const id of ["routes/_index", "routes/login", "routes/members._index", "routes/members.$id", "routes/chats", "routes/chats_.$id", "routes/members_.$id.chat"]) {
   // The manifest itself is inline in the page (v3_lazyRouteDiscovery), not a script of its own.
   const files = new Set([manifest.entry.module, ...manifest.entry.imports]);
   for (const route of ["root", id]) {

@@ -28,7 +28,7 @@ const longToken = /(?<![\w-])[A-Za-z0-9_-]{40,}={0,2}(?![\w-])/g;
 
 /** A query parameter (`?token=`, `&old_password=`) whose name isSecretKey's: its value. */
 const queryParam = /([?&])([^=&#\s"]*)=([^&#\s"]*)/g;
-/** Path segments that are keys themselves: the sandbox checkout's token (app/routes/($lang).sandbox-checkout.$token.tsx), with or without `.data`. */
+/** Path segments that are keys themselves: the sandbox checkout's token (app/routes/sandbox-checkout.$token.tsx), with or without `.data`. */
 const secretPathSegment = /(\/sandbox-checkout\/)(?!\[redacted\])[^/?#\s"]+?(\.data)?(?=[/?#\s"]|$)/gi;
 
 function decodedName(name: string): string {

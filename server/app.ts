@@ -15,6 +15,7 @@ import type { WebLoadContext } from "./context";
 import { acceptedRequestId, clientIpHeader, hasSessionCookie } from "#contract/http";
 import { apiRequestGuard, pageRequestGuard } from "./request-guard";
 import { guardActions } from "./guard-actions";
+import { localeHandlers, withBasename } from "./locale-handlers";
 import { coalesceWrites } from "./coalesce-writes";
 import { dataAnswerHeaders, errorHandler, hostGuard } from "./edge";
 import { apiBodyCap, rememberUpstream } from "./api-body-cap";
@@ -139,34 +140,41 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     next();
   });
 
-  // Production hands Remix the build itself: given a function, Remix rebuilds its route tables and static handler on every request.
-  const remixHandler = createRequestHandler({
-    build: vite ? async () => guardActions((await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild) : guardActions(build!),
-    mode: vite ? "development" : "production",
-    getLoadContext: (req, res): WebLoadContext => {
-      const context: WebLoadContext = {
-        requestId: String(req.id),
-        cspNonce: String(res.locals.cspNonce),
-        logger: req.log,
-        apiUrl: config.API_URL,
-        clientIp: req.ip ?? "",
-        upstream: [],
-        forwardSetCookie: (cookie) => {
-          if (!res.headersSent) res.append("Set-Cookie", cookie);
-        },
-        forwardRetryAfter: (seconds) => {
-          if (!res.headersSent) res.set("Retry-After", seconds);
-        },
-        memo: new Map(),
-        settingsCacheSeconds: config.SETTINGS_CACHE_SECONDS,
-        userRefetchSeconds: config.USER_REFETCH_SECONDS,
-        refusal: res.locals.refusal,
-      };
-      res.locals.loadContext = context;
-      return context;
-    },
-  });
-  app.all("*", coalesceWrites, remixHandler as RequestHandler);
+  const getLoadContext = (req: express.Request, res: express.Response): WebLoadContext => {
+    const context: WebLoadContext = {
+      requestId: String(req.id),
+      cspNonce: String(res.locals.cspNonce),
+      logger: req.log,
+      apiUrl: config.API_URL,
+      clientIp: req.ip ?? "",
+      upstream: [],
+      forwardSetCookie: (cookie) => {
+        if (!res.headersSent) res.append("Set-Cookie", cookie);
+      },
+      forwardRetryAfter: (seconds) => {
+        if (!res.headersSent) res.set("Retry-After", seconds);
+      },
+      memo: new Map(),
+      settingsCacheSeconds: config.SETTINGS_CACHE_SECONDS,
+      userRefetchSeconds: config.USER_REFETCH_SECONDS,
+      refusal: res.locals.refusal,
+    };
+    res.locals.loadContext = context;
+    return context;
+  };
+  // The URL's language prefix is the build's basename (docs/decisions/013-the-locale-prefix-as-basename.md): one
+  // request handler per prefix, and each route exists once. Production hands Remix the build itself: given a
+  // function, Remix rebuilds its route tables and static handler on every request.
+  const remixHandler = localeHandlers((basename) =>
+    createRequestHandler({
+      build: vite
+        ? async () => withBasename(guardActions((await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild), basename)
+        : withBasename(guardActions(build!), basename),
+      mode: vite ? "development" : "production",
+      getLoadContext,
+    }) as RequestHandler,
+  );
+  app.all("*", coalesceWrites, remixHandler);
   app.use(errorHandler(logger));
   return app;
 }

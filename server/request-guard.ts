@@ -111,7 +111,7 @@ declare module "express-serve-static-core" {
 
 /**
  * A refused page request is answered by the error page in the visitor's language: it is turned into
- * a GET of the refused route (app/routes/($lang).refused.tsx), which renders the status. The rest of
+ * a GET of the refused route (app/routes/refused.tsx), which renders the status. The rest of
  * the body is never read: the connection closes after the answer.
  */
 export function pageRequestGuard(req: Request, res: Response, next: NextFunction): void {

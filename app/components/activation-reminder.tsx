@@ -1,6 +1,6 @@
 import { useFetcher, useLocation, useMatches, useSearchParams } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 import { Button } from "./ui/button";
 import { whenShown } from "./when-shown";
 
@@ -19,12 +19,11 @@ function useNotice(): (typeof notices)[number] | null {
 /** Sends the activation mail again: a plain form (back to this page) that a fetcher speeds up with JavaScript. */
 export function ResendActivationForm() {
   const { t } = useTranslation();
-  const href = useHref();
   const location = useLocation();
   const fetcher = useFetcher();
   const notice = useNotice();
   return (
-    <fetcher.Form method="post" action={href("/activation-mail")} className="mt-3 flex flex-wrap items-center gap-3">
+    <fetcher.Form method="post" action="/activation-mail" className="mt-3 flex flex-wrap items-center gap-3">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search.replace(/[?&]activation=\w+/, "")} />
       <Button disabled={fetcher.state !== "idle"} variant="secondary" size="sm">
         {t("reminder.resend")}

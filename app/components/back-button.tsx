@@ -1,7 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { useLocation, useNavigate } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { splitLocale } from "~/paths";
 import { ChevronLeftIcon } from "./icons";
 
 /** docs/product.md §2: the pages that get a back button in standalone (installed app) mode, where the browser shows none. */
@@ -29,7 +28,7 @@ export function BackButton() {
   const navigate = useNavigate();
   // Read again on every render (each navigation renders, and lengthens the history); the server says no.
   const standalone = useSyncExternalStore(subscribeDisplayMode, () => window.matchMedia(standaloneQuery).matches && window.history.length > 1, () => false);
-  if (!standalone || !hasBackButton(splitLocale(location.pathname).path)) return null;
+  if (!standalone || !hasBackButton(location.pathname)) return null;
   return (
     <button type="button" onClick={() => navigate(-1)} className="-ml-1 rounded-md p-1.5 text-gray-700 hover:bg-gray-100" data-testid="back-button">
       <ChevronLeftIcon />

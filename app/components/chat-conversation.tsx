@@ -9,7 +9,6 @@ import { typingAtom } from "~/state/live";
 import { ChatRefusal } from "./chat-refusal";
 import { Avatar, CreditsBadge, RelativeTime, type ConversationProps, type Open } from "./chat-page";
 import { useHydrated } from "./hydrated";
-import { useHref } from "./root-data";
 import { whenShown } from "./when-shown";
 import { watchSession } from "~/auth-lost";
 import { Button } from "./ui/button";
@@ -33,7 +32,6 @@ export type Pending = { key: string; body: string };
 
 export function ConversationView({ open, page }: ConversationProps) {
   const { t } = useTranslation("chat");
-  const href = useHref();
   const hydrated = useHydrated();
   const { profile, conversation } = open;
   const messages = conversation?.messages ?? [];
@@ -53,10 +51,10 @@ export function ConversationView({ open, page }: ConversationProps) {
   return (
     <>
       <header className="flex items-center gap-3 border-b border-gray-200 bg-white px-4 py-3">
-        <Link to={href("/chats")} className="text-gray-600 hover:text-gray-900 md:hidden" aria-label={t("conversation.back")} data-testid="chat-back">
+        <Link to="/chats" className="text-gray-600 hover:text-gray-900 md:hidden" aria-label={t("conversation.back")} data-testid="chat-back">
           ←
         </Link>
-        <Link to={href(`/members/${profile.id}`)} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-label={t("conversation.profile", { name: profile.name })}>
+        <Link to={`/members/${profile.id}`} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-label={t("conversation.profile", { name: profile.name })}>
           <Avatar name={profile.name} src={profile.thumbnail ? page.cdn + profile.thumbnail : null} size={40} />
           <h1 className="truncate text-lg font-semibold" data-testid="chat-name">
             {profile.name}
@@ -109,7 +107,7 @@ export function ConversationView({ open, page }: ConversationProps) {
             ))}
           </ol>
           {page.before ? (
-            <Link to={`${href(conversation ? `/chats/${conversation.id}` : `/members/${profile.id}/chat`)}#latest`} className="self-center text-sm">
+            <Link to={`${conversation ? `/chats/${conversation.id}` : `/members/${profile.id}/chat`}#latest`} className="self-center text-sm">
               {t("conversation.latest")}
             </Link>
           ) : null}
@@ -118,7 +116,7 @@ export function ConversationView({ open, page }: ConversationProps) {
         </div>
       </div>
       <Composer open={open} page={page} hydrated={hydrated} refused={refused} text={text} setText={setText} onSend={(p) => setPending((list) => [...list, p])} />
-      {page.extras ? <ExtrasPanelView open={open} page={page} extras={page.extras} closeTo={href(conversation ? `/chats/${conversation.id}` : `/members/${profile.id}/chat`)} /> : null}
+      {page.extras ? <ExtrasPanelView open={open} page={page} extras={page.extras} closeTo={conversation ? `/chats/${conversation.id}` : `/members/${profile.id}/chat`} /> : null}
     </>
   );
 }
@@ -170,7 +168,6 @@ type ComposerProps = {
 
 function Composer({ open, page, hydrated, refused, text, setText, onSend }: ComposerProps) {
   const { t } = useTranslation("chat");
-  const href = useHref();
   const [key, setKey] = useState(page.sendKey);
   const { profile } = open;
   const lastTyping = useRef(0);
@@ -260,7 +257,7 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
             {open.credits < open.message_credits ? (
               <>
                 {" · "}
-                <Link to={href("/credits")} className="font-semibold">
+                <Link to="/credits" className="font-semibold">
                   {t("composer.buyCredits")}
                 </Link>
               </>

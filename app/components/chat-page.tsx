@@ -5,7 +5,7 @@ import type { ChatListEntry, ChatMessage } from "#contract/chat";
 import type { ChatPageData, DeleteActionData } from "~/chat.server";
 import { countBadgeText, creditsBadgeTone } from "./badges";
 import { useHydrated } from "./hydrated";
-import { useHref, useLocale, useRootData } from "./root-data";
+import { useLocale, useRootData } from "./root-data";
 import { Button, ButtonLink } from "./ui/button";
 
 export type Open = NonNullable<ChatPageData["open"]>;
@@ -37,13 +37,12 @@ export function ChatPage({ Conversation }: { Conversation?: ComponentType<Conver
 /** The list's title is the page's h1 on /chats; beside an open conversation (whose name is the h1) it is an h2. */
 function ListHeader({ conversationOpen }: { conversationOpen: boolean }) {
   const { t } = useTranslation("chat");
-  const href = useHref();
   const root = useRootData();
   const unread = countBadgeText(root?.user?.unreadMessages ?? 0);
   const Heading = conversationOpen ? "h2" : "h1";
   return (
     <header className="flex items-center gap-3 border-b border-gray-200 px-4 py-3">
-      <Link to={href("/members")} className="text-gray-600 hover:text-gray-900" aria-label={t("conversation.toMembers")} data-testid="chat-home">
+      <Link to="/members" className="text-gray-600 hover:text-gray-900" aria-label={t("conversation.toMembers")} data-testid="chat-home">
         ←
       </Link>
       <Heading className="flex flex-1 items-center gap-2 text-lg font-semibold text-gray-900">
@@ -62,13 +61,12 @@ function ListHeader({ conversationOpen }: { conversationOpen: boolean }) {
 /** docs/product.md §2: the credits badge at 10 credits or fewer (warning above 0, danger at 0), a link to buy more. */
 export function CreditsBadge() {
   const { t } = useTranslation();
-  const href = useHref();
   const user = useRootData()?.user;
   if (!user) return null;
   const tone = creditsBadgeTone(user.credits);
   const colour = tone === "danger" ? "bg-danger text-white" : tone === "warning" ? "bg-warning text-gray-900" : "bg-gray-100 text-gray-800";
   return (
-    <Link to={href(user.paidUser ? "/credits" : "/premium")} className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${colour}`} data-testid="chat-credits" data-tone={tone ?? "none"} aria-label={t("nav.creditsLeft", { count: user.credits })}>
+    <Link to={user.paidUser ? "/credits" : "/premium"} className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${colour}`} data-testid="chat-credits" data-tone={tone ?? "none"} aria-label={t("nav.creditsLeft", { count: user.credits })}>
       {user.credits}
     </Link>
   );
@@ -81,7 +79,6 @@ function ChooseHint() {
 
 function ChatList({ page }: { page: ChatPageData }) {
   const { t } = useTranslation("chat");
-  const href = useHref();
   const revalidator = useRevalidator();
   // Deleted with JavaScript: gone at once, whatever the server says later (docs/product.md §4 Removing a chat).
   const [removed, setRemoved] = useState<number[]>([]);
@@ -94,7 +91,7 @@ function ChatList({ page }: { page: ChatPageData }) {
         <div className="m-auto max-w-xs p-6 text-center" data-testid="chats-empty">
           <p className="font-medium text-gray-800">{t("list.empty")}</p>
           <p className="mt-1 text-sm text-gray-500">{t("list.emptyHint")}</p>
-          <ButtonLink to={href("/members")} size="sm" className="mt-4">
+          <ButtonLink to="/members" size="sm" className="mt-4">
             {t("list.emptyLink")}
           </ButtonLink>
         </div>
@@ -115,8 +112,8 @@ function ChatList({ page }: { page: ChatPageData }) {
         ))}
       </ul>
       <div className={`flex justify-between px-4 py-3 text-sm ${empty ? "hidden" : ""}`}>
-        {page.page > 1 ? <Link to={`${href("/chats")}?page=${page.page - 1}`}>{t("list.newer")}</Link> : <span />}
-        {page.hasMore ? <Link to={`${href("/chats")}?page=${page.page + 1}`}>{t("list.more")}</Link> : null}
+        {page.page > 1 ? <Link to={`/chats?page=${page.page - 1}`}>{t("list.newer")}</Link> : <span />}
+        {page.hasMore ? <Link to={`/chats?page=${page.page + 1}`}>{t("list.more")}</Link> : null}
       </div>
     </nav>
   );
@@ -126,7 +123,6 @@ type ChatRowProps = { chat: ChatListEntry; page: ChatPageData; removed: boolean;
 
 function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
   const { t } = useTranslation("chat");
-  const href = useHref();
   const hydrated = useHydrated();
   const [confirming, setConfirming] = useState(false);
   const fetcher = useFetcher<DeleteActionData>({ key: `delete-chat-${chat.conversation.id}` });
@@ -150,7 +146,7 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
     if (!hydrated) return;
     event.preventDefault();
     onRemoved(conversation.id);
-    fetcher.submit({ intent: "delete", conversation: String(conversation.id), js: "1" }, { method: "post", action: href("/chats") });
+    fetcher.submit({ intent: "delete", conversation: String(conversation.id), js: "1" }, { method: "post", action: "/chats" });
   }
 
   return (
@@ -159,7 +155,7 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
       // On the active row's pink the list's grey text is gray-600 (6.30:1; gray-500 gives 4.03, app/tailwind.css).
       className={`border-b border-gray-100 ${active ? "bg-primary-light [&_.text-gray-500]:text-gray-600" : ""}`} data-testid="chat-row" data-conversation={conversation.id} data-unread={chat.num_unread_messages}>
       <div className="flex items-center gap-3 px-4 py-3">
-        <Link to={`${href(`/chats/${conversation.id}`)}#latest`} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-current={active ? "page" : undefined}>
+        <Link to={`/chats/${conversation.id}#latest`} className="flex min-w-0 flex-1 items-center gap-3 text-gray-900 hover:text-gray-900" aria-current={active ? "page" : undefined}>
           <Avatar name={profile.name} src={profile.thumbnail ? page.cdn + profile.thumbnail : null} size={48} />
           <span className="min-w-0 flex-1">
             <span className="flex items-baseline justify-between gap-2">
@@ -176,7 +172,7 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
         </Link>
         {askToDelete ? null : (
           <Link
-            to={`${href("/chats")}?delete=${conversation.id}`}
+            to={`/chats?delete=${conversation.id}`}
             onClick={(event) => {
               if (!hydrated) return;
               event.preventDefault();
@@ -191,7 +187,7 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
         )}
       </div>
       {askToDelete ? (
-        <Form method="post" action={href("/chats")} onSubmit={remove} className="mx-4 mb-3 rounded-lg bg-red-50 p-3 text-sm ring-1 ring-red-200" data-testid="chat-delete-confirm">
+        <Form method="post" action="/chats" onSubmit={remove} className="mx-4 mb-3 rounded-lg bg-red-50 p-3 text-sm ring-1 ring-red-200" data-testid="chat-delete-confirm">
           <p className="text-gray-800">{t("list.confirmDelete", { name: profile.name })}</p>
           <input type="hidden" name="intent" value="delete" />
           <input type="hidden" name="conversation" value={conversation.id} />
@@ -200,7 +196,7 @@ function ChatRow({ chat, page, removed, onRemoved, onRestore }: ChatRowProps) {
               {t("list.confirm")}
             </Button>
             <Link
-              to={href(page.open?.conversation ? `/chats/${page.open.conversation.id}` : "/chats")}
+              to={page.open?.conversation ? `/chats/${page.open.conversation.id}` : "/chats"}
               onClick={(event) => {
                 if (!hydrated) return;
                 event.preventDefault();

@@ -6,7 +6,6 @@ import type { MemberCard } from "#contract/members";
 import type { DiscoveryActionData, DiscoveryLoaderData } from "~/discovery.server";
 import { HeartIcon } from "./icons";
 import { MatchDialog } from "./match-dialog";
-import { useHref } from "./root-data";
 import { Button, ButtonLink } from "./ui/button";
 import { useHydrated } from "./hydrated";
 
@@ -30,7 +29,6 @@ function isDecision(value: unknown): value is DiscoveryDecision {
  */
 export function DiscoveryPage() {
   const { t } = useTranslation("discovery");
-  const href = useHref();
   const { game, card, likesLeft, likeLimit, matched: matchedFromUrl, cdn } = useLoaderData<DiscoveryLoaderData>();
   const actionData = useActionData<DiscoveryActionData>();
   const fetcher = useFetcher<DiscoveryActionData>();
@@ -39,7 +37,7 @@ export function DiscoveryPage() {
   const [dismissedMatch, setDismissedMatch] = useState<number | null>(null);
   const busy = fetcher.state !== "idle";
   const limitReached = likesLeft !== null && likesLeft <= 0;
-  const back = href(discoveryPaths[game]);
+  const back = discoveryPaths[game];
   const error = (fetcher.data ?? actionData)?.error ?? null;
   const matched = fetcher.data?.matched ?? matchedFromUrl;
   const showMatch = matched && matched.id !== dismissedMatch ? matched : null;
@@ -75,7 +73,7 @@ export function DiscoveryPage() {
     <section className="container max-w-lg py-6" data-testid={`discovery-${game}`}>
       <div className="flex items-baseline justify-between gap-4">
         <h1 className="text-2xl font-bold text-gray-900">{t(game === "swipe" ? "swipe.title" : "matchFinder.title")}</h1>
-        <Link to={href(discoveryPaths[game === "swipe" ? "match_finder" : "swipe"])} className="text-sm">
+        <Link to={discoveryPaths[game === "swipe" ? "match_finder" : "swipe"]} className="text-sm">
           {t(game === "swipe" ? "other.toMatchFinder" : "other.toSwipeGame")}
         </Link>
       </div>
@@ -130,7 +128,7 @@ export function DiscoveryPage() {
         <div className="mt-6 rounded-2xl bg-white p-10 text-center ring-1 ring-gray-100" data-testid="discovery-empty">
           <p className="font-semibold text-gray-900">{t("empty.title")}</p>
           <p className="mt-2 text-sm text-gray-600">{t("empty.body")}</p>
-          <Link to={href("/members")} className="mt-4 inline-block font-semibold">
+          <Link to="/members" className="mt-4 inline-block font-semibold">
             {t("empty.toMembers")}
           </Link>
         </div>
@@ -144,16 +142,15 @@ export function DiscoveryPage() {
 function LimitReached({ limit }: { limit: number }) {
   const { t } = useTranslation("discovery");
   const { t: common } = useTranslation();
-  const href = useHref();
   return (
     <div role="alert" className="mt-4 rounded-xl bg-amber-50 p-4 text-sm text-gray-800 ring-1 ring-amber-200" data-testid="swipe-limit">
       <p className="font-semibold">{common("errors.swipe_limit_reached", { limit })}</p>
       <p className="mt-1">{t("limit.next")}</p>
       <p className="mt-2 flex flex-wrap gap-x-4 gap-y-1">
-        <Link to={href("/members")} className="font-semibold">
+        <Link to="/members" className="font-semibold">
           {t("limit.toMembers")}
         </Link>
-        <Link to={href(discoveryPaths.match_finder)} className="font-semibold">
+        <Link to={discoveryPaths.match_finder} className="font-semibold">
           {t("limit.toMatchFinder")}
         </Link>
       </p>
@@ -183,7 +180,6 @@ function SwipeCard({
 }) {
   const { t } = useTranslation("discovery");
   const { t: common } = useTranslation();
-  const href = useHref();
   const drag = useRef<{ pointerId: number; startX: number } | null>(null);
   const [dx, setDx] = useState(0);
   const [dragging, setDragging] = useState(false);
@@ -278,7 +274,7 @@ function SwipeCard({
             ))}
           </ul>
         ) : null}
-        <Link to={href(`/members/${card.id}`)} className="inline-block text-sm font-semibold">
+        <Link to={`/members/${card.id}`} className="inline-block text-sm font-semibold">
           {t("card.viewProfile")}
         </Link>
       </div>
@@ -289,10 +285,9 @@ function SwipeCard({
 /** "It's a match" after a like in the game: the member's profile, or back to the game (without JavaScript, a link without ?match). */
 function MatchNotice({ member, cdn, closeHref, onClose }: { member: MemberCard; cdn: string; closeHref: string; onClose: () => void }) {
   const { t } = useTranslation("discovery");
-  const href = useHref();
   return (
     <MatchDialog member={{ name: member.name, photo: member.main_image ? cdn + member.main_image.thumb_filename : null }} closeHref={closeHref} onClose={onClose}>
-      <ButtonLink to={href(`/members/${member.id}`)} size="md">
+      <ButtonLink to={`/members/${member.id}`} size="md">
         {t("match.viewProfile")}
       </ButtonLink>
       <ButtonLink

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useBrowserValue } from "./hydrated";
 import { useEntryWarningVisible } from "./entry-warning-visible";
 import type { LayoutName } from "./layouts";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 import { Button } from "./ui/button";
 import { Modal } from "./ui/modal";
 
@@ -13,7 +13,6 @@ import { Modal } from "./ui/modal";
  */
 export function EntryWarning({ layout }: { layout: LayoutName }) {
   const { t } = useTranslation();
-  const href = useHref();
   const location = useLocation();
   const fetcher = useFetcher();
   const root = useRootData();
@@ -26,7 +25,7 @@ export function EntryWarning({ layout }: { layout: LayoutName }) {
     <Modal title={t("entryWarning.title")} titleClassName="text-xl font-bold text-gray-900" size="md" backdropClassName="entry-warning bg-gray-900/80" testId="entry-warning">
       <p className="mt-3 text-gray-700">{t("entryWarning.body", { site: root?.site.name })}</p>
       <p className="mt-2 text-sm text-gray-500">{t("entryWarning.consent")}</p>
-      <fetcher.Form method="post" action={href("/site-entry")} className="mt-6 flex flex-col gap-3">
+      <fetcher.Form method="post" action="/site-entry" className="mt-6 flex flex-col gap-3">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
         <Button type="submit" autoFocus>
           {t("entryWarning.enter")}

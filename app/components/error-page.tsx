@@ -1,7 +1,6 @@
 import { Component, type ReactNode } from "react";
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useHref } from "./root-data";
 import { ButtonLink } from "./ui/button";
 
 /** Requests refused before any route read them (server/request-guard.ts), and limits. */
@@ -30,13 +29,12 @@ export function describeError(error: unknown): { status: number; messageKey: str
 
 function ErrorPage({ status, messageKey }: { status: number; messageKey: string }) {
   const { t } = useTranslation();
-  const href = useHref();
   return (
     <section className="container py-16 text-center" data-testid="error-page">
       <p className="text-6xl font-bold text-primary">{status}</p>
       <h1 className="mt-4 text-2xl font-semibold text-gray-900">{t(messageKey)}</h1>
       {status === 503 ? <p className="mt-2 text-gray-600">{t("errors.tryAgainLater")}</p> : null}
-      <ButtonLink to={href("/")} reloadDocument={status === 503} size="md" className="mt-8">
+      <ButtonLink to="/" reloadDocument={status === 503} size="md" className="mt-8">
         {t("errors.backHome")}
       </ButtonLink>
     </section>

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useHref, useLocale, useRootData } from "./root-data";
+import { useLocale, useRootData } from "./root-data";
 
 const links = [
   ["/pages/terms", "footer.terms"],
@@ -16,7 +16,6 @@ const links = [
 
 export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean }) {
   const { t } = useTranslation();
-  const href = useHref();
   const locale = useLocale();
   const root = useRootData();
   const site = root?.site.name ?? "Rendezvous";
@@ -28,7 +27,7 @@ export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean })
           <ul className="flex flex-wrap gap-x-4 gap-y-2">
             {links.map(([to, key]) => (
               <li key={to}>
-                <Link to={href(to)} className="text-gray-600 hover:text-primary">
+                <Link to={to} className="text-gray-600 hover:text-primary">
                   {t(key)}
                 </Link>
               </li>
@@ -38,7 +37,7 @@ export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean })
         {withDisclaimer ? <p className="mt-4 text-xs leading-relaxed text-gray-500">{t("footer.disclaimer", { site })}</p> : null}
         {locale === "en" ? (
           <p className="mt-3 text-xs text-gray-500" data-testid="us-footer">
-            <Link to={href("/pages/2257-compliance-statement")} className="text-gray-500 underline hover:text-primary">
+            <Link to="/pages/2257-compliance-statement" className="text-gray-500 underline hover:text-primary">
               {t("footer.usCompliance")}
             </Link>
             {custodian ? (

@@ -1,9 +1,8 @@
-import { Form, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { Locale } from "#contract/locales";
-import { splitLocale } from "~/paths";
 import { GlobeIcon } from "./icons";
-import { useHref, useLocale } from "./root-data";
+import { useLocale } from "./root-data";
 
 /** Each language in its own name: these are names, not translations. */
 export const languageNames: Record<Locale, string> = {
@@ -24,9 +23,8 @@ export const languageNames: Record<Locale, string> = {
 export function LanguageMenu({ options }: { options: readonly Locale[] }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const href = useHref();
   const location = useLocation();
-  const current = splitLocale(location.pathname).path + location.search;
+  const current = location.pathname + location.search;
   const choices = options.includes(locale) ? options : [locale, ...options];
   if (choices.length < 2) return null;
   return (
@@ -39,7 +37,8 @@ export function LanguageMenu({ options }: { options: readonly Locale[] }) {
           {locale.toUpperCase()}
         </span>
       </summary>
-      <Form method="post" action={href("/lang-config")} reloadDocument className="absolute right-0 z-30 mt-1 w-44 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
+      {/* A plain form to the unprefixed address, whose handler has no basename to put before the new language's path. */}
+      <form method="post" action="/lang-config" className="absolute right-0 z-30 mt-1 w-44 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
         <input type="hidden" name="redirectTo" value={current} />
         {choices.map((code) => (
           <button
@@ -54,7 +53,7 @@ export function LanguageMenu({ options }: { options: readonly Locale[] }) {
             {languageNames[code]}
           </button>
         ))}
-      </Form>
+      </form>
     </details>
   );
 }

@@ -1,9 +1,8 @@
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberRelation } from "#contract/members";
-import type { LikeActionData } from "~/routes/($lang).members_.$id.like";
+import type { LikeActionData } from "~/routes/members_.$id.like";
 import { HeartIcon } from "./icons";
-import { useHref } from "./root-data";
 import { useHydrated } from "./hydrated";
 import { Button } from "./ui/button";
 
@@ -20,7 +19,6 @@ export function likeFetcherKey(profileId: number): string {
  */
 export function LikeButton({ profileId, name, relation }: { profileId: number; name: string; relation: MemberRelation | null }) {
   const { t } = useTranslation("likes");
-  const href = useHref();
   const hydrated = useHydrated();
   const fetcher = useFetcher<LikeActionData>({ key: likeFetcherKey(profileId) });
 
@@ -35,7 +33,7 @@ export function LikeButton({ profileId, name, relation }: { profileId: number; n
 
   return (
     <div className="mt-4 flex flex-wrap items-center gap-3" data-testid="like-actions">
-      <fetcher.Form method="post" action={href(`/members/${profileId}/like`)}>
+      <fetcher.Form method="post" action={`/members/${profileId}/like`}>
         <input type="hidden" name="intent" value={liked ? "unlike" : "like"} />
         {hydrated ? <input type="hidden" name="js" value="1" /> : null}
         {liked ? (

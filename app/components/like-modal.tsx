@@ -2,8 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, useLocation, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberCard } from "#contract/members";
-import { splitLocale } from "~/paths";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 import { watchSession } from "~/auth-lost";
 import { Button, ButtonLink } from "./ui/button";
 import { Modal } from "./ui/modal";
@@ -30,7 +29,6 @@ export function likeModalDelay(value: string | null): number | null {
  */
 export function LikeModal() {
   const { t } = useTranslation("likes");
-  const href = useHref();
   const root = useRootData();
   const location = useLocation();
   const revalidator = useRevalidator();
@@ -39,7 +37,7 @@ export function LikeModal() {
 
   const params = new URLSearchParams(location.search);
   const delay = likeModalDelay(params.get("t"));
-  const eligible = Boolean(root?.user) && membersArea.test(splitLocale(location.pathname).path);
+  const eligible = Boolean(root?.user) && membersArea.test(location.pathname);
   const cdn = root?.cdn ?? "";
 
   useEffect(() => {
@@ -89,13 +87,13 @@ export function LikeModal() {
         {profile.city ? `, ${profile.city}` : ""}
       </p>
       <div className="mt-6 flex flex-col gap-2">
-        <Form method="post" action={href(`/members/${profile.id}/like`)} onSubmit={close}>
+        <Form method="post" action={`/members/${profile.id}/like`} onSubmit={close}>
           <input type="hidden" name="intent" value="like" />
           <Button block size="md">
             {t("likeModal.likeBack")}
           </Button>
         </Form>
-        <ButtonLink to={href(`/likes/m/${profile.id}`)} onClick={close} variant="secondary" size="md">
+        <ButtonLink to={`/likes/m/${profile.id}`} onClick={close} variant="secondary" size="md">
           {t("likeModal.viewProfile")}
         </ButtonLink>
       </div>

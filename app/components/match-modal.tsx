@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import type { MemberRelation } from "#contract/members";
-import type { LikeActionData } from "~/routes/($lang).members_.$id.like";
+import type { LikeActionData } from "~/routes/members_.$id.like";
 import { likeFetcherKey } from "./like-button";
 import { useTranslation } from "react-i18next";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 import { ButtonLink } from "./ui/button";
 import { whenShown } from "./when-shown";
 
@@ -19,7 +19,6 @@ const MatchDialog = whenShown(() => import("./match-dialog").then((m) => m.Match
  */
 export function MatchModal({ profileId, name, photo, relation }: { profileId: number; name: string; photo: string | null; relation: MemberRelation | null }) {
   const { t } = useTranslation("likes");
-  const href = useHref();
   const me = useRootData()?.user;
   const location = useLocation();
   const navigate = useNavigate();
@@ -42,10 +41,10 @@ export function MatchModal({ profileId, name, photo, relation }: { profileId: nu
   if (!open || !me) return null;
   return (
     <MatchDialog member={{ name, photo }} closeHref={closeHref} onClose={close}>
-      <ButtonLink to={href(`/members/${profileId}/chat`)} size="md">
+      <ButtonLink to={`/members/${profileId}/chat`} size="md">
         {t("matchModal.sendMessage")}
       </ButtonLink>
-      <ButtonLink to={href("/members")} variant="secondary" size="md">
+      <ButtonLink to="/members" variant="secondary" size="md">
         {t("matchModal.keepBrowsing")}
       </ButtonLink>
     </MatchDialog>

@@ -2,7 +2,6 @@ import type { MouseEvent } from "react";
 import { Form, Link, useLocation, useNavigation, useSubmit } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberRelation } from "#contract/members";
-import { useHref } from "./root-data";
 import { whenShown } from "./when-shown";
 import { buttonClass as uiButtonClass } from "./ui/button";
 
@@ -27,10 +26,9 @@ const quietButton = `${buttonClass} bg-white text-gray-700 ring-1 ring-gray-300 
 /** The actions bar of a member's page; `relation` is null for visitors, who get a login link instead. */
 export function MemberActions({ member, relation }: { member: Member; relation: MemberRelation | null }) {
   const { t } = useTranslation("member");
-  const href = useHref();
   const location = useLocation();
   if (!relation) {
-    const login = `${href("/login")}?redirectTo=${encodeURIComponent(location.pathname + location.search)}`;
+    const login = `/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`;
     return (
       <div className="mt-4 flex flex-wrap items-center gap-3 rounded-xl bg-white p-4 ring-1 ring-gray-100" data-testid="member-actions">
         <p className="text-sm text-gray-700">{t("actions.loginPrompt", { name: member.name })}</p>
@@ -43,10 +41,10 @@ export function MemberActions({ member, relation }: { member: Member; relation: 
   if (relation.blocked_by_me) return <BlockedNotice member={member} />;
   return (
     <nav aria-label={t("actions.label")} className="mt-4 flex flex-wrap gap-2" data-testid="member-actions">
-      <Link to={href(`/members/${member.id}/chat`)} className={primaryButton}>
+      <Link to={`/members/${member.id}/chat`} className={primaryButton}>
         {t("actions.message")}
       </Link>
-      <Link to={`${href(`/members/${member.id}/chat`)}?gift=1`} className={quietButton}>
+      <Link to={`/members/${member.id}/chat?gift=1`} className={quietButton}>
         {t("actions.gift")}
       </Link>
       <BlockLink member={member} />
@@ -57,15 +55,14 @@ export function MemberActions({ member, relation }: { member: Member; relation: 
 /** Without JavaScript a link to the confirmation page; with it a confirm dialog, then the same POST. */
 function BlockLink({ member }: { member: Member }) {
   const { t } = useTranslation("member");
-  const href = useHref();
   const submit = useSubmit();
   const navigation = useNavigation();
-  const action = href(`/members/${member.id}/block`);
+  const action = `/members/${member.id}/block`;
   const busy = navigation.state !== "idle" && navigation.formAction === action;
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
     if (!window.confirm(t("block.confirm", { name: member.name }))) return;
-    submit({ intent: "block", redirectTo: href(`/members/${member.id}`) }, { method: "post", action });
+    submit({ intent: "block", redirectTo: `/members/${member.id}` }, { method: "post", action });
   };
   return (
     <Link to={action} onClick={onClick} aria-disabled={busy || undefined} className={quietButton} data-testid="block-member">
@@ -77,14 +74,13 @@ function BlockLink({ member }: { member: Member }) {
 /** Unblocks, then back to `redirectTo` (default: the member's page). */
 export function UnblockButton({ member, redirectTo, label }: { member: Member; redirectTo?: string; label?: string }) {
   const { t } = useTranslation("member");
-  const href = useHref();
   const navigation = useNavigation();
-  const action = href(`/members/${member.id}/block`);
+  const action = `/members/${member.id}/block`;
   const busy = navigation.state !== "idle" && navigation.formAction === action;
   return (
     <Form method="post" action={action}>
       <input type="hidden" name="intent" value="unblock" />
-      <input type="hidden" name="redirectTo" value={redirectTo ?? href(`/members/${member.id}`)} />
+      <input type="hidden" name="redirectTo" value={redirectTo ?? `/members/${member.id}`} />
       <button type="submit" disabled={busy} aria-label={label} className={`${quietButton} disabled:opacity-60`}>
         {t("actions.unblock")}
       </button>

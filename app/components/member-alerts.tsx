@@ -1,6 +1,6 @@
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 
 /** The dismissible banners of app/member-alerts.server.ts; "Hide" works as a plain form and hides at once with JavaScript. */
 export function MemberAlerts() {
@@ -20,7 +20,6 @@ export function MemberAlerts() {
 
 function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; children: React.ReactNode }) {
   const { t } = useTranslation();
-  const href = useHref();
   const location = useLocation();
   const fetcher = useFetcher();
   if (fetcher.state !== "idle" || fetcher.data !== undefined) return null;
@@ -29,7 +28,7 @@ function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; child
     <aside aria-label={t("alerts.label")} className="border-b border-sky-200 bg-sky-50" data-testid={`alert-${dismissKey}`}>
       <div className="container flex items-start justify-between gap-4 py-3">
         <div className="min-w-0 text-sm text-gray-800">{children}</div>
-        <fetcher.Form method="post" action={href("/dismiss")}>
+        <fetcher.Form method="post" action="/dismiss">
           <input type="hidden" name="key" value={dismissKey} />
           <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
           <button type="submit" className="shrink-0 rounded-full px-3 py-1 text-sm font-semibold text-gray-700 ring-1 ring-gray-300 hover:bg-white">
@@ -44,7 +43,6 @@ function MemberAlertBanner({ dismissKey, children }: { dismissKey: string; child
 /** Why we stopped e-mailing (docs/product.md §3 reasons) and the way back: a new address after a bounce, else turning e-mails on again. */
 function DisabledNotifications({ reasons }: { reasons: readonly ("fbl" | "bounce" | "listunsubscribe")[] }) {
   const { t } = useTranslation();
-  const href = useHref();
   const bounced = reasons.includes("bounce");
   const stopped = reasons.some((reason) => reason !== "bounce");
   return (
@@ -58,7 +56,7 @@ function DisabledNotifications({ reasons }: { reasons: readonly ("fbl" | "bounce
       {bounced ? (
         <p className="mt-1">
           {t("alerts.disabledNotifications.bounceFix")}{" "}
-          <Link to={href("/profile/account")} className="font-semibold text-primary underline">
+          <Link to="/profile/account" className="font-semibold text-primary underline">
             {t("alerts.disabledNotifications.bounceLink")}
           </Link>
         </p>
@@ -66,7 +64,7 @@ function DisabledNotifications({ reasons }: { reasons: readonly ("fbl" | "bounce
       {stopped ? (
         <p className="mt-1">
           {t("alerts.disabledNotifications.resumeFix")}{" "}
-          <Link to={href("/notifications")} className="font-semibold text-primary underline">
+          <Link to="/notifications" className="font-semibold text-primary underline">
             {t("alerts.disabledNotifications.resumeLink")}
           </Link>
         </p>
@@ -77,13 +75,12 @@ function DisabledNotifications({ reasons }: { reasons: readonly ("fbl" | "bounce
 
 function Enrich() {
   const { t } = useTranslation();
-  const href = useHref();
   return (
     <>
       <p className="font-semibold text-gray-900">{t("alerts.enrich.title")}</p>
       <p className="mt-1">
         {t("alerts.enrich.body")}{" "}
-        <Link to={href("/profile/photos")} className="font-semibold text-primary underline">
+        <Link to="/profile/photos" className="font-semibold text-primary underline">
           {t("alerts.enrich.link")}
         </Link>
       </p>

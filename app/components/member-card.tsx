@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberCard as MemberCardData } from "#contract/members";
-import { useHref } from "./root-data";
+
 
 /**
  * A member in a grid: photo (or initial), name, age and city, linking to the profile. `priority`: the card is in the
@@ -10,9 +10,8 @@ import { useHref } from "./root-data";
  */
 export function MemberCard({ member, cdn, priority }: { member: MemberCardData; cdn: string; priority?: "eager" | "high" }) {
   const { t } = useTranslation();
-  const href = useHref();
   return (
-    <Link to={href(`/members/${member.id}`)} className="group relative block overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-gray-100 hover:ring-primary">
+    <Link to={`/members/${member.id}`} className="group relative block overflow-hidden rounded-xl bg-white shadow-sm ring-1 ring-gray-100 hover:ring-primary">
       {member.fictional ? (
         <span className="absolute left-2 top-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-medium text-sky-900 shadow-sm" data-testid="fictional-badge">
           {t("member:fictional.badge")}

@@ -2,7 +2,6 @@ import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "./error-page";
 import type { BlockedByMemberData } from "./member-actions";
-import { useHref } from "./root-data";
 import { ButtonLink } from "./ui/button";
 
 /** Checked by hand rather than with zod: the member page should not load zod into the browser for this. */
@@ -21,11 +20,10 @@ export function MemberErrorBoundary() {
 
 function BlockedByMember({ name }: { name: string }) {
   const { t } = useTranslation(["member", "common"]);
-  const href = useHref();
   return (
     <section className="container max-w-xl py-16 text-center" data-testid="blocked-by-member">
       <h1 className="text-xl font-semibold text-gray-900">{t("common:errors.blocked_by_member", { name })}</h1>
-      <ButtonLink to={href("/members")} size="md" className="mt-8">
+      <ButtonLink to="/members" size="md" className="mt-8">
         {t("blockedBy.back")}
       </ButtonLink>
     </section>

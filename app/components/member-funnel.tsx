@@ -4,7 +4,6 @@ import { useTranslation } from "react-i18next";
 import type { Teaser } from "#contract/members";
 import type { MemberFunnelData } from "~/member-funnel.server";
 import { FictionalLabel } from "./fictional-label";
-import { useHref } from "./root-data";
 import { SignupForm, type SignupActionData } from "./signup-form";
 import { ButtonLink } from "./ui/button";
 
@@ -43,7 +42,6 @@ export function FunnelMemberFacts({ dark }: { dark?: boolean }) {
  */
 export function FunnelSignup({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
-  const href = useHref();
   const location = useLocation();
   const navigation = useNavigation();
   const actionData = useActionData<SignupActionData>();
@@ -61,7 +59,7 @@ export function FunnelSignup({ children }: { children?: ReactNode }) {
         </p>
       ) : gate === "invitation" ? (
         <p className="mt-4">
-          <ButtonLink to={href("/signup")}>
+          <ButtonLink to="/signup">
             {texts.signupLink}
           </ButtonLink>
         </p>

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberProfile } from "#contract/members";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 
 /**
  * Another member's photos on their page: the main photo large, the others as thumbnails. The api
@@ -11,7 +11,6 @@ import { useHref, useRootData } from "./root-data";
 export function MemberPhotos({ profile, cdn }: { profile: Pick<MemberProfile, "name" | "photos" | "photo_count">; cdn: string }) {
   const { t } = useTranslation();
   const { t: tp } = useTranslation("photos");
-  const href = useHref();
   const loggedIn = Boolean(useRootData()?.user);
   const [main, ...more] = profile.photos;
   const hidden = Math.max(0, profile.photo_count - profile.photos.length);
@@ -36,7 +35,7 @@ export function MemberPhotos({ profile, cdn }: { profile: Pick<MemberProfile, "n
           {hidden > 0 ? (
             <li>
               <Link
-                to={href(loggedIn ? "/premium" : "/login")}
+                to={loggedIn ? "/premium" : "/login"}
                 // The same link as the text below: a tile to tap, kept out of the keyboard and screen-reader order.
                 tabIndex={-1}
                 aria-hidden="true"
@@ -53,7 +52,7 @@ export function MemberPhotos({ profile, cdn }: { profile: Pick<MemberProfile, "n
       </p>
       {hidden > 0 ? (
         <p className="mt-1 text-sm">
-          <Link to={href(loggedIn ? "/premium" : "/login")} className="font-semibold text-secondary hover:underline" data-testid="photo-teaser">
+          <Link to={loggedIn ? "/premium" : "/login"} className="font-semibold text-secondary hover:underline" data-testid="photo-teaser">
             {tp(loggedIn ? "teaser" : "teaserVisitor", { count: hidden })}
           </Link>
         </p>

@@ -6,8 +6,7 @@ import { useTranslation } from "react-i18next";
 import { formatCountdown, inMembersArea, timeBonusModalDelayMs } from "#contract/offers";
 import { timeBonusEndsAtom, timeBonusLeftAtom } from "~/state/offers";
 import { formatHours, type Offer } from "~/offers";
-import { splitLocale } from "~/paths";
-import { useHref, useLocale, useRootData } from "./root-data";
+import { useLocale, useRootData } from "./root-data";
 import { whenShown } from "./when-shown";
 
 // The banner is in the server's page; the modals open in the browser only: their code (and the Modal's) loads then,
@@ -47,7 +46,6 @@ export function OfferBanner() {
 
 function OfferBannerOf({ offer }: { offer: Offer }) {
   const { t } = useTranslation("offers");
-  const href = useHref();
   const locale = useLocale();
   const running = useTimeBonusRunning(offer);
   if (!running) return null;
@@ -61,7 +59,7 @@ function OfferBannerOf({ offer }: { offer: Offer }) {
         ) : (
           <p>{t("welcome.banner", { percentage: offer.value_percentage, date: offer.expires ? formatDay(offer.expires, locale) : "" })}</p>
         )}
-        <ButtonLink to={href("/credits")} size="sm" data-testid="offer-link">
+        <ButtonLink to="/credits" size="sm" data-testid="offer-link">
           {t("cta")}
         </ButtonLink>
       </div>
@@ -76,14 +74,13 @@ function formatDay(iso: string, locale: string): string {
 
 function useInMembersArea(): boolean {
   const location = useLocation();
-  return inMembersArea(splitLocale(location.pathname).path);
+  return inMembersArea(location.pathname);
 }
 
 /** docs/product.md §2 welcome discount modal: once per browser session, on entering the members area (needs JavaScript; the banner does not). */
 function WelcomeModal({ offer }: { offer: Offer }) {
   const { t } = useTranslation("offers");
   const locale = useLocale();
-  const href = useHref();
   const inArea = useInMembersArea();
   const [open, setOpen] = useState(false);
   useEffect(() => {
@@ -108,7 +105,7 @@ function WelcomeModal({ offer }: { offer: Offer }) {
   return (
     <OfferDialog title={t("welcome.modalTitle")} onClose={() => setOpen(false)} testId="welcome-modal">
       <p>{t("welcome.modalBody", { percentage: offer.value_percentage, date: offer.expires ? formatDay(offer.expires, locale) : "" })}</p>
-      <ButtonLink to={href("/credits")} onClick={() => setOpen(false)} className="mt-5">
+      <ButtonLink to="/credits" onClick={() => setOpen(false)} className="mt-5">
         {t("cta")}
       </ButtonLink>
     </OfferDialog>
@@ -130,7 +127,6 @@ export function TimeBonusModal() {
 function TimeBonusModalOf({ offer }: { offer: Offer }) {
   const { t } = useTranslation("offers");
   const locale = useLocale();
-  const href = useHref();
   const location = useLocation();
   const inArea = useInMembersArea();
   const running = useTimeBonusRunning(offer);
@@ -146,13 +142,13 @@ function TimeBonusModalOf({ offer }: { offer: Offer }) {
   if (!open || closed || !running) return null;
   const close = () => {
     setClosed(true);
-    fetcher.submit({ key: "hide-time-bonus-modal", redirectTo: location.pathname + location.search }, { method: "post", action: href("/dismiss") });
+    fetcher.submit({ key: "hide-time-bonus-modal", redirectTo: location.pathname + location.search }, { method: "post", action: "/dismiss" });
   };
   return (
     <OfferDialog title={t("timeBonus.modalTitle")} onClose={close} testId="time-bonus-modal">
       <p>{t("timeBonus.modalBody", { percentage: offer.value_percentage, time: formatHours(Math.ceil(left / 3600), locale) })}</p>
       <p className="mt-3 text-2xl">{offer.expires ? <TimeBonusCountdown expires={offer.expires} /> : null}</p>
-      <ButtonLink to={href("/credits")} onClick={() => setClosed(true)} className="mt-5" data-testid="time-bonus-buy">
+      <ButtonLink to="/credits" onClick={() => setClosed(true)} className="mt-5" data-testid="time-bonus-buy">
         {t("cta")}
       </ButtonLink>
     </OfferDialog>

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { CreditPackage, PaymentMethod } from "#contract/payments";
 import { formatMoney, formatPerCredit, methodLogo } from "~/payments";
 import { refusalText, type Offer, type Refusal } from "~/offers";
-import { useHref, useLocale } from "./root-data";
+import { useLocale } from "./root-data";
 import { TimeBonusCountdown } from "./offers";
 import { ButtonLink } from "./ui/button";
 
@@ -156,9 +156,8 @@ function useBrowserSupports(method: PaymentMethod): boolean {
 
 /** One method as a submit button of a plain POST form to /credits/{id}/{method}. */
 function MethodButton({ packageId, method, discountCode }: { packageId: number; method: PaymentMethod; discountCode?: string | null }) {
-  const href = useHref();
   const supported = useBrowserSupports(method);
-  const action = href(`/credits/${packageId}/${method.id}`);
+  const action = `/credits/${packageId}/${method.id}`;
   // docs/product.md §4 "loading": with JavaScript the chosen method shows it is on its way (and cannot be sent twice).
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === action;
@@ -169,7 +168,7 @@ function MethodButton({ packageId, method, discountCode }: { packageId: number; 
     return (
       <li>
         <Link
-          to={`${href("/directdebit")}?${query}`}
+          to={`/directdebit?${query}`}
           className="flex w-full items-center gap-3 rounded-xl bg-white px-4 py-3 text-left font-medium text-gray-900 shadow-sm ring-1 ring-gray-200 hover:text-gray-900 hover:ring-primary"
           data-testid={`method-${method.id}`}
         >

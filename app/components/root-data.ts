@@ -2,7 +2,6 @@ import { useRouteLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { isLocale, type Locale } from "#contract/locales";
 import type { RootData } from "~/root";
-import { localizePath } from "~/paths";
 
 export function useRootData(): RootData | undefined {
   return useRouteLoaderData<RootData>("root");
@@ -13,10 +12,4 @@ export function useLocale(): Locale {
   const root = useRootData();
   const { i18n } = useTranslation();
   return root?.locale ?? (isLocale(i18n.language) ? i18n.language : "en");
-}
-
-/** Builds links in the page's language: `href("/members")` is "/nl/members" on a Dutch page. */
-export function useHref(): (path: string) => string {
-  const locale = useLocale();
-  return (path: string) => localizePath(locale, path);
 }

@@ -4,7 +4,7 @@ import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { signupModalOpenAtom } from "~/state/signup-modal";
 import type { SignupActionData } from "./signup-form";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 import { Modal } from "./ui/modal";
 
 // The form (conform, zod, the e-mail spell checker) loads with the dialog's first opening.
@@ -13,7 +13,6 @@ const SignupForm = lazy(() => import("./signup-form").then((module) => ({ defaul
 /** docs/product.md §4: while a signup is in progress the modal cannot be closed by the backdrop or Escape. */
 export function SignupDialog() {
   const { t } = useTranslation();
-  const href = useHref();
   const root = useRootData();
   const [open, setOpen] = useAtom(signupModalOpenAtom);
   const fetcher = useFetcher<SignupActionData>();
@@ -38,7 +37,7 @@ export function SignupDialog() {
       <p className="mt-1 text-gray-600">{t("signup.lead")}</p>
       {open ? (
         <Suspense fallback={<p className="mt-6 text-center text-gray-500">{t("signup.loading")}</p>}>
-          <SignupForm as={fetcher.Form} action={href("/signup")} lastResult={fetcher.data} busy={busy} minAge={root.signup.minAge} askMessage={root.signup.askMessage} />
+          <SignupForm as={fetcher.Form} action="/signup" lastResult={fetcher.data} busy={busy} minAge={root.signup.minAge} askMessage={root.signup.askMessage} />
         </Suspense>
       ) : null}
     </Modal>

@@ -4,7 +4,6 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { signupSchema, suggestEmail } from "~/signup";
 import { FormAlert, InputField, SubmitButton, TextareaField } from "./ui/form-fields";
-import { useHref } from "./root-data";
 import { useValidatedForm } from "./validated-form";
 import { buttonClass } from "./ui/button";
 import { Modal } from "./ui/modal";
@@ -33,7 +32,6 @@ function latestBirthDate(minAge: number): string {
 /** Step 0 of the signup (docs/product.md §2): e-mail, name, date of birth, password and, where the site asks, a first message. */
 export function SignupForm({ action, lastResult, busy, minAge, askMessage, invitation, as: FormComponent = Form }: Props) {
   const { t } = useTranslation();
-  const href = useHref();
   const schema = signupSchema(t, { minAge, askMessage });
   const [form, fields] = useValidatedForm("signup", schema, lastResult?.result);
   const passwordRef = useRef<HTMLInputElement>(null);
@@ -72,7 +70,7 @@ export function SignupForm({ action, lastResult, busy, minAge, askMessage, invit
         <FormAlert id={form.errorId}>
           {form.errors.join(" ")}{" "}
           {lastResult?.problem === "account_exists" ? (
-            <Link to={href("/login")} className="font-semibold underline">
+            <Link to="/login" className="font-semibold underline">
               {t("signup.loginInstead")}
             </Link>
           ) : null}
@@ -117,7 +115,7 @@ export function SignupForm({ action, lastResult, busy, minAge, askMessage, invit
       </SubmitButton>
       <p className="text-center text-sm text-gray-600">
         {t("signup.haveAccount")}{" "}
-        <Link to={href("/login")} className="font-semibold">
+        <Link to="/login" className="font-semibold">
           {t("signup.loginInstead")}
         </Link>
       </p>

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useAtomValue, useSetAtom } from "jotai";
 import { useState, type ReactNode } from "react";
 import { signupModalOpenAtom } from "~/state/signup-modal";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 import { whenShown } from "./when-shown";
 
 // The dialog and its form (conform, zod, the e-mail spell checker) load when the modal first opens, not with every page.
@@ -13,12 +13,11 @@ const SignupDialog = whenShown(() => import("./signup-dialog").then((module) => 
  * signing up directly; without it (or on invite-only sites) it is a plain link to the page.
  */
 export function SignupLink({ className, children }: { className?: string; children: ReactNode }) {
-  const href = useHref();
   const root = useRootData();
   const open = useSetAtom(signupModalOpenAtom);
   return (
     <Link
-      to={href("/signup")}
+      to="/signup"
       className={className}
       onClick={(event) => {
         if (root?.signup.gate !== "open") return;

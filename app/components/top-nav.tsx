@@ -5,7 +5,7 @@ import { ChatIcon, ChevronDownIcon, HeartIcon, SearchIcon, StarIcon } from "./ic
 import { LanguageMenu } from "./language-menu";
 import { BackButton } from "./back-button";
 import { SignupLink } from "./signup-modal";
-import { useHref, useRootData } from "./root-data";
+import { useRootData } from "./root-data";
 import { ButtonLink } from "./ui/button";
 
 function useHideLanguage(): boolean {
@@ -16,9 +16,8 @@ function useHideLanguage(): boolean {
 /** docs/product.md §2: the brand goes to members when logged in, to the index when not. */
 export function Brand() {
   const root = useRootData();
-  const href = useHref();
   return (
-    <Link to={href(root?.user ? "/members" : "/")} className="truncate text-lg font-bold tracking-tight text-primary hover:text-primary-dark sm:text-xl">
+    <Link to={root?.user ? "/members" : "/"} className="truncate text-lg font-bold tracking-tight text-primary hover:text-primary-dark sm:text-xl">
       {root?.site.name ?? "Rendezvous"}
     </Link>
   );
@@ -39,7 +38,6 @@ const navItem = "flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-
 export function TopNav() {
   const { t } = useTranslation();
   const root = useRootData();
-  const href = useHref();
   const hideLanguage = useHideLanguage();
   const user = root?.user;
   const tone = user ? creditsBadgeTone(user.credits) : null;
@@ -51,27 +49,27 @@ export function TopNav() {
         <nav aria-label={t("nav.main")} className="ml-auto flex items-center gap-0.5 sm:gap-1">
           {user ? (
             <>
-              <NavLink to={href("/members")} className={navItem}>
+              <NavLink to="/members" className={navItem}>
                 <SearchIcon />
                 <span className="max-md:sr-only">{t("nav.search")}</span>
               </NavLink>
-              <NavLink to={href("/chats")} className={navItem}>
+              <NavLink to="/chats" className={navItem}>
                 <ChatIcon />
                 <span className="max-md:sr-only">{t("nav.messages")}</span>
                 <CountBadge count={user.unreadMessages} label={(count) => t("nav.unreadMessages", { count })} className="bg-unread" testId="badge-unread" />
               </NavLink>
-              <NavLink to={href("/likes")} className={navItem}>
+              <NavLink to="/likes" className={navItem}>
                 <HeartIcon />
                 <span className="max-md:sr-only">{t("nav.likes")}</span>
                 <CountBadge count={user.newLikes} label={(count) => t("nav.newLikes", { count })} className="bg-primary" testId="badge-likes" />
               </NavLink>
               {user.paidUser ? (
-                <NavLink to={href("/credits")} className={navItem} data-testid="nav-credits">
+                <NavLink to="/credits" className={navItem} data-testid="nav-credits">
                   <span>{t("nav.credits")}</span>
                   <CreditsCount credits={user.credits} tone={tone} />
                 </NavLink>
               ) : (
-                <NavLink to={href("/premium")} className={`${navItem} text-secondary`} data-testid="nav-premium">
+                <NavLink to="/premium" className={`${navItem} text-secondary`} data-testid="nav-premium">
                   <StarIcon className="h-5 w-5 sm:hidden" />
                   <span className="max-sm:sr-only">{t("nav.getPremium")}</span>
                   {tone ? <CreditsCount credits={user.credits} tone={tone} /> : null}
@@ -82,7 +80,7 @@ export function TopNav() {
           ) : (
             <>
               <SignupLink className="rounded-full px-3 py-1.5 text-sm font-semibold text-primary hover:bg-primary-light max-sm:hidden">{t("nav.signup")}</SignupLink>
-              <ButtonLink to={href("/login")} size="sm">
+              <ButtonLink to="/login" size="sm">
                 {t("nav.login")}
               </ButtonLink>
             </>
@@ -117,7 +115,6 @@ function CreditsCount({ credits, tone }: { credits: number; tone: "warning" | "d
 
 function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | null }) {
   const { t } = useTranslation();
-  const href = useHref();
   return (
     <details className="relative" data-testid="account-menu">
       {/* The accessible name ("Account Dennis") contains the visible name (WCAG 2.5.3, axe label-content-name-mismatch). */}
@@ -134,13 +131,13 @@ function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | nu
         <ChevronDownIcon className="h-4 w-4 text-gray-500 max-sm:hidden" />
       </summary>
       <div className="absolute right-0 z-30 mt-1 w-48 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
-        <Link to={href("/profile")} className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
+        <Link to="/profile" className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
           {t("nav.myProfile")}
         </Link>
-        <Link to={href("/notifications")} className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
+        <Link to="/notifications" className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
           {t("nav.settings")}
         </Link>
-        <Form method="post" action={href("/logout")}>
+        <Form method="post" action="/logout">
           <button type="submit" className="block w-full px-3 py-2 text-left text-sm text-gray-800 hover:bg-primary-light">
             {t("nav.logout")}
           </button>

@@ -6,7 +6,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MembersResponse } from "#contract/members";
 import { apiFor } from "../../app/api.server";
-import { loader as membersLoader } from "../../app/routes/($lang).members._index";
+import { loader as membersLoader } from "../../app/routes/members._index";
 import { demoAccounts, login, sessionCookieName, startApi, type Harness } from "./harness";
 
 /**

@@ -73,7 +73,8 @@ test.describe("a lazy chunk that fails", () => {
   });
 
   test("reloads the page once, not again within 60 s", async ({ page }) => {
-    // An unknown page shows the error page, whose code is a lazy chunk (app/root.tsx): make it fail every time.
+    // An unknown legal page (/pages/...) shows the root's error page, whose code is a lazy chunk (app/root.tsx): make it
+    // fail every time. (The splat route of other unknown paths has the error page in its own code.)
     let chunkRequests = 0;
     await page.route(/\/assets\/error-page-[\w-]+\.js$/, (route) => {
       chunkRequests++;
@@ -81,11 +82,11 @@ test.describe("a lazy chunk that fails", () => {
     });
     let documents = 0;
     page.on("request", (request) => {
-      if (request.isNavigationRequest() && request.url().endsWith("/no-such-page-chunk")) documents++;
+      if (request.isNavigationRequest() && request.url().endsWith("/pages/no-such-page-chunk")) documents++;
     });
     // app/chunk-reload.ts says so when it declines: the decision after the second failure is made.
     const declined = page.waitForEvent("console", { predicate: (message) => message.type() === "warning" && message.text().includes("not reloading again"), timeout: 20_000 });
-    await page.goto("/no-such-page-chunk");
+    await page.goto("/pages/no-such-page-chunk");
     await declined;
     expect(chunkRequests, "the chunk was asked for before and after the reload").toBeGreaterThanOrEqual(2);
     expect(documents).toBe(2);

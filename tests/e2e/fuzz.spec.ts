@@ -32,10 +32,13 @@ async function pageRoutes(): Promise<PageRoute[]> {
     .map((r) => ({ id: r.id, pattern: fullPath(r), index: Boolean(r.index), hasAction: typeof r.module.action === "function" }));
 }
 
-/** Sample values for route params; an unknown param gets "1". The optional :lang? is tried empty and as "nl". */
-function concretePaths(pattern: string, samples: Record<string, string>): string[] {
-  const withLang = [pattern.replace(/^\/:lang\?/, "") || "/", pattern.replace(/^\/:lang\?/, "/nl")];
-  return [...new Set(withLang.map((p) => p.replace(/:(\w+)\??/g, (_, name: string) => samples[name] ?? "1").replace(/\*/g, "no-such-page")))];
+/**
+ * Sample values for route params; an unknown param gets "1". Each path without and with a locale prefix ("/nl"), which
+ * a request handler of its own serves (server/locale-handlers.ts).
+ */
+function concretePaths(pattern: string, samples: Record<string, string>): [string, string] {
+  const path = pattern.replace(/:(\w+)\??/g, (_, name: string) => samples[name] ?? "1").replace(/\*/g, "no-such-page");
+  return [path, path === "/" ? "/nl" : `/nl${path}`];
 }
 
 const formFields = ["email", "password", "old_password", "name", "id", "token", "intent", "_action", "redirectTo", "page", "country", "region", "city", "interests", "key", "decision", "game", "language", "reason", "date_of_birth", "gender", "about_me", "photo"];
@@ -160,8 +163,8 @@ test.describe("web fuzz", () => {
     expect(actionRoutes.length, "no action routes found in build/server/index.js").toBeGreaterThan(10);
 
     for (const route of actionRoutes) {
-      const [pathname = "/", localized] = concretePaths(route.pattern, samples);
-      if (localized) await send(sent, "member", member, "POST", route.index ? `${localized}?index` : localized, "localized path, every field NUL", { headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: encode(formFields.map((f) => [f, "\u0000"])) });
+      const [pathname, localized] = concretePaths(route.pattern, samples);
+      await send(sent, "member", member, "POST", route.index ? `${localized}?index` : localized, "localized path, every field NUL", { headers: { "Content-Type": "application/x-www-form-urlencoded" }, data: encode(formFields.map((f) => [f, "\u0000"])) });
       {
         const url = route.index ? `${pathname}?index` : pathname;
         // Field names of the page's own form(s) as a member and as a visitor sees it, beside the common ones.
@@ -225,8 +228,10 @@ test.describe("web fuzz", () => {
     const started = Date.now();
     const sent: Sent[] = [];
     for (const route of routes) {
-      for (const pathname of concretePaths(route.pattern, samples)) {
-        for (const [label, value] of hostileQuery) {
+      const [plain, localized] = concretePaths(route.pattern, samples);
+      // The same route answers both; under the prefix, two of the values show that its handler reads the query alike.
+      for (const [pathname, values] of [[plain, hostileQuery], [localized, hostileQuery.filter(([label]) => label === "invalid UTF-8" || label === "control characters")]] as const) {
+        for (const [label, value] of values) {
           const url = `${pathname}?${queryKeys.map((k) => `${k}=${value}`).join("&")}`;
           await send(sent, "member", member, "GET", url, `query: every key = ${label}`);
           await send(sent, "visitor", visitor, "GET", url, `query: every key = ${label}`);
@@ -234,17 +239,14 @@ test.describe("web fuzz", () => {
         await send(sent, "member", member, "GET", `${pathname}?${queryKeys.map((k) => `${k}[]=1&${k}[a]=2&${k}=3`).join("&")}`, "query: arrays and objects");
       }
       // Hostile values in each path param.
-      for (const name of [...route.pattern.matchAll(/:(\w+)(?!\?)/g)].map((m) => m[1]!).filter((n) => n !== "lang")) {
+      for (const name of [...route.pattern.matchAll(/:(\w+)(?!\?)/g)].map((m) => m[1]!)) {
         for (const value of hostileParams) {
-          const pathname = concretePaths(route.pattern, { ...samples, [name]: value })[0]!;
+          const [pathname] = concretePaths(route.pattern, { ...samples, [name]: value });
           await send(sent, "member", member, "GET", pathname, `path param ${name} = ${value.slice(0, 20)}`);
           await send(sent, "visitor", visitor, "GET", pathname, `path param ${name} = ${value.slice(0, 20)}`);
         }
       }
-      const langPath = concretePaths(route.pattern, samples)[1];
-      if (langPath?.startsWith("/nl")) {
-        for (const lang of ["%00", "xx", "x".repeat(300), "..", "%FF"]) await send(sent, "visitor", visitor, "GET", langPath.replace(/^\/nl/, `/${lang}`), `lang = ${lang.slice(0, 20)}`);
-      }
+      for (const lang of ["%00", "xx", "x".repeat(300), "..", "%FF"]) await send(sent, "visitor", visitor, "GET", localized.replace(/^\/nl/, `/${lang}`), `lang = ${lang.slice(0, 20)}`);
     }
     console.log(`web fuzz (pages): ${sent.length} requests to ${routes.length} routes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const failures = failuresOf(sent, (s) => s.status === 0 || s.status >= 500);

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { LanderMember } from "~/landers";
 import type { LanderSharedTexts } from "~/landers.server";
-import { useHref, useRootData } from "../root-data";
+import { useRootData } from "../root-data";
 import { whenShown } from "../when-shown";
 import { buttonClass } from "../ui/button";
 
@@ -63,7 +63,6 @@ export function LanderEmpty({ texts }: { texts: LanderSharedTexts }) {
  */
 export function LanderSignup({ texts, tone = "light", heading, lead }: { texts: LanderSharedTexts; tone?: "light" | "dark"; heading?: string; lead?: string }) {
   const root = useRootData();
-  const href = useHref();
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -79,7 +78,7 @@ export function LanderSignup({ texts, tone = "light", heading, lead }: { texts: 
           </h2>
           <p className="mt-1 text-gray-600">{lead ?? texts.joinLead}</p>
           {signup?.gate === "open" ? (
-            <SignupForm action={href("/signup")} lastResult={undefined} busy={busy} minAge={signup.minAge} askMessage={signup.askMessage} />
+            <SignupForm action="/signup" lastResult={undefined} busy={busy} minAge={signup.minAge} askMessage={signup.askMessage} />
           ) : (
             <div className="mt-6 space-y-4">
               {signup?.gate === "closed" || signup?.gate === "closed_trafficsource" ? (
@@ -87,7 +86,7 @@ export function LanderSignup({ texts, tone = "light", heading, lead }: { texts: 
                   {t(signup.gate === "closed" ? "signup.closed" : "signup.closedTrafficsource")}
                 </p>
               ) : (
-                <Link to={href("/signup")} className={`${ctaClass} w-full`}>
+                <Link to="/signup" className={`${ctaClass} w-full`}>
                   {texts.joinElsewhere}
                 </Link>
               )}

@@ -1,0 +1,41 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { LogoutResponse } from "#contract/user";
+import { apiFor } from "~/api.server";
+import { urlLocale } from "~/locale.server";
+import { getUser } from "~/session.server";
+import { pageMeta } from "~/page-title";
+import { fixedT, metaDescription } from "~/i18n.server";
+import { Button } from "~/components/ui/button";
+
+/** Logging out changes state, so only a POST does it (a link or an image on another site cannot). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  // The api deletes the session and answers the Set-Cookie that clears it; it is passed on as is.
+  await apiFor(request, context).get("/api/logout.php", LogoutResponse);
+  return redirect("/");
+}
+
+/** GET /logout (an old bookmark, a typed URL): a one-button form that asks first. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  if (!(await getUser(request, context))) throw redirect("/");
+  return { title: fixedT(locale)("logout.question"), description: metaDescription(locale, "logout") };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
+
+export default function Logout() {
+  const { t } = useTranslation();
+  return (
+    <section className="container max-w-md py-16 text-center">
+      <h1 className="text-2xl font-semibold text-gray-900">{t("logout.question")}</h1>
+      <Form method="post" action="/logout" className="mt-8">
+        <Button size="md">
+          {t("nav.logout")}
+        </Button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,223 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { useTranslation } from "react-i18next";
+import { MembersQuery, MembersResponse, visitorMaySearch } from "#contract/members";
+import { apiFor, requestHasTrafficSource } from "~/api.server";
+import { fixedT, metaDescription } from "~/i18n.server";
+import { urlLocale } from "~/locale.server";
+import { callWithMember, getSettings, getUser, requireUser } from "~/session.server";
+import { getRegions } from "~/regions.server";
+import { useRootData } from "~/components/root-data";
+import { MemberCard } from "~/components/member-card";
+import { pageMeta } from "~/page-title";
+import { Button, ButtonLink } from "~/components/ui/button";
+
+/** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */
+const filterKeys = ["gender", "country", "region", "min_age", "max_age"] as const;
+/** Cards in the grid's first row at its widest (xl:grid-cols-5): on the first screen, so their photos are not lazy. */
+const firstRow = 5;
+type Filters = Partial<Record<(typeof filterKeys)[number], string>>;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  const url = new URL(request.url);
+  const filters: Filters = {};
+  for (const key of filterKeys) {
+    const value = url.searchParams.get(key)?.trim();
+    if (value) filters[key] = value;
+  }
+  const query = MembersQuery.safeParse({ ...filters, page: url.searchParams.get("page") ?? undefined });
+  // A member's search starts now and brings the member along (one api call for the page); see callWithMember.
+  const early = query.success ? callWithMember(request, context, "/api/members.php", MembersResponse, { ...filters, page: query.data.page }) : null;
+  early?.catch(() => undefined);
+  const settings = await getSettings(request, context);
+  if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context);
+  else await getUser(request, context);
+  const t = fixedT(locale);
+  const countryName = new Intl.DisplayNames([locale], { type: "region" });
+  const base = {
+    title: t("members.metaTitle", { site: settings.name }),
+    description: metaDescription(locale, "members", { site: settings.name }),
+    cdn: settings.cdn_prefix,
+    filters,
+    countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
+    regions: [] as { value: string; label: string }[],
+  };
+  if (filters.country) {
+    const regions = await getRegions(request, context, filters.country);
+    if (regions) base.regions = regions.map((r) => ({ value: r.code, label: r.name }));
+  }
+  const result = query.success ? ((await early) ?? (await apiFor(request, context).get("/api/members.php", MembersResponse, { ...filters, page: query.data.page }))) : null;
+  if (result && !result.ok && result.error.error === "authentication_required") {
+    // Refused to a session the api no longer knows: to the login page, as any members-only page.
+    await requireUser(request, context);
+  }
+  if (!result?.ok) {
+    if (result && result.status !== 400) throw data(null, { status: result.status });
+    // A search the member typed wrong (e.g. minimum age above maximum): the form stays, with a message.
+    return { ...base, invalid: true, results: [], similar: [], numResults: 0, pageNumber: 1, pageCount: 1 };
+  }
+  const { me: _me, ...members } = result.data;
+  return {
+    ...base,
+    invalid: false,
+    ...members,
+    pageCount: Math.max(1, Math.ceil(members.numResults / members.pageSize)),
+  };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
+
+export default function Members() {
+  const { t } = useTranslation();
+  const { results, similar, numResults, pageNumber, pageCount, cdn, filters, invalid } = useLoaderData<typeof loader>();
+  // The largest image of the first screen: the first photo of the grid (a card without a photo shows an initial).
+  const firstPhoto = results.findIndex((member) => member.main_image);
+  const searching = Object.keys(filters).length > 0;
+  const pageLink = (page: number) => `?${new URLSearchParams({ ...filters, page: String(page) }).toString()}`;
+  return (
+    <section className="container py-6">
+      <div className="flex items-baseline justify-between gap-4">
+        <h1 className="text-2xl font-bold text-gray-900">{t(searching ? "members.searchTitle" : "members.title")}</h1>
+        <p className="text-sm text-gray-500" data-testid="members-count">
+          {t("members.count", { count: numResults })}
+        </p>
+      </div>
+      <DiscoveryLinks />
+      <SearchForm />
+      {invalid ? (
+        <p role="alert" className="mt-6 rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="search-invalid">
+          {t("members.search.invalid")}
+        </p>
+      ) : results.length === 0 ? (
+        <div className="mt-6 rounded-xl bg-white p-10 text-center ring-1 ring-gray-100" data-testid="members-empty">
+          <p className="font-medium text-gray-800">{t(searching ? "members.search.none" : "members.empty")}</p>
+          {pageNumber > 1 || searching ? (
+            <Link to="/members" className="mt-4 inline-block">
+              {t(searching ? "members.search.clear" : "members.firstPage")}
+            </Link>
+          ) : null}
+        </div>
+      ) : (
+        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="member-cards">
+          {results.map((member, index) => (
+            <li key={member.id}>
+              {/* The first row (5 cards at the widest) is on the first screen: loaded at once, the first one first. */}
+              <MemberCard member={member} cdn={cdn} priority={index === firstPhoto ? "high" : index < firstRow ? "eager" : undefined} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {pageCount > 1 ? (
+        <nav className="mt-8 flex items-center justify-center gap-4" aria-label={t("members.pagination")}>
+          {pageNumber > 1 ? (
+            <ButtonLink to={pageLink(pageNumber - 1)} rel="prev" variant="neutral" size="md">
+              {t("members.previous")}
+            </ButtonLink>
+          ) : null}
+          <span className="text-sm text-gray-600">{t("members.pageOf", { page: pageNumber, pages: pageCount })}</span>
+          {pageNumber < pageCount ? (
+            <ButtonLink to={pageLink(pageNumber + 1)} rel="next" variant="neutral" size="md">
+              {t("members.next")}
+            </ButtonLink>
+          ) : null}
+        </nav>
+      ) : null}
+      {similar.length > 0 ? (
+        <section className="mt-10" aria-labelledby="similar-title">
+          <h2 id="similar-title" className="text-xl font-semibold text-gray-900">
+            {t("members.search.similar")}
+          </h2>
+          <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="similar-cards">
+            {similar.map((member) => (
+              <li key={member.id}>
+                <MemberCard member={member} cdn={cdn} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </section>
+  );
+}
+
+/** The one-at-a-time ways of meeting members (issue 4 item 6), for logged-in members. */
+function DiscoveryLinks() {
+  const { t } = useTranslation("discovery");
+  if (!useRootData()?.user) return null;
+  return (
+    <nav aria-label={t("links.label")} className="mt-2 flex gap-4 text-sm font-semibold" data-testid="discovery-links">
+      <Link to="/match-finder">{t("links.matchFinder")}</Link>
+      <Link to="/swipe-game">{t("links.swipeGame")}</Link>
+    </nav>
+  );
+}
+
+const fieldClass = "mt-1 block w-full rounded-md border border-gray-300 bg-white px-2 py-2 text-sm";
+
+/** A GET form: the search lands in the URL; "Clear" empties the results and the count together (docs/product.md §4). */
+function SearchForm() {
+  const { t } = useTranslation();
+  const { filters, countries, regions } = useLoaderData<typeof loader>();
+  return (
+    <Form method="get" action="/members" className="mt-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 ring-1 ring-gray-100 md:grid-cols-6" data-testid="search-form">
+      <div>
+        <label htmlFor="search-gender" className="text-sm font-medium text-gray-700">
+          {t("members.search.gender")}
+        </label>
+        <select id="search-gender" name="gender" defaultValue={filters.gender ?? ""} className={fieldClass}>
+          <option value="">{t("members.search.any")}</option>
+          <option value="female">{t("profile.gender.female")}</option>
+          <option value="male">{t("profile.gender.male")}</option>
+        </select>
+      </div>
+      <div>
+        <label htmlFor="search-country" className="text-sm font-medium text-gray-700">
+          {t("steps.country")}
+        </label>
+        <select id="search-country" name="country" defaultValue={filters.country ?? ""} className={fieldClass}>
+          <option value="">{t("members.search.any")}</option>
+          {countries.map((c) => (
+            <option key={c.value} value={c.value}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="search-region" className="text-sm font-medium text-gray-700">
+          {t("steps.region")}
+        </label>
+        <select id="search-region" name="region" defaultValue={filters.region ?? ""} className={fieldClass} disabled={regions.length === 0}>
+          <option value="">{t(regions.length === 0 ? "members.search.regionAfterCountry" : "members.search.any")}</option>
+          {regions.map((r) => (
+            <option key={r.value} value={r.value}>
+              {r.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="search-min_age" className="text-sm font-medium text-gray-700">
+          {t("members.search.minAge")}
+        </label>
+        <input type="number" id="search-min_age" name="min_age" min={18} max={99} defaultValue={filters.min_age ?? ""} className={fieldClass} />
+      </div>
+      <div>
+        <label htmlFor="search-max_age" className="text-sm font-medium text-gray-700">
+          {t("members.search.maxAge")}
+        </label>
+        <input type="number" id="search-max_age" name="max_age" min={18} max={99} defaultValue={filters.max_age ?? ""} className={fieldClass} />
+      </div>
+      <div className="col-span-2 flex items-end gap-2 md:col-span-1">
+        <Button size="sm" className="flex-1">
+          {t("members.search.submit")}
+        </Button>
+        <Link to="/members" className="rounded-full px-3 py-2 text-sm text-gray-600 hover:text-gray-900" data-testid="search-clear">
+          {t("members.search.clear")}
+        </Link>
+      </div>
+    </Form>
+  );
+}
