@@ -7,6 +7,7 @@ import { configErrorExitCode } from "#contract/app-mode";
 import { logProcessFailures, redactingLoggerOptions } from "#contract/log-redaction";
 import { loadWebConfig } from "./config";
 import { createWebApp } from "./app";
+import { cacheRouteMatching } from "./route-match-cache";
 
 async function main() {
   let config;
@@ -30,6 +31,7 @@ async function main() {
       console.error("No production build in build/: run `npm run build` first (npm start does it for you).");
       process.exit(1);
     }
+    cacheRouteMatching();
     const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
     app = createWebApp({ config, logger, build });
   }
