@@ -3,6 +3,7 @@ import type { FirstLoad } from "./http";
 import type { LoadResult } from "./load";
 import type { LiveStreamResult, MemoryUsage } from "./live-stream";
 import type { PaidSendsResult } from "./paid-sends";
+import { firstLoadBudgetBytes, type RouteFirstLoad } from "./route-budgets";
 
 export function table(headers: string[], rows: string[][], leftColumns = 1): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)));
@@ -79,6 +80,13 @@ export function ratio(value: number, ceiling: number): string {
   if (ceiling <= 0) return "n/a";
   const r = value / ceiling;
   return `${r.toFixed(r < 0.1 ? 4 : 3)} (${(r * 100).toFixed(1)}%)`;
+}
+
+export function routeBudgetTable(routes: RouteFirstLoad[]): string {
+  return table(
+    ["route", "JS gz", "JS files", "budget"],
+    routes.map((r) => [r.route, kb(r.gzip), String(r.files), r.gzip <= firstLoadBudgetBytes ? "ok" : "OVER"]),
+  );
 }
 
 export function firstLoadTable(pages: FirstLoad[]): string {

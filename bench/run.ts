@@ -56,7 +56,8 @@ import { measure, stopRunning, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
 import { runLiveStream, stopLiveStream, type LiveStreamResult } from "./live-stream";
-import { firstLoadTable, liveStreamTable, loadTable, paidSendsTable, streamMemoryTable } from "./report";
+import { firstLoadBudgetBytes, routeFirstLoads } from "./route-budgets";
+import { firstLoadTable, kb, routeBudgetTable, liveStreamTable, loadTable, paidSendsTable, streamMemoryTable } from "./report";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const demo = { email: "demo@example.com", password: "demo-password" };
@@ -395,6 +396,8 @@ async function main(): Promise<number> {
     const bareExpress = pglite.load.find((r) => r.name === "bare Express /bare");
     const bareRemixOf = (set: SetResult) => set.load.find((r) => r.name === bareRemixName);
     const warnings: string[] = [];
+    const routeLoads = routeFirstLoads(root);
+    for (const r of routeLoads.filter((r) => r.gzip > firstLoadBudgetBytes)) warnings.push(`${r.route}: first-load JS ${kb(r.gzip)}, over the budget of ${kb(firstLoadBudgetBytes)}`);
     const source = newestSource(root, ["app", "contract", "locales", "public", "vite.config.ts", "package-lock.json"]);
     if (source && source.mtime > buildTime) {
       warnings.push(`the build (${buildTime.toISOString()}) is older than ${source.file} (${source.mtime.toISOString()}): run \`npm run bench -- --build\` to measure the current code`);
@@ -475,6 +478,9 @@ async function main(): Promise<number> {
       "",
       `First load (gzip -${gzipLevel} with node:zlib; same-origin <script src>, <link rel=modulepreload>, <link rel=stylesheet>)`,
       firstLoadTable(pglite.pages),
+      "",
+      `First-load JS of every route (from the build's manifest: entry, root and route with their static imports; gzip -9; budget ${kb(firstLoadBudgetBytes)})`,
+      routeBudgetTable(routeLoads),
       ...(warnings.length ? ["", "WARNINGS", ...warnings.map((w) => `  - ${w}`)] : []),
     ];
 
@@ -516,6 +522,7 @@ async function main(): Promise<number> {
           ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), paidSends: postgres.paidSends, liveStream: postgres.liveStream, processOutput: postgres.output }
           : null,
       firstLoad: pglite.pages,
+      routeFirstLoad: routeLoads,
       warnings,
       processOutput: pglite.output,
     };

@@ -1,5 +1,5 @@
 import type { FieldMetadata, SubmissionResult } from "@conform-to/react";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useLayoutEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { InputField } from "./ui/form-fields";
 
@@ -15,16 +15,20 @@ export function AccessCard({ title, children, wide = false }: { title: string; c
   );
 }
 
+// useLayoutEffect warns when rendered on the server; the server never runs effects anyway.
+const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
 // In a module of its own so that pages without conform forms (login) can show it without loading conform.
 export { Notice } from "./notice";
 
 /**
  * After a refused submit the password fields are empty again: `hideFields` does it for a full page
  * load; after a client-side submit this clears them in the DOM (a conform update would revalidate
- * and drop the server's error).
+ * and drop the server's error). Before the browser paints the error: cleared after it, what the member had begun to
+ * type again would be lost.
  */
 export function useEmptyPasswordsAfterError(formId: string, lastResult: SubmissionResult<string[]> | undefined) {
-  useEffect(() => {
+  useBrowserLayoutEffect(() => {
     if (lastResult?.status !== "error") return;
     for (const input of document.getElementById(formId)?.querySelectorAll<HTMLInputElement>('input[type="password"]') ?? []) input.value = "";
   }, [formId, lastResult]);

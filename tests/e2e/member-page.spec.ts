@@ -7,7 +7,7 @@ test.describe("member page", () => {
     // Members signed up by other tests are newest, and parallel tests add and remove their photos: take the first demo woman with one.
     await page.goto("/members?gender=female");
     const card = page.getByTestId("member-cards").getByRole("link").filter({ has: page.getByRole("img") }).filter({ hasNotText: /^Tester / }).first();
-    const name = (await card.locator("p.font-semibold").innerText()).split(",")[0]?.trim() ?? "";
+    const name = (await card.locator("p.member-card-name").innerText()).split(",")[0]?.trim() ?? "";
     await card.click();
     await expect(page).toHaveURL(/\/members\/\d+$/);
     const member = page.getByTestId("member-page");

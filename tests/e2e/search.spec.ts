@@ -18,7 +18,7 @@ test.describe("member search", () => {
     await form.getByRole("button", { name: "Search" }).click();
     await expect(page).toHaveURL(/min_age=30/);
     await expect(page).toHaveURL(/max_age=40/);
-    const ages = await page.getByTestId("member-cards").locator("li p.truncate.font-semibold span").allInnerTexts();
+    const ages = await page.getByTestId("member-cards").locator("li p.member-card-name span").allInnerTexts();
     expect(ages.length).toBeGreaterThan(0);
     for (const age of ages.map(Number)) {
       expect(age).toBeGreaterThanOrEqual(30);
