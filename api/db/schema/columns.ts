@@ -1,0 +1,4 @@
+import { timestamp } from "drizzle-orm/pg-core";
+
+/** When a row was made: every table that keeps it names it created_at, with the time zone, set by the database. */
+export const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();

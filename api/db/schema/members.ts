@@ -1,0 +1,132 @@
+import { sql } from "drizzle-orm";
+import { boolean, primaryKey, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { sites } from "./sites";
+
+/** Members: accounts, profiles, photos, dismissals and push subscriptions. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
+
+export const userStatuses = ["not_confirmed", "active", "deleted", "erased"] as const;
+
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash"),
+    status: text("status", { enum: userStatuses }).notNull().default("not_confirmed"),
+    credits: integer("credits").notNull().default(0),
+    paidUser: boolean("paid_user").notNull().default(false),
+    /** Issue 16: a direct debit of this member bounced; no more direct debits ('Your account is blocked for direct debit payments.'). */
+    debitBlockedAt: timestamp("debit_blocked_at", { withTimezone: true }),
+    signupDate: timestamp("signup_date", { withTimezone: true }).notNull().defaultNow(),
+    language: text("language").notNull().default("en"),
+    /** docs/product.md §3: why we stopped e-mailing the member (fbl: marked as spam, bounce: invalid address, listunsubscribe); empty: mail allowed. */
+    notificationsDisabled: jsonb("notifications_disabled").$type<("fbl" | "bounce" | "listunsubscribe")[]>().notNull().default([]),
+    /** Issue 17 /notifications: the kind x channel switches the member turned off, as "kind:channel" ("likes:email"); empty: all on (ADR 011). */
+    notificationSettings: jsonb("notification_settings").$type<string[]>().notNull().default([]),
+    network: text("network"),
+    ref: text("ref"),
+    sub1: text("sub1"),
+    sub2: text("sub2"),
+    sub3: text("sub3"),
+    /** Set when the member soft-deletes; reactivable for 14 days, then the erase job clears personal data. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+    emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+    erasedAt: timestamp("erased_at", { withTimezone: true }),
+    /** The reason a member gave when deleting the account (cleared by the erase job). */
+    deletionReason: text("deletion_reason"),
+  },
+  (t) => [uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`)],
+);
+
+export const profiles = pgTable(
+  "profiles",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    name: text("name").notNull(),
+    country: text("country").notNull(),
+    region: text("region"),
+    city: text("city"),
+    status: text("status", { enum: ["active", "disabled"] }).notNull().default("disabled"),
+    dateOfBirth: date("date_of_birth", { mode: "string" }).notNull(),
+    gender: text("gender", { enum: ["male", "female"] }).notNull(),
+    sexuality: text("sexuality", { enum: ["hetero", "gay", "lesbian", "bi"] }).notNull().default("hetero"),
+    aboutMe: text("about_me").notNull().default(""),
+    interests: jsonb("interests").$type<number[]>().notNull().default([]),
+    hairColor: text("hair_color"),
+    eyeColor: text("eye_color"),
+    bodyType: text("body_type"),
+    relationshipStatus: text("relationship_status"),
+    tattoos: text("tattoos"),
+    signupReason: text("signup_reason"),
+    signupMessage: text("signup_message"),
+    /** docs/product.md §4 invisible mode: hidden from search, messages and likes. */
+    invisible: boolean("invisible").notNull().default(false),
+    /** A profile run by the site (settings fictional_icon / fictional_warning label it on its page). */
+    fictional: boolean("fictional").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("profiles_user_idx").on(t.userId),
+    index("profiles_site_newest_idx").on(t.siteId, t.status, t.createdAt),
+    // Member search (GET /api/members.php): equality columns first, the date_of_birth range (age) last.
+    index("profiles_search_gender_age_idx").on(t.siteId, t.status, t.gender, t.dateOfBirth),
+    index("profiles_search_place_age_idx").on(t.siteId, t.status, t.country, t.region, t.dateOfBirth),
+  ],
+);
+
+export const photos = pgTable(
+  "photos",
+  {
+    id: serial("id").primaryKey(),
+    profileId: integer("profile_id")
+      .notNull()
+      .references(() => profiles.id, { onDelete: "cascade" }),
+    filename: text("filename").notNull(),
+    thumbFilename: text("thumb_filename").notNull(),
+    status: text("status", { enum: ["active", "pending", "rejected"] }).notNull().default("pending"),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("photos_profile_idx").on(t.profileId, t.position)],
+);
+
+export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"] as const;
+
+/** docs/product.md §4: dismissals with a timestamp, kept per member so they follow them across devices. */
+export const dismissals = pgTable(
+  "dismissals",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key", { enum: dismissalKeys }).notNull(),
+    dismissedAt: timestamp("dismissed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** docs/product.md §3 Push: a browser's push subscription (POST /api/user.php?push=1), one row per endpoint. */
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint_idx").on(t.endpoint), index("push_subscriptions_user_idx").on(t.userId)],
+);

@@ -1,0 +1,86 @@
+import { primaryKey, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { users } from "./members";
+import { sites } from "./sites";
+
+/** Data exports, complaints, funnel attribution and notification mails. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
+
+/**
+ * A member's request for a copy of their data: the job (api/jobs/data-export.ts) builds a zip under
+ * DATA_DIR/exports/<token>.zip and mails the link; the member downloads it with their session for 7 days.
+ * `origin` is the request's, for the link in the mail the job sends later.
+ */
+export const dataExports = pgTable(
+  "data_exports",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    token: text("token").notNull(),
+    status: text("status", { enum: ["pending", "building", "ready", "failed"] }).notNull().default("pending"),
+    origin: text("origin").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    readyAt: timestamp("ready_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("data_exports_token_idx").on(t.token), index("data_exports_user_idx").on(t.userId, t.requestedAt), index("data_exports_pending_idx").on(t.status, t.id)],
+);
+
+/** Issue 17 /complaints: a report about content on a site, answered with its reference and mailed to support_email. */
+export const complaints = pgTable(
+  "complaints",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    reference: text("reference").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    contentUrl: text("content_url").notNull(),
+    reason: text("reason").notNull(),
+    message: text("message").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("complaints_reference_idx").on(t.reference), index("complaints_site_idx").on(t.siteId, t.createdAt)],
+);
+
+/**
+ * Issue 17 attribution: entries through a tracked funnel URL (network, ref, sub1-sub3), counted per day and
+ * site. Empty strings stand for a value the URL did not carry (so the key is one row, not NULL-distinct).
+ */
+export const attributionVisits = pgTable(
+  "attribution_visits",
+  {
+    day: date("day").notNull(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    network: text("network").notNull().default(""),
+    ref: text("ref").notNull().default(""),
+    sub1: text("sub1").notNull().default(""),
+    sub2: text("sub2").notNull().default(""),
+    sub3: text("sub3").notNull().default(""),
+    visits: integer("visits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.siteId, t.network, t.ref, t.sub1, t.sub2, t.sub3] })],
+);
+
+/**
+ * Issue 17 notification mails (api/jobs/notification-mails.ts): per member and kind, the newest event already
+ * mailed about and when, so a member gets at most one mail per kind per interval and never one twice.
+ */
+export const notificationMails = pgTable(
+  "notification_mails",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["message", "like", "match"] }).notNull(),
+    lastEventId: integer("last_event_id").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);

@@ -1,0 +1,229 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+import { users } from "./members";
+import { sites } from "./sites";
+
+/** Credits and money: the ledger, packages, payments and their events, discount codes, direct debits. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
+
+/** Every change of a member's credits, written in the same transaction as users.credits. */
+export const creditLedger = pgTable(
+  "credit_ledger",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    balanceAfter: integer("balance_after").notNull(),
+    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "demo"] }).notNull(),
+    reference: text("reference"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("credit_ledger_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** docs/product.md §3 Payment: a credit package of a site for one payment country; money in integer minor units. */
+export const creditPackages = pgTable(
+  "credit_packages",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    country: text("country").notNull(),
+    credits: integer("credits").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    mark: text("mark", { enum: ["most_chosen", "best_value"] }),
+    position: integer("position").notNull().default(0),
+    active: boolean("active").notNull().default(true),
+  },
+  (t) => [index("credit_packages_site_country_idx").on(t.siteId, t.country, t.position)],
+);
+
+/**
+ * A payment: what was bought (credits and amount copied from the package at creation), with which method
+ * and provider, and its state (contract/payments.ts paymentStatuses). Only a conditional update from
+ * `pending` makes it final; credits are granted in the same transaction (ledger reference `payment:{id}`).
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    packageId: integer("package_id").references(() => creditPackages.id, { onDelete: "set null" }),
+    credits: integer("credits").notNull(),
+    amount: integer("amount").notNull(),
+    transactionCosts: integer("transaction_costs").notNull().default(0),
+    currency: text("currency").notNull(),
+    country: text("country").notNull(),
+    method: text("method").notNull(),
+    provider: text("provider").notNull(),
+    status: text("status", { enum: ["pending", "paid", "failed", "cancelled", "expired", "refunded"] }).notNull().default("pending"),
+    /** Our reference at the provider (random, unguessable): the sandbox checkout token, Verotel's referenceID. */
+    reference: text("reference").notNull(),
+    /** The provider's id of the sale (Verotel saleID), once known. */
+    providerReference: text("provider_reference"),
+    /** A stored card the provider can charge again (repeat order); null when none. */
+    storedCard: text("stored_card"),
+    /** Whether this payment charged a stored card (repeat order). */
+    usedStoredCard: boolean("used_stored_card").notNull().default(false),
+    /** The sandbox's own state (the payer's choice): the fake provider keeps it here. */
+    sandboxOutcome: text("sandbox_outcome"),
+    createdAt: createdAt(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    refundedAt: timestamp("refunded_at", { withTimezone: true }),
+    refundedCredits: integer("refunded_credits").notNull().default(0),
+    /** Credits already spent when refunded: not taken back (the balance never goes below zero). */
+    refundShortfall: integer("refund_shortfall").notNull().default(0),
+    /** The discount this payment got (issue 16): its code (upper case), percentage and amount off the package's price. */
+    discountCode: text("discount_code"),
+    discountPercentage: integer("discount_percentage"),
+    discountAmount: integer("discount_amount").notNull().default(0),
+    /** A direct debit (sdd) through our own form: its mandate (issue 16). */
+    mandateId: integer("mandate_id"),
+    /** Issue 17 attribution: the member's tracking values (docs/product.md §3) when the payment started. */
+    network: text("network"),
+    ref: text("ref"),
+    sub1: text("sub1"),
+    sub2: text("sub2"),
+    sub3: text("sub3"),
+  },
+  (t) => [uniqueIndex("payments_reference_idx").on(t.provider, t.reference), index("payments_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** Every notification a provider sent (replays included), and what it changed: the audit trail of a payment. */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: serial("id").primaryKey(),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    eventId: text("event_id"),
+    status: text("status").notNull(),
+    /**
+     * applied (changed the payment), ignored (replay, late or out of order), mismatch (amount or currency
+     * differs, or a `paid` without them), unconfirmed (the provider's status service did not confirm it).
+     */
+    outcome: text("outcome", { enum: ["applied", "ignored", "mismatch", "unconfirmed"] }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_events_payment_idx").on(t.paymentId, t.receivedAt)],
+);
+
+/**
+ * docs/product.md §3 discount codes an operator hands out (the welcome discount and the time bonus are rules in
+ * api/domain/payments/discounts.ts, not rows). `site_id` null: valid on every site.
+ */
+export const discountCodes = pgTable(
+  "discount_codes",
+  {
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id").references(() => sites.id, { onDelete: "cascade" }),
+    /** Upper case; members may type it in any case. */
+    code: text("code").notNull(),
+    percentage: integer("percentage").notNull(),
+    /** Minor units of the package's price (before transaction costs); 0: none. */
+    minimumOrderValue: integer("minimum_order_value").notNull().default(0),
+    /** Only for payments in this currency (and the minimum order is in it); null: any. */
+    currency: text("currency"),
+    /** Only for this payment country; null: any. */
+    country: text("country"),
+    /** Only for these payment methods; null: any. */
+    paymentMethods: jsonb("payment_methods").$type<string[]>(),
+    validity: text("validity", { enum: ["once_per_user", "uses"] }).notNull().default("once_per_user"),
+    /** With validity `uses`: how many paid (or running) payments may use it in all. */
+    maxUses: integer("max_uses"),
+    /** Uses held by running payments and used by paid ones (validity `uses`). */
+    usedCount: integer("used_count").notNull().default(0),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    active: boolean("active").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("discount_codes_code_idx").on(t.code, t.siteId), check("discount_codes_percentage_check", sql`${t.percentage} between 1 and 90`)],
+);
+
+/**
+ * A discount held by a running payment (`reserved`) or used by a paid one (`used`). A payment that ends
+ * unpaid gives its reservation back. A once-per-member code has `once_key` = the member, so the unique
+ * index lets one payment of theirs hold it at a time, however many start at once.
+ */
+export const discountUses = pgTable(
+  "discount_uses",
+  {
+    id: serial("id").primaryKey(),
+    code: text("code").notNull(),
+    discountCodeId: integer("discount_code_id").references(() => discountCodes.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    onceKey: integer("once_key"),
+    status: text("status", { enum: ["reserved", "used"] }).notNull().default("reserved"),
+    createdAt: createdAt(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("discount_uses_payment_idx").on(t.paymentId), uniqueIndex("discount_uses_once_idx").on(t.code, t.onceKey), index("discount_uses_user_idx").on(t.userId)],
+);
+
+/**
+ * A direct debit mandate (issue 16, docs/product.md §3 Direct debit form), given once the SMS code is right. The IBAN
+ * is kept encrypted (AES-256-GCM, docs/decisions/010-direct-debit-mandates.md) and masked for display.
+ */
+export const debitMandates = pgTable(
+  "debit_mandates",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountHolder: text("account_holder").notNull(),
+    ibanEncrypted: text("iban_encrypted").notNull(),
+    ibanMasked: text("iban_masked").notNull(),
+    street: text("street").notNull(),
+    houseNumber: text("house_number").notNull(),
+    zip: text("zip").notNull(),
+    city: text("city").notNull(),
+    phone: text("phone").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("debit_mandates_user_idx").on(t.userId)],
+);
+
+/**
+ * A direct debit waiting for its SMS code: what the member entered (the IBAN encrypted), the package,
+ * the code's hash, its expiry and the wrong tries. Confirmed once (confirmed_at, the payment it made).
+ */
+export const debitRequests = pgTable(
+  "debit_requests",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    packageId: integer("package_id")
+      .notNull()
+      .references(() => creditPackages.id, { onDelete: "cascade" }),
+    discountCode: text("discount_code"),
+    details: jsonb("details").$type<{ accountHolder: string; ibanEncrypted: string; ibanMasked: string; street: string; houseNumber: string; zip: string; city: string; phone: string }>().notNull(),
+    codeHash: text("code_hash").notNull(),
+    codeExpiresAt: timestamp("code_expires_at", { withTimezone: true }).notNull(),
+    codesSent: integer("codes_sent").notNull().default(1),
+    wrongTries: integer("wrong_tries").notNull().default(0),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("debit_requests_user_idx").on(t.userId, t.createdAt)],
+);
+
+/* ---- Data export (issue 17) ---- */
