@@ -13,7 +13,7 @@ import { fixedT, metaDescription } from "./i18n.server";
 import { urlLocale } from "./locale.server";
 import { splitLocale } from "./paths";
 import { callWithMember, getSettings, getUser, requireUser } from "./session.server";
-import type { BlockedByMemberData } from "./components/member-actions";
+import type { BlockedByMemberData } from "./types";
 
 /*
  * The chat pages (/chats, /chats/{id}, /members/{id}/chat): one api call per page (GET /api/chats.php with

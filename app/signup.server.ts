@@ -10,7 +10,7 @@ import { getSettings } from "~/session.server";
 import { signupSchema } from "~/signup";
 import { nextSignupPath } from "~/signup-steps";
 import { keptTracking } from "~/tracking.server";
-import type { SignupActionData } from "~/components/signup-form";
+import type { SignupActionData } from "~/types";
 
 /**
  * Step 0 of the signup (docs/product.md §2) for every page with the signup form: /signup and the funnels (issue 17).

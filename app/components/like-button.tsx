@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { MemberRelation } from "#contract/members";
-import type { LikeActionData } from "~/routes/members_.$id.like";
+import type { LikeActionData } from "~/types";
 import { HeartIcon } from "./icons";
 import { useHydrated } from "./hydrated";
 import { Button } from "./ui/button";

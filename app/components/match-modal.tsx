@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import type { MemberRelation } from "#contract/members";
-import type { LikeActionData } from "~/routes/members_.$id.like";
+import type { LikeActionData } from "~/types";
 import { likeFetcherKey } from "./like-button";
 import { useTranslation } from "react-i18next";
 import { useRootData } from "./root-data";

@@ -88,5 +88,3 @@ export function UnblockButton({ member, redirectTo, label }: { member: Member; r
   );
 }
 
-/** What a loader throws when the member blocked the viewer (api 403 blocked_by_member); MemberErrorBoundary shows it. */
-export type BlockedByMemberData = { blocked_by_member: { name: string } };

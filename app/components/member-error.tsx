@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { GeneralErrorBoundary } from "./error-page";
-import type { BlockedByMemberData } from "./member-actions";
+import type { BlockedByMemberData } from "~/types";
 import { ButtonLink } from "./ui/button";
 
 /** Checked by hand rather than with zod: the member page should not load zod into the browser for this. */

@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 import type { Teaser } from "#contract/members";
 import type { MemberFunnelData } from "~/member-funnel.server";
 import { FictionalLabel } from "./fictional-label";
-import { SignupForm, type SignupActionData } from "./signup-form";
+import { SignupForm } from "./signup-form";
+import type { SignupActionData } from "~/types";
 import { ButtonLink } from "./ui/button";
 
 /** Issue 17 member funnels: the parts the four designs share (app/member-funnel.server.ts loads them). */

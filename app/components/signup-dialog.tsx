@@ -3,7 +3,7 @@ import { useAtom } from "jotai";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { signupModalOpenAtom } from "~/state/signup-modal";
-import type { SignupActionData } from "./signup-form";
+import type { SignupActionData } from "~/types";
 import { useRootData } from "./root-data";
 import { Modal } from "./ui/modal";
 

@@ -1,5 +1,5 @@
 import { Form, Link, type useFetcher } from "@remix-run/react";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { signupSchema, suggestEmail } from "~/signup";
@@ -7,8 +7,7 @@ import { FormAlert, InputField, SubmitButton, TextareaField } from "./ui/form-fi
 import { useValidatedForm } from "./validated-form";
 import { buttonClass } from "./ui/button";
 import { Modal } from "./ui/modal";
-
-export type SignupActionData = { result: SubmissionResult<string[]>; problem: "account_exists" | "account_pending_deletion" | null };
+import type { SignupActionData } from "~/types";
 
 type FormLike = typeof Form | ReturnType<typeof useFetcher>["Form"];
 

@@ -12,7 +12,8 @@ import { getRegions } from "~/regions.server";
 import { MemberPhotos } from "~/components/member-photos";
 import { LikeButton } from "~/components/like-button";
 import { MatchModal } from "~/components/match-modal";
-import { FictionalLabel, MemberActions, MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
+import { FictionalLabel, MemberActions, MemberErrorBoundary } from "~/components/member-actions";
+import type { BlockedByMemberData } from "~/types";
 import { pageMeta } from "~/page-title";
 
 /** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */

@@ -9,7 +9,8 @@ import { fixedT, metaDescription } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { safeRedirectPath } from "~/paths";
 import { requireUser } from "~/session.server";
-import { MemberErrorBoundary, type BlockedByMemberData } from "~/components/member-actions";
+import { MemberErrorBoundary } from "~/components/member-actions";
+import type { BlockedByMemberData } from "~/types";
 import { pageMeta } from "~/page-title";
 import { Button } from "~/components/ui/button";
 

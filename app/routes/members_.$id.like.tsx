@@ -6,6 +6,7 @@ import { apiErrorMessage } from "~/api-errors";
 import { fixedT } from "~/i18n.server";
 import { urlLocale } from "~/locale.server";
 import { getUser } from "~/session.server";
+import type { LikeActionData } from "~/types";
 
 /**
  * Like and unlike a member (issue 4 item 4): POST intent=like|unlike. Without JavaScript the action redirects
@@ -13,7 +14,6 @@ import { getUser } from "~/session.server";
  * button's fetcher sends js=1 and gets the outcome as data instead, so the page does not reload.
  * After a refused like (gone, blocked) the member page itself tells what is true now.
  */
-export type LikeActionData = { ok: true; intent: "like" | "unlike"; match: boolean } | { ok: false; message: string };
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const query = LikeQuery.safeParse({ id: params.id });
