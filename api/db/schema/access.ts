@@ -1,7 +1,7 @@
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { users } from "./members";
-import { sites } from "./sites";
+import { userRef, users } from "./members";
+import { siteRef } from "./sites";
 
 /** Who may come in: sessions, the login throttle, single-use mail tokens, client limits and invitations. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -11,9 +11,7 @@ export const sessions = pgTable(
     id: serial("id").primaryKey(),
     /** sha256 of the cookie token: a leaked table gives no usable session. */
     tokenHash: text("token_hash").notNull(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
@@ -25,9 +23,7 @@ export const loginFailures = pgTable(
   "login_failures",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("login_failures_user_at_idx").on(t.userId, t.at)],
@@ -41,9 +37,7 @@ export const accountTokens = pgTable(
   "account_tokens",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     kind: text("kind", { enum: accountTokenKinds }).notNull(),
     tokenHash: text("token_hash").notNull(),
     /** The address an email_change token confirms. */
@@ -60,9 +54,7 @@ export const invitations = pgTable(
   "invitations",
   {
     id: serial("id").primaryKey(),
-    siteId: integer("site_id")
-      .notNull()
-      .references(() => sites.id),
+    siteId: siteRef(),
     code: text("code").notNull(),
     usedByUserId: integer("used_by_user_id").references(() => users.id, { onDelete: "set null" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),

@@ -1,7 +1,7 @@
 import { boolean, primaryKey, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { profiles, pushSubscriptions } from "./members";
-import { sites } from "./sites";
+import { profileRef, profiles, pushSubscriptions } from "./members";
+import { siteRef } from "./sites";
 
 /** Chat: conversations with a side per member, messages, live events, presence and push jobs. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -18,15 +18,9 @@ export const conversations = pgTable(
   "conversations",
   {
     id: serial("id").primaryKey(),
-    siteId: integer("site_id")
-      .notNull()
-      .references(() => sites.id),
-    lowProfileId: integer("low_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
-    highProfileId: integer("high_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    siteId: siteRef(),
+    lowProfileId: profileRef("low_profile_id"),
+    highProfileId: profileRef("high_profile_id"),
     startedBy: integer("started_by").references(() => profiles.id, { onDelete: "set null" }),
     lastMessageId: integer("last_message_id"),
     createdAt: createdAt(),
@@ -46,12 +40,8 @@ export const conversationMembers = pgTable(
     conversationId: integer("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    profileId: integer("profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
-    otherProfileId: integer("other_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: profileRef("profile_id"),
+    otherProfileId: profileRef("other_profile_id"),
     unreadCount: integer("unread_count").notNull().default(0),
     lastReadMessageId: integer("last_read_message_id").notNull().default(0),
     hiddenThroughId: integer("hidden_through_id").notNull().default(0),
@@ -72,9 +62,7 @@ export const messages = pgTable(
     conversationId: integer("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),
-    senderProfileId: integer("sender_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    senderProfileId: profileRef("sender_profile_id"),
     kind: text("kind", { enum: messageKinds }).notNull().default("text"),
     body: text("body").notNull(),
     credits: integer("credits").notNull().default(0),
@@ -95,9 +83,7 @@ export const memberEvents = pgTable(
   "member_events",
   {
     id: serial("id").primaryKey(),
-    profileId: integer("profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: profileRef("profile_id"),
     kind: text("kind", { enum: memberEventKinds }).notNull(),
     /** The other member the event is about (the sender, the liker, the reader, the one typing). */
     fromProfileId: integer("from_profile_id").references(() => profiles.id, { onDelete: "cascade" }),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, primaryKey, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { sites } from "./sites";
+import { siteRef } from "./sites";
 
 /** Members: accounts, profiles, photos, dismissals and push subscriptions. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -11,9 +11,7 @@ export const users = pgTable(
   "users",
   {
     id: serial("id").primaryKey(),
-    siteId: integer("site_id")
-      .notNull()
-      .references(() => sites.id),
+    siteId: siteRef(),
     email: text("email").notNull(),
     passwordHash: text("password_hash"),
     status: text("status", { enum: userStatuses }).notNull().default("not_confirmed"),
@@ -42,16 +40,15 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`)],
 );
 
+/** A row that belongs to a member account: `user_id`, referencing users, gone with the account. */
+export const userRef = () => integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" });
+
 export const profiles = pgTable(
   "profiles",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    siteId: integer("site_id")
-      .notNull()
-      .references(() => sites.id),
+    userId: userRef(),
+    siteId: siteRef(),
     name: text("name").notNull(),
     country: text("country").notNull(),
     region: text("region"),
@@ -84,13 +81,14 @@ export const profiles = pgTable(
   ],
 );
 
+/** A column naming a member's profile (`name`), referencing profiles, gone with the profile. */
+export const profileRef = (name: string) => integer(name).notNull().references(() => profiles.id, { onDelete: "cascade" });
+
 export const photos = pgTable(
   "photos",
   {
     id: serial("id").primaryKey(),
-    profileId: integer("profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: profileRef("profile_id"),
     filename: text("filename").notNull(),
     thumbFilename: text("thumb_filename").notNull(),
     status: text("status", { enum: ["active", "pending", "rejected"] }).notNull().default("pending"),
@@ -106,9 +104,7 @@ export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert
 export const dismissals = pgTable(
   "dismissals",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     key: text("key", { enum: dismissalKeys }).notNull(),
     dismissedAt: timestamp("dismissed_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -120,9 +116,7 @@ export const pushSubscriptions = pgTable(
   "push_subscriptions",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     endpoint: text("endpoint").notNull(),
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),

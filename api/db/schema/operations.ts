@@ -1,7 +1,7 @@
 import { primaryKey, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { users } from "./members";
-import { sites } from "./sites";
+import { userRef, users } from "./members";
+import { siteRef, sites } from "./sites";
 
 /** Data exports, complaints, funnel attribution and notification mails. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -14,9 +14,7 @@ export const dataExports = pgTable(
   "data_exports",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     token: text("token").notNull(),
     status: text("status", { enum: ["pending", "building", "ready", "failed"] }).notNull().default("pending"),
     origin: text("origin").notNull(),
@@ -32,9 +30,7 @@ export const complaints = pgTable(
   "complaints",
   {
     id: serial("id").primaryKey(),
-    siteId: integer("site_id")
-      .notNull()
-      .references(() => sites.id),
+    siteId: siteRef(),
     userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
     reference: text("reference").notNull(),
     name: text("name").notNull(),
@@ -75,9 +71,7 @@ export const attributionVisits = pgTable(
 export const notificationMails = pgTable(
   "notification_mails",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     kind: text("kind", { enum: ["message", "like", "match"] }).notNull(),
     lastEventId: integer("last_event_id").notNull(),
     sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),

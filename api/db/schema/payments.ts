@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { users } from "./members";
-import { sites } from "./sites";
+import { userRef } from "./members";
+import { siteRef, sites } from "./sites";
 
 /** Credits and money: the ledger, packages, payments and their events, discount codes, direct debits. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -11,9 +11,7 @@ export const creditLedger = pgTable(
   "credit_ledger",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     delta: integer("delta").notNull(),
     balanceAfter: integer("balance_after").notNull(),
     reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "demo"] }).notNull(),
@@ -28,9 +26,7 @@ export const creditPackages = pgTable(
   "credit_packages",
   {
     id: serial("id").primaryKey(),
-    siteId: integer("site_id")
-      .notNull()
-      .references(() => sites.id),
+    siteId: siteRef(),
     country: text("country").notNull(),
     credits: integer("credits").notNull(),
     amount: integer("amount").notNull(),
@@ -51,12 +47,8 @@ export const payments = pgTable(
   "payments",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    siteId: integer("site_id")
-      .notNull()
-      .references(() => sites.id),
+    userId: userRef(),
+    siteId: siteRef(),
     packageId: integer("package_id").references(() => creditPackages.id, { onDelete: "set null" }),
     credits: integer("credits").notNull(),
     amount: integer("amount").notNull(),
@@ -161,9 +153,7 @@ export const discountUses = pgTable(
     id: serial("id").primaryKey(),
     code: text("code").notNull(),
     discountCodeId: integer("discount_code_id").references(() => discountCodes.id, { onDelete: "cascade" }),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     paymentId: integer("payment_id")
       .notNull()
       .references(() => payments.id, { onDelete: "cascade" }),
@@ -183,9 +173,7 @@ export const debitMandates = pgTable(
   "debit_mandates",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     accountHolder: text("account_holder").notNull(),
     ibanEncrypted: text("iban_encrypted").notNull(),
     ibanMasked: text("iban_masked").notNull(),
@@ -207,9 +195,7 @@ export const debitRequests = pgTable(
   "debit_requests",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userRef(),
     packageId: integer("package_id")
       .notNull()
       .references(() => creditPackages.id, { onDelete: "cascade" }),

@@ -1,6 +1,6 @@
-import { boolean, primaryKey, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { boolean, primaryKey, index, pgTable, text } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { profiles } from "./members";
+import { profileRef } from "./members";
 
 /** What members do to each other: likes, blocks and the discovery games' decisions. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -13,12 +13,8 @@ export const likeSources = ["profile", "swipe", "match_finder", "auto"] as const
 export const likes = pgTable(
   "likes",
   {
-    likerProfileId: integer("liker_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
-    likedProfileId: integer("liked_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    likerProfileId: profileRef("liker_profile_id"),
+    likedProfileId: profileRef("liked_profile_id"),
     isNew: boolean("is_new").notNull().default(true),
     source: text("source", { enum: likeSources }).notNull().default("profile"),
     createdAt: createdAt(),
@@ -30,12 +26,8 @@ export const likes = pgTable(
 export const blocks = pgTable(
   "blocks",
   {
-    blockerProfileId: integer("blocker_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
-    blockedProfileId: integer("blocked_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    blockerProfileId: profileRef("blocker_profile_id"),
+    blockedProfileId: profileRef("blocked_profile_id"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.blockerProfileId, t.blockedProfileId] }), index("blocks_blocked_idx").on(t.blockedProfileId)],
@@ -47,12 +39,8 @@ export const discoveryGames = ["swipe", "match_finder"] as const;
 export const discoveryDecisions = pgTable(
   "discovery_decisions",
   {
-    profileId: integer("profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
-    targetProfileId: integer("target_profile_id")
-      .notNull()
-      .references(() => profiles.id, { onDelete: "cascade" }),
+    profileId: profileRef("profile_id"),
+    targetProfileId: profileRef("target_profile_id"),
     game: text("game", { enum: discoveryGames }).notNull(),
     decision: text("decision", { enum: ["like", "pass"] }).notNull(),
     createdAt: createdAt(),

@@ -67,6 +67,9 @@ export const sites = pgTable(
   (t) => [uniqueIndex("sites_domain_idx").on(t.domain)],
 );
 
+/** A row of one site: `site_id`, referencing sites. */
+export const siteRef = () => integer("site_id").notNull().references(() => sites.id);
+
 export const interests = pgTable("interests", {
   id: serial("id").primaryKey(),
   key: text("key").notNull().unique(),
