@@ -32,8 +32,7 @@ test.afterEach(async ({}, testInfo) => {
 
 test.use({ expectedConsoleErrors: { "the 503 page is the document this test asks for while the api is down": /^Failed to load resource: the server responded with a status of 503/ } });
 
-test("when the api goes down the site answers a 503 page, and recovers when it is back", async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name !== "js", "runs once, in the js project: it starts servers of its own");
+test("when the api goes down the site answers a 503 page, and recovers when it is back", async ({ page }) => {
   test.setTimeout(150_000);
   expect(existsSync(path.join(projectRoot, "build/server/index.js")), "the production build exists").toBe(true);
 

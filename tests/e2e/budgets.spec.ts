@@ -42,8 +42,7 @@ const knownOverCeiling = 150 * 1024;
  * interactive. Read from the production build the suite runs (its Remix manifest), so every route is held to it, a
  * route added later too. Runs once: it needs no browser.
  */
-test("every route's first-load JavaScript is at most 100 kB gzip, but the listed form pages", async ({}, testInfo) => {
-  test.skip(testInfo.project.name !== "js", "runs once; it needs no browser");
+test("every route's first-load JavaScript is at most 100 kB gzip, but the listed form pages", async () => {
   const routes = routeFirstLoads(projectRoot);
   expect(routes.length, "routes in the build's manifest").toBeGreaterThan(50);
   const size = (r: { gzip: number; files: number }) => `${(r.gzip / 1024).toFixed(1)} kB in ${r.files} files`;

@@ -10,10 +10,6 @@ import { apiBodyLimits } from "#contract/body-limits";
  * sent with the headers of every other answer, and client mistakes logged as warnings. Request-level
  * checks over raw sockets (a body that keeps coming after the answer): once, in the js project.
  */
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== "js", "request-level checks: once is enough");
-});
-
 const fiveMegabytes = 5 * 1024 * 1024;
 /** What the two sockets' kernel buffers hold at most here (tcp_wmem 4 MB + tcp_rmem 32 MB) beyond what the server reads. */
 const socketBuffers = 40 * 1024 * 1024;

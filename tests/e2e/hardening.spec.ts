@@ -16,9 +16,6 @@ async function post(request: APIRequestContext, path: string, headers: Record<st
 }
 
 test.describe("requests refused before any route reads them", () => {
-  test.beforeEach(({}, testInfo) => {
-    test.skip(testInfo.project.name !== "js", "request-level checks: once is enough");
-  });
 
   test("a post from another site gets 403 and the translated error page, and changes nothing", async ({ page }) => {
     await login(page, accounts.free);

@@ -102,8 +102,7 @@ test.describe("signup", () => {
     await expect(page.getByTestId("form-error")).toContainText("reactivate it within 14 days");
   });
 
-  test("with JavaScript the signup opens as a modal that Escape closes while idle", async ({ page }, testInfo) => {
-    test.skip(testInfo.project.name !== "js", "the modal needs JavaScript; without it the link opens /signup");
+  test("with JavaScript the signup opens as a modal that Escape closes while idle", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("banner").getByRole("link", { name: "Sign up free" }).click();
     const modal = page.getByTestId("signup-modal");
