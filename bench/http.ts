@@ -146,7 +146,8 @@ async function fetchBytes(url: string, headers: Record<string, string>): Promise
   return body;
 }
 
-function gzipSize(bytes: Buffer): number {
+/** Gzip size as the bench counts every asset (level gzipLevel). */
+export function gzipSize(bytes: Buffer): number {
   return gzipSync(bytes, { level: gzipLevel }).length;
 }
 

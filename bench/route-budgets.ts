@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { gzipSize } from "./http";
 
 /** docs/performance.md: every page's first-load JavaScript, gzip, at most this. */
 export const firstLoadBudgetBytes = 100 * 1024;
@@ -22,7 +22,7 @@ export function routeFirstLoads(root: string): RouteFirstLoad[] {
   const sizes = new Map<string, number>();
   const gzip = (file: string) => {
     let size = sizes.get(file);
-    if (size === undefined) sizes.set(file, (size = gzipSync(readFileSync(path.join(root, "build/client", file)), { level: 9 }).length));
+    if (size === undefined) sizes.set(file, (size = gzipSize(readFileSync(path.join(root, "build/client", file)))));
     return size;
   };
   return Object.keys(manifest.routes)
