@@ -6,7 +6,7 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { locales } from "./contract/locales";
-import { clientNamespaces } from "./app/i18n";
+import { clientNamespaces } from "./app/utils/i18n";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -51,12 +51,12 @@ function translationAssets(): Plugin {
 }
 
 /**
- * ADR 005: in the browser, react-i18next is the small translator of app/i18n-browser.ts (tested against
+ * ADR 005: in the browser, react-i18next is the small translator of app/utils/i18n-browser.ts (tested against
  * i18next for every client key); the server build keeps the real package.
  */
 function browserStandIns(): Plugin {
   const standIns: Record<string, string> = {
-    "react-i18next": path.resolve("app/i18n-browser.ts"),
+    "react-i18next": path.resolve("app/utils/i18n-browser.ts"),
   };
   return {
     name: "rendezvous-browser-stand-ins",

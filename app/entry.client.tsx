@@ -1,9 +1,9 @@
 import { RemixBrowser } from "@remix-run/react";
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { BrowserI18n, I18nextProvider } from "./i18n-browser";
-import { loadTranslations } from "./components/translations";
-import { watchChunkErrors } from "./chunk-reload";
+import { BrowserI18n, I18nextProvider } from "./utils/i18n-browser";
+import { loadTranslations } from "./utils/translations";
+import { watchChunkErrors } from "./utils/chunk-reload";
 
 async function hydrate() {
   // The server decided the language and rendered every text; the browser never detects (ADR 003) and

@@ -5,10 +5,10 @@ import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { instanceFor } from "./i18n.server";
-import { urlLocale } from "./locale.server";
-import { NonceProvider } from "./components/nonce";
-import { shownComponentsReady } from "./components/when-shown";
+import { instanceFor } from "./utils/i18n.server";
+import { urlLocale } from "./utils/locale.server";
+import { NonceProvider } from "./utils/nonce";
+import { shownComponentsReady } from "./utils/when-shown";
 
 export const streamTimeout = 5000;
 

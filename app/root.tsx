@@ -1,30 +1,30 @@
-// First, before any module defines a zod schema: no `new Function` in the browser (app/zod-jitless.ts).
-import "./zod-jitless";
+// First, before any module defines a zod schema: no `new Function` in the browser (app/utils/zod-jitless.ts).
+import "./utils/zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Provider as JotaiProvider } from "jotai";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import { visibleLocales } from "#contract/locales";
 import stylesheet from "./tailwind.css?url";
-import { getSettings, getUser, getUserCounts, getUserOffer } from "./session.server";
-import { resolveLocale } from "./locale.server";
-import { entryWarningEligible } from "./entry-warning.server";
-import { newTracking, trackingCookieFor } from "./tracking.server";
-import { countVisit } from "./attribution.server";
-import { signupGate } from "./signup-gate.server";
-import { memberAlerts } from "./member-alerts.server";
-import { pageTitle } from "./page-title";
-import { splitLocale } from "./paths";
-import { useNonce } from "./components/nonce";
-import { TranslationsPreload } from "./components/translations";
-import { LayoutFrame, type LayoutName } from "./components/layouts";
-import { whenShown } from "./components/when-shown";
-import { useLocale } from "./components/root-data";
-import { LoadingBar } from "./components/loading-bar";
-import { reloadForChunkError } from "./chunk-reload";
+import { getSettings, getUser, getUserCounts, getUserOffer } from "./utils/session.server";
+import { resolveLocale } from "./utils/locale.server";
+import { entryWarningEligible } from "./features/entry-warning/entry-warning.server";
+import { newTracking, trackingCookieFor } from "./features/landers/tracking.server";
+import { countVisit } from "./features/landers/attribution.server";
+import { signupGate } from "./features/signup/signup-gate.server";
+import { signupConstraint } from "./features/signup/signup.server";
+import { memberAlerts } from "./features/members/member-alerts.server";
+import { pageTitle } from "./utils/page-title";
+import { splitLocale } from "./utils/paths";
+import { useNonce } from "./utils/nonce";
+import { TranslationsPreload } from "./utils/translations";
+import { LayoutFrame, type LayoutName } from "./components/layout/layouts";
+import { GeneralErrorBoundary } from "./components/layout/error-boundary";
+import { useLocale } from "./utils/root-data";
+import { LoadingBar } from "./components/layout/loading-bar";
+import { reloadForChunkError } from "./utils/chunk-reload";
 
 // Error pages are rare: their code loads when one is shown.
-const GeneralErrorBoundary = whenShown(() => import("./components/error-page").then((m) => m.GeneralErrorBoundary));
 
 export const handle = { i18n: "common" };
 
@@ -59,7 +59,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       show: user !== null && user.status === "not_confirmed" && user.profile.status === "disabled" && user.notifications_disabled.length === 0,
       smartphone: /Mobi|Android|iPhone/i.test(request.headers.get("User-Agent") ?? ""),
     },
-    signup: { gate: signupGate(settings, request), minAge: settings.min_age, askMessage: settings.ask_signup_message },
+    signup: {
+      gate: signupGate(settings, request),
+      minAge: settings.min_age,
+      askMessage: settings.ask_signup_message,
+      /** The signup form's constraint attributes, for a visitor (members get no signup form). */
+      constraint: user ? null : signupConstraint(settings),
+    },
     entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,
     site: { name: settings.name, niche: settings.niche },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Email, text } from "./input";
+import { complaintReasons } from "./complaint-reasons";
 
 /*
  * Issue 17 /complaints (docs/product.md §2 route table; footer link):
@@ -7,8 +8,7 @@ import { Email, text } from "./input";
  *                              answered with a reference number. Visitors and members; limited per client.
  */
 
-/** What a complaint can be about (keys of the complaints namespace's reasons). */
-export const complaintReasons = ["illegal", "underage", "non_consensual", "copyright", "impersonation", "privacy", "spam", "other"] as const;
+export { complaintReasons } from "./complaint-reasons";
 
 /** The address of the content: an http(s) URL, or a path on the site. */
 export const ContentAddress = text(500, { min: 1 }).refine((v) => /^(https?:\/\/[^\s]+|\/[^\s]*)$/i.test(v), "url");

@@ -35,3 +35,6 @@ export const finalFailures: readonly PaymentStatus[] = ["failed", "cancelled", "
 /** The sandbox checkout's outcomes and test cards. */
 export const sandboxOutcomes = ["paid", "failed", "cancelled", "pending", "expired"] as const;
 export const sandboxCards = ["ok", "declines_later"] as const;
+
+/** The sandbox bank's answers to a pending direct debit: collected (paid), refused (failed) or returned (bounced). */
+export const sandboxDebitOutcomes = ["paid", "failed", "bounced"] as const;

@@ -2,7 +2,9 @@ import { z } from "zod";
 import { LinkToken, queryId, text, id } from "./input";
 import { UserResponse } from "./user";
 import { CompanyInfo } from "./settings";
-import { paymentMethodIds, paymentStatuses, sandboxCards, sandboxOutcomes } from "./payment-methods";
+import { paymentMethodIds, paymentStatuses, sandboxCards, sandboxDebitOutcomes, sandboxOutcomes } from "./payment-methods";
+
+export { sandboxDebitOutcomes };
 import { ActiveDiscount, DiscountCodeInput, DiscountRefusal } from "./discounts";
 
 export * from "./payment-methods";
@@ -156,5 +158,4 @@ export const DiscountCodeResponse = z.object({ discount: ActiveDiscount.nullable
 export type DiscountCodeResponse = z.infer<typeof DiscountCodeResponse>;
 
 /** POST /api/sandbox-debit.php: the sandbox bank collects (paid), refuses (failed) or returns (bounced) a pending direct debit. */
-export const sandboxDebitOutcomes = ["paid", "failed", "bounced"] as const;
 export const SandboxDebitRequest = z.object({ payment_id: id, outcome: z.enum(sandboxDebitOutcomes) });

@@ -14,3 +14,13 @@ export const profileChoices = {
 } as const;
 export type ProfileChoiceField = keyof typeof profileChoices;
 export const profileChoiceFields = Object.keys(profileChoices) as ProfileChoiceField[];
+
+/**
+ * The optional profile fields a site shows only when settings.visible_profile_fields names them.
+ * Name, date of birth, gender, sexuality, location and about me are always part of a profile.
+ */
+export const optionalProfileFields = ["interests", ...profileChoiceFields] as const;
+export type OptionalProfileField = (typeof optionalProfileFields)[number];
+
+/** The sexualities a member can choose (contract/user.ts Sexuality), in the order forms offer them. */
+export const sexualities = ["hetero", "gay", "lesbian", "bi"] as const;

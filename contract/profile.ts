@@ -18,12 +18,7 @@ export function profileChoice<F extends ProfileChoiceField>(field: F) {
   return z.enum(profileChoices[field], { error: "invalid_choice" });
 }
 
-/**
- * The optional profile fields a site shows only when settings.visible_profile_fields names them.
- * Name, date of birth, gender, sexuality, location and about me are always part of a profile.
- */
-export const optionalProfileFields = ["interests", ...profileChoiceFields] as const;
-export type OptionalProfileField = (typeof optionalProfileFields)[number];
+export { optionalProfileFields, type OptionalProfileField } from "./profile-choices";
 
 /** A coordinate as a query string gives it: a plain decimal number (no "", no "1e3", no list). */
 function coordinate(min: number, max: number) {

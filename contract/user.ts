@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sexualities } from "./profile-choices";
 import { CurrentPassword, Email } from "./input";
 import { locales } from "./locales";
 import { ActiveDiscount } from "./discounts";
@@ -13,7 +14,7 @@ export const MainImage = z.object({
 export type MainImage = z.infer<typeof MainImage>;
 
 export const Gender = z.enum(["male", "female"]);
-export const Sexuality = z.enum(["hetero", "gay", "lesbian", "bi"]);
+export const Sexuality = z.enum(sexualities);
 
 export const Profile = z.object({
   id: z.number().int(),

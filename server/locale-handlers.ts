@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { ServerBuild } from "@remix-run/node";
 import { defaultLocale, locales } from "#contract/locales";
-import { splitLocale } from "../app/paths";
+import { splitLocale } from "../app/utils/paths";
 
 /**
  * The locale prefix outside the route tree (docs/decisions/013-the-locale-prefix-as-basename.md): a page of another

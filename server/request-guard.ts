@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { photoMaxBytes } from "#contract/photos";
-import { splitLocale } from "../app/paths";
+import { splitLocale } from "../app/utils/paths";
 
 /**
  * What every request that changes something must pass before a route sees it (docs/security.md):

@@ -34,7 +34,7 @@ const keepDays = 3;
 /**
  * Open streams one api instance keeps (docs/security.md): per member a few tabs and devices, per client
  * address a few members behind one household or office router. A new stream past a cap ends the oldest
- * one with `end` {reason: "too_many_streams"}; the browser then polls instead of reconnecting (app/live-client.ts).
+ * one with `end` {reason: "too_many_streams"}; the browser then polls instead of reconnecting (app/features/chat/live-client.ts).
  */
 export const defaultStreamCaps = { perMember: 5, perClient: 20 };
 export type StreamCaps = typeof defaultStreamCaps;

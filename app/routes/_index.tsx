@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { visitorMaySearch } from "#contract/members";
-import { requestHasTrafficSource } from "~/api.server";
-import { getSettings, getUser } from "~/session.server";
-import { fixedT } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { SignupLink } from "~/components/signup-modal";
-import { pageMeta } from "~/page-title";
+import { requestHasTrafficSource } from "~/utils/api.server";
+import { getSettings, getUser } from "~/utils/session.server";
+import { fixedT } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { SignupLink } from "~/features/signup/signup-modal";
+import { pageMeta } from "~/utils/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const [settings, user] = await Promise.all([getSettings(request, context), getUser(request, context)]);

@@ -3,15 +3,15 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { UserResponse } from "#contract/user";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { plausibleToken } from "~/account-forms";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings } from "~/session.server";
-import { AccessCard, Notice } from "~/components/account-ui";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { plausibleToken } from "~/features/account/account-forms";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings } from "~/utils/session.server";
+import { AccessCard, Notice } from "~/features/account/account-ui";
 import { FormAlert, SubmitButton } from "~/components/ui/form-fields";
-import { pageMeta } from "~/page-title";
+import { pageMeta } from "~/utils/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);

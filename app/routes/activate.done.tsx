@@ -3,11 +3,11 @@ import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getUser } from "~/session.server";
-import { pageMeta } from "~/page-title";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getUser } from "~/utils/session.server";
+import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
 
 /** The activation link of the mail lands here with its token; the token is used once, then the address is clean. */

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { OkResponse } from "#contract/account";
-import { apiFor } from "~/api.server";
-import { safeRedirectPath } from "~/paths";
-import { requireUser } from "~/session.server";
+import { apiFor } from "~/utils/api.server";
+import { safeRedirectPath } from "~/utils/paths";
+import { requireUser } from "~/utils/session.server";
 
 /** "Send the e-mail again": back to the page it came from, with ?activation=sent or =throttled for the notice. */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { chatAction, loadChatPage } from "~/chat.server";
-import { ChatPage } from "~/components/chat-page";
-import { pageMeta } from "~/page-title";
+import { chatAction, loadChatPage } from "~/features/chat/chat.server";
+import { ChatPage } from "~/features/chat/chat-page";
+import { pageMeta } from "~/utils/page-title";
 
 /** docs/product.md §2 /chats: the member's conversations (chat layout); deleting one posts here. */
 export const handle = { layout: "chat" };

@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ComplaintRequest, ComplaintResponse, complaintReasons } from "#contract/complaints";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getUser } from "~/session.server";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { pageMeta } from "~/page-title";
+import { ComplaintRequest, ComplaintResponse } from "#contract/complaints";
+import { complaintReasons } from "#contract/complaint-reasons";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getUser } from "~/utils/session.server";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /**

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { requireUser } from "~/session.server";
-import { ResendActivationForm } from "~/components/activation-reminder";
-import { pageMeta } from "~/page-title";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { requireUser } from "~/utils/session.server";
+import { ResendActivationForm } from "~/features/signup/activation-reminder";
+import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
 
 /** docs/product.md §2: no language dropdown and no site-entry warning on complete-signup. */

@@ -2,14 +2,14 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { paymentMethodNames } from "#contract/payment-methods";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { loadPackages } from "~/payments.server";
-import { formatMoney } from "~/payments";
-import { CountrySelect, DiscountCode, PackageList } from "~/components/payments";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { useLocale } from "~/components/root-data";
-import { pageMeta } from "~/page-title";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { loadPackages } from "~/features/payments/payments.server";
+import { formatMoney } from "~/features/payments/money";
+import { CountrySelect, DiscountCode, PackageList } from "~/features/payments/packages";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { useLocale } from "~/utils/root-data";
+import { pageMeta } from "~/utils/page-title";
 
 /** docs/product.md §2 /credits: the purchase page (packages of the payment country, and the last order to repeat). */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -4,17 +4,17 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useTranslation } from "react-i18next";
 import { DebitConfirmRequest, DebitRequestResponse, DirectDebitRequest } from "#contract/direct-debit";
 import { CreatePaymentResponse, DiscountRefusal } from "#contract/payments";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { loadPackages, routeId } from "~/payments.server";
-import { formatMoney } from "~/payments";
-import { refusalText } from "~/offers";
-import { requireUser } from "~/session.server";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { useLocale, useRootData } from "~/components/root-data";
-import { pageMeta } from "~/page-title";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { loadPackages, routeId } from "~/features/payments/payments.server";
+import { formatMoney } from "~/features/payments/money";
+import { refusalText } from "~/features/payments/offers";
+import { requireUser } from "~/utils/session.server";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { useLocale, useRootData } from "~/utils/root-data";
+import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /**

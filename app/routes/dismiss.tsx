@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { DismissalsResponse, DismissRequest } from "#contract/account";
-import { apiFor } from "~/api.server";
-import { safeRedirectPath } from "~/paths";
-import { requireUser } from "~/session.server";
+import { apiFor } from "~/utils/api.server";
+import { safeRedirectPath } from "~/utils/paths";
+import { requireUser } from "~/utils/session.server";
 
 /** Hides a banner for good (docs/product.md §4 Dismissals): a plain form back to the page it came from; a fetcher with JavaScript. */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { landerPayload, loadLander } from "~/landers.server";
-import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } from "~/components/landers/lander-parts";
-import { landerMeta } from "~/components/landers/lander-meta";
+import { landerPayload, loadLander } from "~/features/landers/landers.server";
+import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } from "~/features/landers/lander-parts";
+import { landerMeta } from "~/features/landers/lander-meta";
 
 /** Issue 17 lander "alonetonight": a night sky, the members as portraits under it, the signup beneath the moon. */
 export const handle = { layout: "lander" };

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { landerPayload, loadLander } from "~/landers.server";
-import { ChatIcon, HeartIcon } from "~/components/icons";
-import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } from "~/components/landers/lander-parts";
-import { landerMeta } from "~/components/landers/lander-meta";
+import { landerPayload, loadLander } from "~/features/landers/landers.server";
+import { ChatIcon, HeartIcon } from "~/components/ui/icons";
+import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } from "~/features/landers/lander-parts";
+import { landerMeta } from "~/features/landers/lander-meta";
 import { buttonClass } from "~/components/ui/button";
 
 /** Issue 17 lander "iconslanding": what the site offers as four icons, a row of members, then the signup. */

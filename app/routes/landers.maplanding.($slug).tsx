@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { landerPayload, loadLander } from "~/landers.server";
-import type { LanderMember } from "~/landers";
-import { getSettings } from "~/session.server";
-import { getRegions } from "~/regions.server";
-import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup } from "~/components/landers/lander-parts";
-import { landerMeta } from "~/components/landers/lander-meta";
+import { landerPayload, loadLander } from "~/features/landers/landers.server";
+import type { LanderMember } from "~/features/landers/landers";
+import { getSettings } from "~/utils/session.server";
+import { getRegions } from "~/features/account/regions.server";
+import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup } from "~/features/landers/lander-parts";
+import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
  * Issue 17 lander "maplanding": members nearby, grouped by region, on a map drawn here (a radar around the

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { landerPayload, loadLander } from "~/landers.server";
-import { ChatIcon, HeartIcon } from "~/components/icons";
-import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup } from "~/components/landers/lander-parts";
-import { landerMeta } from "~/components/landers/lander-meta";
+import { landerPayload, loadLander } from "~/features/landers/landers.server";
+import { ChatIcon, HeartIcon } from "~/components/ui/icons";
+import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup } from "~/features/landers/lander-parts";
+import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
  * Issue 17 lander "socialnetwork": the members as a social feed (their profile photos as posts); reacting

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
-import { landerPayload, loadLander } from "~/landers.server";
-import type { LanderMember } from "~/landers";
-import { HeartIcon } from "~/components/icons";
-import { FictionalBadge, LanderEmpty, LanderSignup } from "~/components/landers/lander-parts";
-import { landerMeta } from "~/components/landers/lander-meta";
+import { landerPayload, loadLander } from "~/features/landers/landers.server";
+import type { LanderMember } from "~/features/landers/landers";
+import { HeartIcon } from "~/components/ui/icons";
+import { FictionalBadge, LanderEmpty, LanderSignup } from "~/features/landers/lander-parts";
+import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
  * Issue 17 lander "tinderswipe": a stack of member cards, Like and Pass are links to the next card (?i=, ?liked=),

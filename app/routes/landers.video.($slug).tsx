@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { landerPayload, loadLander } from "~/landers.server";
-import { FictionalBadge, LanderEmpty, LanderSignup } from "~/components/landers/lander-parts";
-import { landerMeta } from "~/components/landers/lander-meta";
+import { landerPayload, loadLander } from "~/features/landers/landers.server";
+import { FictionalBadge, LanderEmpty, LanderSignup } from "~/features/landers/lander-parts";
+import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
  * Issue 17 lander "video": a phone-sized "story" player looping through member photos (a slow zoom, progress

@@ -4,13 +4,13 @@ import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { visibleLocales } from "#contract/locales";
 import { Locale, UserResponse } from "#contract/user";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { localeCookie, urlLocale } from "~/locale.server";
-import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
-import { getSettings } from "~/session.server";
-import { languageNames } from "~/components/language-menu";
-import { pageMeta } from "~/page-title";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { localeCookie, urlLocale } from "~/utils/locale.server";
+import { localizePath, safeRedirectPath, splitLocale } from "~/utils/paths";
+import { getSettings } from "~/utils/session.server";
+import { languageNames } from "~/components/layout/language-menu";
+import { pageMeta } from "~/utils/page-title";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);

@@ -4,12 +4,12 @@ import { Link, NavLink, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LikesResponse } from "#contract/likes";
 import type { MemberCard } from "#contract/members";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { callWithMember, getSettings, requireUser } from "~/session.server";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { pageMeta } from "~/page-title";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { callWithMember, getSettings, requireUser } from "~/utils/session.server";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { pageMeta } from "~/utils/page-title";
 
 /** docs/product.md §2 /likes/{type}: the tabs received, sent and matches. */
 const tabs = ["received", "sent", "matches"] as const;

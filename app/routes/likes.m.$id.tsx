@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { LikeQuery } from "#contract/likes";
-import { apiFor } from "~/api.server";
-import { requireUser } from "~/session.server";
+import { apiFor } from "~/utils/api.server";
+import { requireUser } from "~/utils/session.server";
 
 /** Only what this route needs of member.php's answer (the profile exists); the rest is the member page's. */
 const OpenedMember = z.object({ profile: z.object({ id: z.number().int() }) });

@@ -3,11 +3,11 @@ import { redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LogoutResponse } from "#contract/user";
-import { apiFor } from "~/api.server";
-import { urlLocale } from "~/locale.server";
-import { getUser } from "~/session.server";
-import { pageMeta } from "~/page-title";
-import { fixedT, metaDescription } from "~/i18n.server";
+import { apiFor } from "~/utils/api.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getUser } from "~/utils/session.server";
+import { pageMeta } from "~/utils/page-title";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { Button } from "~/components/ui/button";
 
 /** Logging out changes state, so only a POST does it (a link or an image on another site cannot). */

@@ -4,15 +4,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
 import type { ErrorCode } from "#contract/errors";
-import { apiFor } from "~/api.server";
-import { plausibleToken } from "~/account-forms";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings } from "~/session.server";
-import { AccessCard, Notice } from "~/components/account-ui";
+import { apiFor } from "~/utils/api.server";
+import { plausibleToken } from "~/features/account/account-forms";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings } from "~/utils/session.server";
+import { AccessCard, Notice } from "~/features/account/account-ui";
 import { FormAlert } from "~/components/ui/form-fields";
-import { useRootData } from "~/components/root-data";
-import { pageMeta } from "~/page-title";
+import { useRootData } from "~/utils/root-data";
+import { pageMeta } from "~/utils/page-title";
 
 /**
  * The confirmation link mailed to the new address. Opening it confirms (a one-time link); the

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getSettings } from "~/session.server";
+import { getSettings } from "~/utils/session.server";
 
 /**
  * The theme's primary colour (app/tailwind.css, docs/product.md §9 "Primary colour pink"); the icons carry it (scripts/make-icons.mjs).

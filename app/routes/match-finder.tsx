@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
-import { discoveryAction, discoveryLoader } from "~/discovery.server";
-import { DiscoveryPage } from "~/components/discovery-card";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { pageMeta } from "~/page-title";
+import { discoveryAction, discoveryLoader } from "~/features/discovery/discovery.server";
+import { DiscoveryPage } from "~/features/discovery/discovery-page";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { pageMeta } from "~/utils/page-title";
 
 /** The match finder (docs/product.md §2 /match-finder): like or pass one member at a time, without a daily limit. */
 export const loader = discoveryLoader("match_finder");

@@ -4,17 +4,17 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MemberQuery, MemberResponse, visitorMaySearch, type MemberProfile } from "#contract/members";
 import { profileChoiceFields } from "#contract/profile-choices";
-import { apiFor, requestHasTrafficSource } from "~/api.server";
-import { metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { callWithMember, getSettings, getUser, requireUser } from "~/session.server";
-import { getRegions } from "~/regions.server";
-import { MemberPhotos } from "~/components/member-photos";
-import { LikeButton } from "~/components/like-button";
-import { MatchModal } from "~/components/match-modal";
-import { FictionalLabel, MemberActions, MemberErrorBoundary } from "~/components/member-actions";
+import { apiFor, requestHasTrafficSource } from "~/utils/api.server";
+import { metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
+import { getRegions } from "~/features/account/regions.server";
+import { MemberPhotos } from "~/features/members/member-photos";
+import { LikeButton } from "~/features/discovery/like-button";
+import { MatchModal } from "~/features/discovery/match-modal";
+import { FictionalLabel, MemberActions, MemberErrorBoundary } from "~/features/members/member-actions";
 import type { BlockedByMemberData } from "~/types";
-import { pageMeta } from "~/page-title";
+import { pageMeta } from "~/utils/page-title";
 
 /** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

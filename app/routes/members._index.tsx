@@ -3,14 +3,14 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MembersQuery, MembersResponse, visitorMaySearch } from "#contract/members";
-import { apiFor, requestHasTrafficSource } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { callWithMember, getSettings, getUser, requireUser } from "~/session.server";
-import { getRegions } from "~/regions.server";
-import { useRootData } from "~/components/root-data";
-import { MemberCard } from "~/components/member-card";
-import { pageMeta } from "~/page-title";
+import { apiFor, requestHasTrafficSource } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
+import { getRegions } from "~/features/account/regions.server";
+import { useRootData } from "~/utils/root-data";
+import { MemberCard } from "~/features/members/member-card";
+import { pageMeta } from "~/utils/page-title";
 import { Button, ButtonLink } from "~/components/ui/button";
 
 /** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */

@@ -4,14 +4,14 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlockQuery, BlockResponse } from "#contract/blocks";
 import { MemberResponse } from "#contract/members";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { safeRedirectPath } from "~/paths";
-import { requireUser } from "~/session.server";
-import { MemberErrorBoundary } from "~/components/member-actions";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { safeRedirectPath } from "~/utils/paths";
+import { requireUser } from "~/utils/session.server";
+import { MemberErrorBoundary } from "~/features/members/member-actions";
 import type { BlockedByMemberData } from "~/types";
-import { pageMeta } from "~/page-title";
+import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /*

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { queryId } from "#contract/input";
-import { chatAction, loadChatPage } from "~/chat.server";
-import { ChatPage } from "~/components/chat-page";
-import { ConversationView } from "~/components/chat-conversation";
-import { whenShown } from "~/components/when-shown";
-import { pageMeta } from "~/page-title";
+import { chatAction, loadChatPage } from "~/features/chat/chat.server";
+import { ChatPage } from "~/features/chat/chat-page";
+import { ConversationView } from "~/features/chat/chat-conversation";
+import { whenShown } from "~/utils/when-shown";
+import { pageMeta } from "~/utils/page-title";
 
 /**
  * docs/product.md §2 /members/{id}/chat: the conversation with a member, by member (chat layout). No conversation is
@@ -27,4 +27,4 @@ export default function ConversationPage() {
   return <ChatPage Conversation={ConversationView} />;
 }
 // The blocked member's message (else the general error page); its code loads when shown.
-export const ErrorBoundary = whenShown(() => import("~/components/member-error").then((m) => m.MemberErrorBoundary));
+export const ErrorBoundary = whenShown(() => import("~/features/members/member-error").then((m) => m.MemberErrorBoundary));

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { funnelNext, loadMemberFunnel } from "~/member-funnel.server";
-import { signupAction } from "~/signup.server";
-import { FunnelMemberFacts, FunnelPhoto, FunnelSignup, useFunnel } from "~/components/member-funnel";
-import { pageMeta } from "~/page-title";
+import { funnelNext, loadMemberFunnel } from "~/features/landers/member-funnel.server";
+import { signupAction } from "~/features/signup/signup.server";
+import { FunnelMemberFacts, FunnelPhoto, FunnelSignup, useFunnel } from "~/features/landers/member-funnel";
+import { pageMeta } from "~/utils/page-title";
 
 /** Issue 17 member funnel: the chat with the member as it will look, opened by the signup beside it. */
 export const handle = { layout: "lander" };

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { LikeQuery, LikeResponse, UnlikeResponse } from "#contract/likes";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { fixedT } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getUser } from "~/session.server";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { fixedT } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getUser } from "~/utils/session.server";
 import type { LikeActionData } from "~/types";
 
 /**

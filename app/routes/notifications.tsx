@@ -3,15 +3,15 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { notificationChannels, notificationKinds, switchFieldName as fieldName } from "#contract/notification-kinds";
 import { NotificationSettingsResponse } from "#contract/notifications";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { callWithMember, requireUser } from "~/session.server";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { Notice } from "~/components/notice";
-import { pageMeta } from "~/page-title";
-import { settingsFromForm } from "~/notifications.server";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { callWithMember, requireUser } from "~/utils/session.server";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { Notice } from "~/components/ui/notice";
+import { pageMeta } from "~/utils/page-title";
+import { settingsFromForm } from "~/features/account/notifications.server";
 import { Button } from "~/components/ui/button";
 
 /**

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { fixedT } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings } from "~/session.server";
+import { fixedT } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings } from "~/utils/session.server";
 import { themeColour } from "./manifest[.]webmanifest";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { fixedT } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings } from "~/session.server";
-import { isStaticPage, legalValues } from "~/legal";
-import { pageMeta } from "~/page-title";
+import { fixedT } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings } from "~/utils/session.server";
+import { isStaticPage, legalValues } from "~/utils/legal";
+import { pageMeta } from "~/utils/page-title";
 
 const PageContent = z.object({
   title: z.string(),

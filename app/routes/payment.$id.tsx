@@ -3,17 +3,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PaymentResponse, SandboxDebitRequest, sandboxDebitOutcomes } from "#contract/payments";
-import { finalFailures, paymentMethodNames } from "#contract/payment-methods";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { routeId } from "~/payments.server";
-import { formatMoney } from "~/payments";
-import { callWithMember, requireUser } from "~/session.server";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { useLocale, useRootData } from "~/components/root-data";
-import { pageMeta } from "~/page-title";
+import { PaymentResponse, SandboxDebitRequest } from "#contract/payments";
+import { finalFailures, paymentMethodNames, sandboxDebitOutcomes } from "#contract/payment-methods";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { routeId } from "~/features/payments/payments.server";
+import { formatMoney } from "~/features/payments/money";
+import { callWithMember, requireUser } from "~/utils/session.server";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { useLocale, useRootData } from "~/utils/root-data";
+import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /** How often a pending payment's page looks again (seconds). */

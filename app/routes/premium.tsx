@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { loadPackages } from "~/payments.server";
-import { CountrySelect, PackageList } from "~/components/payments";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { useRootData } from "~/components/root-data";
-import { pageMeta } from "~/page-title";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { loadPackages } from "~/features/payments/payments.server";
+import { CountrySelect, PackageList } from "~/features/payments/packages";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { useRootData } from "~/utils/root-data";
+import { pageMeta } from "~/utils/page-title";
 
 /** docs/product.md §6: what premium gives (any package makes a member premium). */
 const premiumPhotoSlots = 25;

@@ -1,27 +1,34 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { TFunction } from "i18next";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import type { Locale } from "#contract/locales";
 import { UserResponse } from "#contract/user";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { apiFieldErrors, profileChoiceFields, profileFormSchema, profileUpdateOf, sexualities, visibleOptionalFields } from "~/profile-fields";
-import { getSettings, requireUser } from "~/session.server";
-import { Notice } from "~/components/account-ui";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { apiFieldErrors, profileChoiceFields, profileUpdateOf, sexualities, visibleOptionalFields } from "~/features/account/profile-fields";
+import { profileFormSchema } from "~/features/account/profile-form";
+import { getSettings, requireUser } from "~/utils/session.server";
+import { Notice } from "~/features/account/account-ui";
 import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/ui/form-fields";
-import { GenderField, InterestsField, ProfileChoiceSelect } from "~/components/profile-choices";
-import { InvisibleModeForm } from "~/components/profile-invisible";
-import { LocationFields } from "~/components/profile-location";
-import { Panel } from "~/components/panel";
-import { DataExportPanel } from "~/components/data-export-panel";
-import { pageMeta } from "~/page-title";
-import { getRegions } from "~/regions.server";
+import { GenderField, InterestsField, ProfileChoiceSelect } from "~/features/account/profile-choices";
+import { InvisibleModeForm } from "~/features/account/profile-invisible";
+import { LocationFields } from "~/features/account/profile-location";
+import { Panel } from "~/components/ui/panel";
+import { DataExportPanel } from "~/features/account/data-export-panel";
+import { pageMeta } from "~/utils/page-title";
+import { useFormMountKey } from "~/utils/form-key";
+import { formConstraint } from "~/utils/form-constraint";
+import { useValidatedForm } from "~/components/ui/validated-form";
+import { inputProps } from "~/components/ui/form-view";
+import { getRegions } from "~/features/account/regions.server";
 
 /** What the page confirms after a redirect (?done=). */
 const doneStates = ["saved", "invisible-on", "invisible-off"] as const;
@@ -44,7 +51,7 @@ function countryOptions(codes: string[], locale: Locale): Option[] {
 }
 
 async function regionsOf(request: Request, context: AppLoadContext, country: string): Promise<RegionList> {
-  // Cached per country (app/regions.server.ts): the region lists are a fixed data set.
+  // Cached per country (app/features/account/regions.server.ts): the region lists are a fixed data set.
   const regions = await getRegions(request, context, country);
   return { country, options: (regions ?? []).map((r) => ({ value: r.code, label: r.name })) };
 }
@@ -56,13 +63,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { profile } = user;
   const done = new URL(request.url).searchParams.get("done");
   const visible = visibleOptionalFields(settings);
+  const countries = countryCodes(settings.countries, profile.country);
   return {
     title: fixedT(locale, "profile")("metaTitle", { site: settings.name }),
     description: metaDescription(locale, "profile"),
     done: doneStates.find((d) => d === done) ?? null,
     email: user.email,
     minAge: settings.min_age,
-    countries: countryOptions(countryCodes(settings.countries, profile.country), locale),
+    countries: countryOptions(countries, locale),
+    constraint: formConstraint(profileFormSchema(fixedT(locale, "profile"), { minAge: settings.min_age, email: user.email, countries })),
     regions: await regionsOf(request, context, profile.country),
     interests: visible.includes("interests") ? settings.interests : [],
     visible,
@@ -119,8 +128,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta
 export default function OwnProfile() {
   const { t } = useTranslation("profile");
   const { done, profile, thumbnail } = useLoaderData<typeof loader>();
-  // A new location after each save: the form mounts again with the saved values.
-  const { key } = useLocation();
+  // After each save the form mounts again with the saved values.
+  const key = useFormMountKey();
   return (
     <section className="container max-w-2xl py-10" data-testid="own-profile">
       <div className="flex items-center gap-4">
@@ -178,15 +187,20 @@ export default function OwnProfile() {
 function ProfileForm() {
   const { t } = useTranslation("profile");
   const loaderData = useLoaderData<typeof loader>();
-  const { profile, email, minAge, countries, interests, visible } = loaderData;
+  const { profile, email, minAge, countries, interests, visible, constraint } = loaderData;
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST" && navigation.formData?.get("intent") === "profile";
   const answer = actionData?.intent === "profile" ? actionData : undefined;
-  const schema = profileFormSchema(t, { minAge, email, countries: countries.map((c) => c.value) });
-  const [form, fields] = useForm<z.input<typeof schema>, z.output<typeof schema>>({
+  // The member's e-mail, the minimum age and the countries do not change while the page is open.
+  const codes = countries.map((c) => c.value).join(",");
+  const schema = useMemo(() => () => import("~/features/account/profile-form").then((m) => (t: TFunction) => m.profileFormSchema(t, { minAge, email, countries: codes.split(",") })), [minAge, email, codes]);
+  const { form, fields, formProps, validation } = useValidatedForm({
     id: "profile-form",
+    schema,
+    constraint,
     lastResult: answer?.result,
+    t,
     defaultValue: {
       intent: "profile",
       name: profile.name,
@@ -200,18 +214,15 @@ function ProfileForm() {
       interests: profile.interests.map(String),
       ...Object.fromEntries(profileChoiceFields.map((field) => [field, profile[field] ?? ""])),
     },
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const regions = answer?.regions ?? loaderData.regions;
   const details = profileChoiceFields.filter((field) => visible.includes(field));
   return (
-    <Form method="post" className="space-y-6" {...getFormProps(form)}>
+    <Form method="post" className="space-y-6" {...formProps}>
+      {validation}
       {/* The first submit button is the one Enter presses: saving, never "Show the regions". */}
       <button type="submit" className="sr-only" tabIndex={-1} aria-hidden="true" />
-      <input {...getInputProps(fields.intent, { type: "hidden" })} />
+      <input {...inputProps(fields.intent, { type: "hidden" })} />
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
       <Panel title={t("sections.basics")} testId="profile-basics">
         <InputField

@@ -1,21 +1,23 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { emailChangeSchema, passwordChangeSchema } from "~/account-forms";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings, requireUser } from "~/session.server";
-import { Notice, NewPasswordFields, useEmptyPasswordsAfterError } from "~/components/account-ui";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { emailChangeSchema, passwordChangeSchema } from "~/features/account/account-forms";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings, requireUser } from "~/utils/session.server";
+import { Notice, NewPasswordFields, useEmptyPasswordsAfterError } from "~/features/account/account-ui";
 import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
-import { useValidatedForm } from "~/components/validated-form";
-import { Panel } from "~/components/panel";
-import { pageMeta } from "~/page-title";
+import { useValidatedForm } from "~/components/ui/validated-form";
+import { Panel } from "~/components/ui/panel";
+import { pageMeta } from "~/utils/page-title";
+import { useFormMountKey } from "~/utils/form-key";
+import { formConstraint } from "~/utils/form-constraint";
 
 type Intent = "password" | "email";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
@@ -30,6 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     description: metaDescription(locale, "account"),
     email: user.email,
     done: done === "password" || done === "email" ? done : null,
+    constraints: { password: formConstraint(passwordChangeSchema(fixedT(locale, "account"))), email: formConstraint(emailChangeSchema(fixedT(locale, "account"))) },
   };
 }
 
@@ -74,13 +77,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw data(null, { status: 400 });
 }
 
+const passwordSchema = () => import("~/features/account/account-forms").then((m) => m.passwordChangeSchema);
+const emailSchema = () => import("~/features/account/account-forms").then((m) => m.emailChangeSchema);
+
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function AccountSettings() {
   const { t } = useTranslation("account");
   const { done, email } = useLoaderData<typeof loader>();
-  // A new location after each completed change: the forms mount again, empty.
-  const { key } = useLocation();
+  // After each completed change the forms mount again, empty.
+  const key = useFormMountKey();
   return (
     <section className="container max-w-2xl py-10">
       <h1 className="text-2xl font-bold text-gray-900">{t("accountSettings.title")}</h1>
@@ -122,11 +128,12 @@ function useLastResult(intent: Intent) {
 function PasswordChangeForm() {
   const { t } = useTranslation("account");
   const { lastResult, busy } = useLastResult("password");
-  const schema = passwordChangeSchema(t);
-  const [form, fields] = useValidatedForm("password-change-form", schema, lastResult);
+  const constraint = useLoaderData<typeof loader>().constraints.password;
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "password-change-form", schema: passwordSchema, constraint, lastResult, t });
   useEmptyPasswordsAfterError(form.id, lastResult);
   return (
-    <Form method="post" className="space-y-4" {...getFormProps(form)}>
+    <Form method="post" className="space-y-4" {...formProps}>
+      {validation}
       <input type="hidden" name="intent" value="password" />
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
       <InputField field={fields.old_password} label={t("fields.oldPassword")} type="password" autoComplete="current-password" />
@@ -141,11 +148,12 @@ function PasswordChangeForm() {
 function EmailChangeForm() {
   const { t } = useTranslation("account");
   const { lastResult, busy } = useLastResult("email");
-  const schema = emailChangeSchema(t);
-  const [form, fields] = useValidatedForm("email-change-form", schema, lastResult);
+  const constraint = useLoaderData<typeof loader>().constraints.email;
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "email-change-form", schema: emailSchema, constraint, lastResult, t });
   useEmptyPasswordsAfterError(form.id, lastResult);
   return (
-    <Form method="post" className="space-y-4" {...getFormProps(form)}>
+    <Form method="post" className="space-y-4" {...formProps}>
+      {validation}
       <input type="hidden" name="intent" value="email" />
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
       <InputField field={fields.email} label={t("fields.newEmail")} type="email" autoComplete="email" />

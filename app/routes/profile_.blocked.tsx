@@ -3,12 +3,12 @@ import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { BlocksQuery, BlocksResponse } from "#contract/blocks";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings, requireUser } from "~/session.server";
-import { UnblockButton } from "~/components/member-actions";
-import { pageMeta } from "~/page-title";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings, requireUser } from "~/utils/session.server";
+import { UnblockButton } from "~/features/members/member-actions";
+import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
 
 /** The members the member blocked (issue 4 item 4), each with Unblock; newest block first. */

@@ -1,21 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { deleteAccountSchema } from "~/account-forms";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings, requireUser } from "~/session.server";
-import { useEmptyPasswordsAfterError } from "~/components/account-ui";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { deleteAccountSchema } from "~/features/account/account-forms";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings, requireUser } from "~/utils/session.server";
+import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
 import { FormAlert, InputField, SubmitButton, TextareaField } from "~/components/ui/form-fields";
-import { useValidatedForm } from "~/components/validated-form";
-import { pageMeta } from "~/page-title";
+import { useValidatedForm } from "~/components/ui/validated-form";
+import { pageMeta } from "~/utils/page-title";
+import { formConstraint } from "~/utils/form-constraint";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -25,6 +25,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: fixedT(locale, "account")("deleteAccount.metaTitle", { site: settings.name }),
     description: metaDescription(locale, "deleteAccount"),
     deleteDiscount: settings.delete_discount,
+    constraint: formConstraint(deleteAccountSchema(fixedT(locale, "account"))),
   };
 }
 
@@ -46,16 +47,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data(reply, { status: result.status });
 }
 
+const schema = () => import("~/features/account/account-forms").then((m) => m.deleteAccountSchema);
+
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 /** docs/product.md §2 "Account-deletion flow with alternatives": first what could be done instead, then the form. */
 export default function DeleteAccount() {
   const { t } = useTranslation("account");
-  const { deleteDiscount } = useLoaderData<typeof loader>();
+  const { deleteDiscount, constraint } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const schema = deleteAccountSchema(t);
-  const [form, fields] = useValidatedForm("delete-account", schema, lastResult);
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "delete-account", schema, constraint, lastResult, t });
   useEmptyPasswordsAfterError(form.id, lastResult);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
@@ -80,7 +82,8 @@ export default function DeleteAccount() {
       <div className="mt-10 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100">
         <h2 className="text-lg font-semibold text-gray-900">{t("deleteAccount.formTitle")}</h2>
         <p className="mt-1 text-sm text-gray-600">{t("deleteAccount.formLead")}</p>
-        <Form method="post" className="mt-4 space-y-4" {...getFormProps(form)}>
+        <Form method="post" className="mt-4 space-y-4" {...formProps}>
+          {validation}
           {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
           <InputField field={fields.password} label={t("fields.currentPassword")} type="password" autoComplete="current-password" />
           <TextareaField field={fields.reason} label={t("deleteAccount.reason")} rows={3} />

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { DataExportStatus } from "#contract/data-export";
-import { apiFor } from "~/api.server";
-import { requireUser } from "~/session.server";
+import { apiFor } from "~/utils/api.server";
+import { requireUser } from "~/utils/session.server";
 
 /** Issue 17: the member asks for their data; back to /profile, which says what happened (works without JavaScript). */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -2,26 +2,22 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
-import { queryId } from "#contract/input";
-import { PhotosResponse, photoLimits, type OwnPhoto } from "#contract/photos";
-import { apiFor, serviceUnavailable } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { forwardPhotoUpload, isMultipart } from "~/photo-upload.server";
-import { getSettings, requireUser } from "~/session.server";
-import { Notice } from "~/components/account-ui";
+import { PhotosResponse, type OwnPhoto } from "#contract/photos";
+import { photoLimits } from "#contract/photo-limits";
+import { apiFor, serviceUnavailable } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { forwardPhotoUpload, isMultipart, PhotoAction } from "~/features/account/photo-upload.server";
+import { getSettings, requireUser } from "~/utils/session.server";
+import { Notice } from "~/features/account/account-ui";
 import { FormAlert } from "~/components/ui/form-fields";
-import { PhotoUploadForm } from "~/components/photo-upload-form";
-import { pageMeta } from "~/page-title";
+import { PhotoUploadForm } from "~/features/account/photo-upload-form";
+import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 const doneKinds = ["uploaded", "main", "deleted"] as const;
 type Done = (typeof doneKinds)[number];
-
-/** The small forms beside the upload: make a photo the main one, or delete it (after the confirm step). */
-const PhotoAction = z.object({ intent: z.enum(["main", "delete"]), id: queryId });
 
 /** Which form failed (its message shows by that form) and why, in the page's language. */
 type ActionData = { form: "upload" | "photo"; error: string };

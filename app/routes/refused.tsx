@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { GeneralErrorBoundary } from "~/components/error-page";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 /**
  * The error page of a request that server/request-guard.ts refused before any route read it (a post

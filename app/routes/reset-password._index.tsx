@@ -1,20 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { passwordResetRequestSchema } from "~/account-forms";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings } from "~/session.server";
-import { AccessCard, Notice } from "~/components/account-ui";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { passwordResetRequestSchema } from "~/features/account/account-forms";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings } from "~/utils/session.server";
+import { AccessCard, Notice } from "~/features/account/account-ui";
 import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
-import { useValidatedForm } from "~/components/validated-form";
-import { pageMeta } from "~/page-title";
+import { useValidatedForm } from "~/components/ui/validated-form";
+import { pageMeta } from "~/utils/page-title";
+import { formConstraint } from "~/utils/form-constraint";
 
 /** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -26,6 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: fixedT(locale, "account")("resetPassword.metaTitle", { site: settings.name }),
     description: metaDescription(locale, "resetPassword"),
     sent: new URL(request.url).searchParams.get("sent") === "1",
+    constraint: formConstraint(passwordResetRequestSchema(fixedT(locale, "account"))),
   };
 }
 
@@ -42,15 +43,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(`/reset-password?sent=1`);
 }
 
+const schema = () => import("~/features/account/account-forms").then((m) => m.passwordResetRequestSchema);
+
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ResetPassword() {
   const { t } = useTranslation("account");
-  const { sent } = useLoaderData<typeof loader>();
+  const { sent, constraint } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
-  const schema = passwordResetRequestSchema(t);
-  const [form, fields] = useValidatedForm("password-reset-request", schema, lastResult);
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "password-reset-request", schema, constraint, lastResult, t });
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
 
   if (sent) {
@@ -75,7 +77,8 @@ export default function ResetPassword() {
   return (
     <AccessCard title={t("resetPassword.title")}>
       <p className="mt-1 text-gray-600">{t("resetPassword.lead")}</p>
-      <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
+      <Form method="post" className="mt-6 space-y-4" {...formProps}>
+        {validation}
         {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
         <InputField field={fields.email} label={t("fields.email")} type="email" autoComplete="email" />
         <SubmitButton busy={busy} busyText={t("resetPassword.submitting")}>

@@ -1,20 +1,21 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { OkResponse } from "#contract/account";
-import { apiFor } from "~/api.server";
-import { apiErrorMessage } from "~/api-errors";
-import { passwordResetSchema, plausibleToken } from "~/account-forms";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings } from "~/session.server";
-import { AccessCard, NewPasswordFields, useEmptyPasswordsAfterError } from "~/components/account-ui";
+import { apiFor } from "~/utils/api.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { passwordResetSchema, plausibleToken } from "~/features/account/account-forms";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings } from "~/utils/session.server";
+import { AccessCard, NewPasswordFields, useEmptyPasswordsAfterError } from "~/features/account/account-ui";
 import { FormAlert, SubmitButton } from "~/components/ui/form-fields";
-import { useValidatedForm } from "~/components/validated-form";
-import { pageMeta } from "~/page-title";
+import { useValidatedForm } from "~/components/ui/validated-form";
+import { pageMeta } from "~/utils/page-title";
+import { formConstraint } from "~/utils/form-constraint";
 
 /** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -30,6 +31,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     title: fixedT(locale, "account")("resetPasswordDo.metaTitle", { site: settings.name }),
     description: metaDescription(locale, "resetPasswordDo"),
     token: plausibleToken(token) ? token : null,
+    constraint: formConstraint(passwordResetSchema(fixedT(locale, "account"))),
   };
 }
 
@@ -48,15 +50,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(`/login?reset=done`);
 }
 
+const schema = () => import("~/features/account/account-forms").then((m) => m.passwordResetSchema);
+
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function ResetPasswordDo() {
   const { t } = useTranslation("account");
-  const { token } = useLoaderData<typeof loader>();
+  const { token, constraint } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const schema = passwordResetSchema(t);
-  const [form, fields] = useValidatedForm("password-reset", schema, actionData?.result);
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "password-reset", schema, constraint, lastResult: actionData?.result, t });
   useEmptyPasswordsAfterError(form.id, actionData?.result);
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
 
@@ -75,7 +78,8 @@ export default function ResetPasswordDo() {
 
   return (
     <AccessCard title={t("resetPasswordDo.title")}>
-      <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
+      <Form method="post" className="mt-6 space-y-4" {...formProps}>
+        {validation}
         <input type="hidden" name="token" value={token} />
         {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
         <NewPasswordFields password={fields.password} repeat={fields.password_repeat} />

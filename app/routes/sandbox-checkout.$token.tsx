@@ -5,13 +5,13 @@ import { useTranslation } from "react-i18next";
 import { LinkToken } from "#contract/input";
 import { SandboxCheckoutDone, SandboxCheckoutResponse, SandboxOutcome } from "#contract/payments";
 import { paymentMethodNames, sandboxCards, sandboxOutcomes } from "#contract/payment-methods";
-import { apiFor } from "~/api.server";
-import { metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { formatMoney } from "~/payments";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { MethodLogo } from "~/components/payments";
-import { useLocale } from "~/components/root-data";
+import { apiFor } from "~/utils/api.server";
+import { metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { formatMoney } from "~/features/payments/money";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { MethodLogo } from "~/features/payments/packages";
+import { useLocale } from "~/utils/root-data";
 
 /**
  * The sandbox provider's hosted checkout (a TEST page of a demo, docs/payments.md): the payer picks the outcome a

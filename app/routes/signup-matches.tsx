@@ -3,12 +3,12 @@ import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { MembersResponse } from "#contract/members";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings, requireUser } from "~/session.server";
-import { MemberCard } from "~/components/member-card";
-import { pageMeta } from "~/page-title";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings, requireUser } from "~/utils/session.server";
+import { MemberCard } from "~/features/members/member-card";
+import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -2,13 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings, getUser } from "~/session.server";
-import { signupGate } from "~/signup-gate.server";
-import { SignupForm } from "~/components/signup-form";
-import { pageMeta } from "~/page-title";
-import { signupAction } from "~/signup.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings, getUser } from "~/utils/session.server";
+import { signupGate } from "~/features/signup/signup-gate.server";
+import { SignupForm } from "~/features/signup/signup-form";
+import { pageMeta } from "~/utils/page-title";
+import { signupAction } from "~/features/signup/signup.server";
 import { Button } from "~/components/ui/button";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,47 +1,31 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { getFormProps, type SubmissionResult } from "@conform-to/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { z } from "zod";
-import { queryId } from "#contract/input";
 import { UserResponse } from "#contract/user";
-import { apiFor } from "~/api.server";
-import { getRegions } from "~/regions.server";
-import { apiErrorMessage } from "~/api-errors";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { getSettings, requireUser } from "~/session.server";
-import { nextSignupPath, signupSteps } from "~/signup-steps";
+import { apiFor } from "~/utils/api.server";
+import { getRegions } from "~/features/account/regions.server";
+import { apiErrorMessage } from "~/utils/api-errors";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { getSettings, requireUser } from "~/utils/session.server";
+import { nextSignupPath, signupSteps } from "~/features/signup/signup-steps";
 import { FormAlert, InputField, SelectField, SubmitButton, TextareaField } from "~/components/ui/form-fields";
-import { GenderField, InterestsField } from "~/components/profile-choices";
-import { genders, sexualities } from "~/profile-fields";
-import { useValidatedForm } from "~/components/validated-form";
-import { PushStep } from "~/components/push";
-import { PhotoUploadForm } from "~/components/photo-upload-form";
-import { forwardPhotoUpload } from "~/photo-upload.server";
-import { pageMeta } from "~/page-title";
+import { GenderField, InterestsField } from "~/features/account/profile-choices";
+import { sexualities } from "~/features/account/profile-fields";
+import { useValidatedForm } from "~/components/ui/validated-form";
+import { PushStep } from "~/features/signup/push";
+import { PhotoUploadForm } from "~/features/account/photo-upload-form";
+import { forwardPhotoUpload } from "~/features/account/photo-upload.server";
+import { pageMeta } from "~/utils/page-title";
+import { formConstraint } from "~/utils/form-constraint";
+import { stepSchema } from "~/features/signup/step-forms";
 
 export const handle = { hideEntryWarning: true };
-
-/** Step 3, personal info, and step 4, about me: every field optional, the step itself skippable. */
-function stepSchema(step: number, t: TFunction, countries: string[]) {
-  if (step === 3) {
-    return z.object({
-      gender: z.enum(genders, { error: t("steps.genderRequired") }),
-      sexuality: z.enum(sexualities, { error: t("steps.sexualityRequired") }),
-      country: z.string({ error: t("steps.countryRequired") }).refine((c) => countries.includes(c), t("steps.countryRequired")),
-      region: z.string().max(100).optional(),
-      city: z.string().trim().max(100, t("steps.cityTooLong")).optional(),
-    });
-  }
-  return z.object({
-    about_me: z.string().trim().max(2000, t("steps.aboutTooLong")).optional(),
-    interests: z.array(queryId).max(50).optional(),
-  });
-}
 
 function parseStep(value: string | undefined): 1 | 2 | 3 | 4 | null {
   const step = Number(value);
@@ -67,6 +51,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
     regions: (regions ?? []).map((r) => ({ value: r.code, label: r.name })),
     interests: settings.interests,
+    constraint: step === 3 || step === 4 ? formConstraint(stepSchema(step, t, settings.countries)) : {},
     profile: { gender: user.profile.gender, sexuality: user.profile.sexuality, country: user.profile.country, region: user.profile.region ?? "", city: user.profile.city ?? "" },
   };
 }
@@ -127,20 +112,26 @@ export default function SignupStep() {
   );
 }
 
-function useStepForm(step: 3 | 4, countries: string[]) {
-  const { t } = useTranslation();
+/** The step form's last refused answer, and its constraint attributes (the loader's). */
+function useStepForm() {
   const lastResult = useActionData<typeof action>();
-  const schema = stepSchema(step, t, countries);
-  return useValidatedForm(`signup-step-${step}`, schema, lastResult);
+  const { constraint } = useLoaderData<typeof loader>();
+  return { lastResult, constraint };
 }
+
+const aboutSchema = () => import("~/features/signup/step-forms").then((m) => m.aboutSchema);
 
 function PersonalStep() {
   const { t } = useTranslation();
   const { countries, regions, profile } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [form, fields] = useStepForm(3, countries.map((c) => c.value));
+  // The list of countries is the site's: it does not change while the page is open.
+  const codes = countries.map((c) => c.value).join(",");
+  const personalSchema = useMemo(() => () => import("~/features/signup/step-forms").then((m) => (t: TFunction) => m.personalSchema(t, codes.split(","))), [codes]);
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "signup-step-3", schema: personalSchema, ...useStepForm(), t });
   return (
-    <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
+    <Form method="post" className="mt-6 space-y-4" {...formProps}>
+      {validation}
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
       <GenderField field={fields.gender} label={t("steps.gender")} fallback={profile.gender} />
       <SelectField field={fields.sexuality} label={t("steps.sexuality")} fallback={profile.sexuality} options={sexualities.map((s) => ({ value: s, label: t(`profile.sexuality.${s}`) }))} />
@@ -158,9 +149,10 @@ function AboutStep() {
   const { t } = useTranslation();
   const { interests } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  const [form, fields] = useStepForm(4, []);
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "signup-step-4", schema: aboutSchema, ...useStepForm(), t });
   return (
-    <Form method="post" className="mt-6 space-y-4" {...getFormProps(form)}>
+    <Form method="post" className="mt-6 space-y-4" {...formProps}>
+      {validation}
       {form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}
       <TextareaField field={fields.about_me} label={t("steps.aboutMe")} rows={5} />
       <InterestsField field={fields.interests} label={t("steps.interests")} interests={interests} />

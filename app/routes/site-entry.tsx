@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { entryWarningSkippedCookie } from "~/entry-warning.server";
-import { safeRedirectPath } from "~/paths";
+import { entryWarningSkippedCookie } from "~/features/entry-warning/entry-warning.server";
+import { safeRedirectPath } from "~/utils/paths";
 
 /** The site-entry warning's button posts here: with JavaScript as a fetcher, without it as a form that comes back to the page. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
-import { discoveryAction, discoveryLoader } from "~/discovery.server";
-import { DiscoveryPage } from "~/components/discovery-card";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { pageMeta } from "~/page-title";
+import { discoveryAction, discoveryLoader } from "~/features/discovery/discovery.server";
+import { DiscoveryPage } from "~/features/discovery/discovery-page";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { pageMeta } from "~/utils/page-title";
 
 /** The swipe game (docs/product.md §2 /swipe-game): like or pass one member at a time, 4 likes a day (§9). */
 export const loader = discoveryLoader("swipe");

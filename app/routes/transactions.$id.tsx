@@ -4,15 +4,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { TransactionResponse } from "#contract/payments";
 import { paymentMethodNames } from "#contract/payment-methods";
-import { apiFor } from "~/api.server";
-import { fixedT, metaDescription } from "~/i18n.server";
-import { urlLocale } from "~/locale.server";
-import { routeId } from "~/payments.server";
-import { formatMoney } from "~/payments";
-import { callWithMember, requireUser } from "~/session.server";
-import { GeneralErrorBoundary } from "~/components/error-page";
-import { useLocale } from "~/components/root-data";
-import { pageMeta } from "~/page-title";
+import { apiFor } from "~/utils/api.server";
+import { fixedT, metaDescription } from "~/utils/i18n.server";
+import { urlLocale } from "~/utils/locale.server";
+import { routeId } from "~/features/payments/payments.server";
+import { formatMoney } from "~/features/payments/money";
+import { callWithMember, requireUser } from "~/utils/session.server";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { useLocale } from "~/utils/root-data";
+import { pageMeta } from "~/utils/page-title";
 
 /** docs/product.md §2 /transactions/{id}: a receipt with the payment and the company's details (§3 Company info). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -5,7 +5,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MembersResponse } from "#contract/members";
-import { apiFor } from "../../app/api.server";
+import { apiFor } from "../../app/utils/api.server";
 import { loader as membersLoader } from "../../app/routes/members._index";
 import { demoAccounts, login, sessionCookieName, startApi, type Harness } from "./harness";
 

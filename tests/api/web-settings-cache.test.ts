@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pino from "pino";
 import type { AppLoadContext } from "@remix-run/node";
-import { getSettings, settingsCacheSize } from "~/session.server";
-import { getRegions } from "~/regions.server";
+import { getSettings, settingsCacheSize } from "~/utils/session.server";
+import { getRegions } from "~/features/account/regions.server";
 import { startApi, type Harness } from "./harness";
 
-/** web's settings cache (app/session.server.ts) against a real api: bounded, whatever Host headers arrive. */
+/** web's settings cache (app/utils/session.server.ts) against a real api: bounded, whatever Host headers arrive. */
 let api: Harness;
 
 beforeAll(async () => {

@@ -84,7 +84,7 @@ test.describe("a lazy chunk that fails", () => {
     page.on("request", (request) => {
       if (request.isNavigationRequest() && request.url().endsWith("/pages/no-such-page-chunk")) documents++;
     });
-    // app/chunk-reload.ts says so when it declines: the decision after the second failure is made.
+    // app/utils/chunk-reload.ts says so when it declines: the decision after the second failure is made.
     const declined = page.waitForEvent("console", { predicate: (message) => message.type() === "warning" && message.text().includes("not reloading again"), timeout: 20_000 });
     await page.goto("/pages/no-such-page-chunk");
     await declined;

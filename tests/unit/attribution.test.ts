@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newTracking, trackingCookieName } from "~/tracking.server";
+import { newTracking, trackingCookieName } from "~/features/landers/tracking.server";
 import { attributionCsv, attributionTable, printableValue, type AttributionRow } from "../../api/domain/attribution";
 
 /** Issue 17: web counts a funnel entry once, when the URL's tracking values are new to the visitor. */

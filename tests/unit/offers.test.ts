@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formatCountdown, inMembersArea, secondsLeft, timeBonus } from "#contract/offers";
 import { automaticDiscount, priceWith, refusalFor, timeBonusOf, welcomeDiscountOf, type Discount } from "../../api/domain/payments/discounts";
-import { timeBonusModalEligible } from "~/offers";
-import { alertCandidates } from "~/member-alerts.server";
+import { timeBonusModalEligible } from "~/features/payments/offers";
+import { alertCandidates } from "~/features/members/member-alerts.server";
 
 /** Issue 16 rules at their edges: the time bonus window, who gets the modal, the countdown, and what a code applies to. */
 const signup = new Date("2026-11-01T10:00:00Z");

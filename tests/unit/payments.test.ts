@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { decimalToMinor, minorToDecimal } from "../../api/services/payments/types";
 import { createVerotelProvider, flexpaySignature, flexpayUrlSignature } from "../../api/services/payments/verotel";
 import { currencyOf, demoPackages, methodsFor, paymentCountry } from "../../api/domain/payments/catalogue";
-import { formatMoney } from "../../app/payments";
+import { formatMoney } from "../../app/features/payments/money";
 
 /** Issue 15 rules that need no database: money without floats, currencies and methods per country, the FlexPay signature. */
 describe("money in minor units", () => {

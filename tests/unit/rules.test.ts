@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { locales, visibleLocales } from "#contract/locales";
-import { countBadgeText, creditsBadgeTone } from "~/components/badges";
-import { termsVersionDate } from "~/legal";
-import { localizePath, safeRedirectPath, splitLocale } from "~/paths";
-import { preferredLocale } from "~/locale.server";
-import { alertCandidates } from "~/member-alerts.server";
-import { hasBackButton } from "~/components/back-button";
-import { pageTitle } from "~/page-title";
+import { countBadgeText, creditsBadgeTone } from "~/components/layout/badges";
+import { termsVersionDate } from "~/utils/legal";
+import { localizePath, safeRedirectPath, splitLocale } from "~/utils/paths";
+import { preferredLocale } from "~/utils/locale.server";
+import { alertCandidates } from "~/features/members/member-alerts.server";
+import { hasBackButton } from "~/components/layout/back-button";
+import { pageTitle } from "~/utils/page-title";
 
 describe("visible locales per country (docs/product.md §9)", () => {
   it.each([

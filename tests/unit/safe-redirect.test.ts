@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "~/paths";
+import { safeRedirectPath } from "~/utils/paths";
 
 const fallback = "/members";
 

@@ -1,11 +1,11 @@
-import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import type { ReactNode, Ref } from "react";
 import { Button } from "./button";
+import { inputProps, selectProps, textareaProps, type FieldView } from "./form-view";
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger";
 
-export function FieldErrors({ field }: { field: FieldMetadata<unknown> }) {
+export function FieldErrors({ field }: { field: FieldView }) {
   if (!field.errors) return null;
   return (
     <p id={field.errorId} className="mt-1 text-sm text-danger">
@@ -15,7 +15,7 @@ export function FieldErrors({ field }: { field: FieldMetadata<unknown> }) {
 }
 
 type InputFieldProps = {
-  field: FieldMetadata<string>;
+  field: FieldView;
   label: string;
   type: "text" | "email" | "password" | "date";
   autoComplete?: string;
@@ -24,33 +24,33 @@ type InputFieldProps = {
   max?: string;
 };
 
-/** A labelled input wired to conform: constraint attributes, aria-invalid and its error text. */
+/** A labelled input of a validated form (validated-form.tsx): constraint attributes, aria-invalid and its error text. */
 export function InputField({ field, label, type, autoComplete, hint, inputRef, max }: InputFieldProps) {
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
         {label}
       </label>
-      <input {...getInputProps(field, { type })} ref={inputRef} autoComplete={autoComplete} max={max} className={inputClass} />
+      <input {...inputProps(field, { type })} ref={inputRef} autoComplete={autoComplete} max={max} className={inputClass} />
       <FieldErrors field={field} />
       {hint}
     </div>
   );
 }
 
-export function TextareaField({ field, label, rows = 4 }: { field: FieldMetadata<string>; label: string; rows?: number }) {
+export function TextareaField({ field, label, rows = 4 }: { field: FieldView; label: string; rows?: number }) {
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
         {label}
       </label>
-      <textarea {...getTextareaProps(field)} rows={rows} className={inputClass} />
+      <textarea {...textareaProps(field)} rows={rows} className={inputClass} />
       <FieldErrors field={field} />
     </div>
   );
 }
 
-type SelectFieldProps = { field: FieldMetadata<string>; label: string; options: { value: string; label: string }[]; placeholder?: string; fallback?: string };
+type SelectFieldProps = { field: FieldView; label: string; options: { value: string; label: string }[]; placeholder?: string; fallback?: string };
 
 /** A labelled select; `fallback` is the value shown before the form was ever submitted (e.g. the member's current one). */
 export function SelectField({ field, label, options, placeholder, fallback }: SelectFieldProps) {
@@ -60,11 +60,8 @@ export function SelectField({ field, label, options, placeholder, fallback }: Se
         {label}
       </label>
       <select
-        id={field.id}
-        name={field.name}
-        defaultValue={field.initialValue ?? fallback ?? ""}
-        aria-invalid={field.errors ? true : undefined}
-        aria-describedby={field.errors ? field.errorId : undefined}
+        {...selectProps(field)}
+        defaultValue={typeof field.initialValue === "string" ? field.initialValue : (fallback ?? "")}
         className={inputClass}
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useId, useLayoutEffect, useRef, type MouseEvent, type ReactNode } from "react";
-import { useHydrated } from "../hydrated";
+import { useHydrated } from "~/utils/hydrated";
 
 // useLayoutEffect warns when rendered on the server; the server never runs effects anyway.
 const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;

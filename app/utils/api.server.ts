@@ -1,0 +1,166 @@
+import type { AppLoadContext } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { serialize } from "cookie";
+import type { z } from "zod";
+import { ApiError } from "#contract/errors";
+import { clientIpHeader, hasSessionCookie, sessionCookieName } from "#contract/http";
+import { hasTrafficSource } from "#contract/account";
+import { trafficSourceHeader } from "#contract/members";
+import { keptTracking } from "../features/landers/tracking.server";
+
+export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
+
+type CallOptions = {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  /** authentication_required comes back as a result instead of logging the member out (the caller decides, as for user.php). */
+  sessionOptional?: boolean;
+};
+
+/**
+ * docs/product.md §7: up to 5 retries with exponential delay, within a bounded total time. One attempt may use
+ * the whole deadline: abandoning a slow (busy) api and asking again would only add to its queue,
+ * so retries happen on quick failures (connection refused, 5xx), as when the api restarts.
+ */
+const retry = { attempts: 6, baseDelayMs: 50, deadlineMs: 8000 };
+
+/** Clears the auth cookie in the browser when the api no longer knows the session. */
+export const expiredSessionCookie = serialize(sessionCookieName, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax" });
+
+/** The api is down or answered something outside the contract: the page shows the 503 error page. */
+export function serviceUnavailable(): Response {
+  return new Response(JSON.stringify({ message: "service_unavailable" }), { status: 503, headers: { "Content-Type": "application/json" } });
+}
+
+/**
+ * Whether the visitor has a traffic source (docs/product.md §3 Settings): network or ref kept from the entry URL, or
+ * in this URL (the first page, whose cookie is only being set). The api hears it as X-Traffic-Source: 1
+ * (logged_out_search_trafficsource); loaders ask visitorMaySearch(settings, this) from contract/members.
+ */
+export function requestHasTrafficSource(request: Request): boolean {
+  const query = new URL(request.url).searchParams;
+  return hasTrafficSource(keptTracking(request)) || hasTrafficSource({ network: query.get("network") ?? undefined, ref: query.get("ref") ?? undefined });
+}
+
+/**
+ * Calls the api for one incoming request: forwards the member's cookie, the request id, the client's
+ * IP, host and language; passes the api's Set-Cookie back; parses the answer with the contract.
+ * GETs are retried on network errors and 5xx with exponential delay, within a total deadline.
+ */
+export function apiFor(request: Request, context: AppLoadContext) {
+  const incoming = new URL(request.url);
+  const cookie = request.headers.get("Cookie");
+  const hasSession = hasSessionCookie(cookie);
+  const trafficSource = requestHasTrafficSource(request);
+
+  /** The session died on the api side: log the member out here too and send them to log in. */
+  function loggedOut(): Response {
+    return redirect("/login", { headers: { "Set-Cookie": expiredSessionCookie } });
+  }
+
+  function headersFor(path: string): Record<string, string> {
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      "X-Request-Id": context.requestId,
+      [clientIpHeader]: context.clientIp,
+      "X-Forwarded-Host": incoming.host,
+      "X-Forwarded-Proto": incoming.protocol.replace(":", ""),
+    };
+    if (cookie) headers.Cookie = cookie;
+    const language = request.headers.get("Accept-Language");
+    if (language) headers["Accept-Language"] = language;
+    if (path === "/api/user.php") headers["X-Request-Type"] = "client";
+    if (trafficSource) headers[trafficSourceHeader] = "1";
+    return headers;
+  }
+
+  async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
+    const url = new URL(path, context.apiUrl);
+    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
+    const headers = headersFor(path);
+    // A FormData body (a photo upload) goes as multipart: fetch sets that Content-Type with its boundary.
+    const body = options.body === undefined ? undefined : options.body instanceof FormData ? options.body : JSON.stringify(options.body);
+    if (typeof body === "string") headers["Content-Type"] = "application/json";
+
+    const started = Date.now();
+    const idempotent = method === "GET";
+    let response: Response | null = null;
+    for (let attempt = 1; ; attempt++) {
+      const t0 = Date.now();
+      const remaining = retry.deadlineMs - (t0 - started);
+      try {
+        response = await fetch(url, {
+          method,
+          headers,
+          body,
+          signal: AbortSignal.timeout(Math.max(1, remaining)),
+          redirect: "manual",
+        });
+        context.upstream.push({ method, path: url.pathname, status: response.status, ms: Date.now() - t0, attempt });
+        if (response.status < 500 || !idempotent) break;
+      } catch {
+        context.upstream.push({ method, path: url.pathname, status: "network_error", ms: Date.now() - t0, attempt });
+        response = null;
+        if (!idempotent) break;
+      }
+      const delay = retry.baseDelayMs * 2 ** (attempt - 1);
+      if (attempt >= retry.attempts || Date.now() - started + delay >= retry.deadlineMs) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    if (!response || response.status >= 500) {
+      context.logger.warn({ upstream: url.pathname, status: response?.status ?? "network_error" }, "api unavailable");
+      throw serviceUnavailable();
+    }
+
+    for (const setCookie of response.headers.getSetCookie()) context.forwardSetCookie(setCookie);
+    const retryAfter = response.headers.get("Retry-After");
+    if (response.status === 429 && retryAfter && /^\d{1,6}$/.test(retryAfter)) context.forwardRetryAfter?.(retryAfter);
+    const json: unknown = await response.json().catch(() => undefined);
+    if (response.ok) {
+      const parsed = schema.safeParse(json);
+      if (parsed.success) return { ok: true, data: parsed.data };
+      context.logger.error({ upstream: url.pathname, issues: parsed.error.issues.slice(0, 5) }, "api response outside the contract");
+      throw serviceUnavailable();
+    }
+    const error = ApiError.safeParse(json);
+    if (!error.success) {
+      context.logger.error({ upstream: url.pathname, status: response.status }, "api error outside the contract");
+      throw serviceUnavailable();
+    }
+    if (error.data.error === "authentication_required" && hasSession && path !== "/api/user.php" && !options.sessionOptional) {
+      throw loggedOut();
+    }
+    return { ok: false, status: response.status, error: error.data };
+  }
+
+  return {
+    get: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], options?: Pick<CallOptions, "sessionOptional">) =>
+      call("GET", path, schema, { query, ...options }),
+    post: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("POST", path, schema, { body }),
+    put: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("PUT", path, schema, { body }),
+    delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], body?: unknown) => call("DELETE", path, schema, { query, body }),
+    /**
+     * A file the api sends for the member (a data export): its response as it is when ok (web streams it on),
+     * else the error result as for `get`. One attempt: a download is not retried.
+     */
+    file: async (path: string, query: Record<string, string>): Promise<ApiResult<Response>> => {
+      const url = new URL(path, context.apiUrl);
+      for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+      let response: Response;
+      try {
+        response = await fetch(url, { headers: { ...headersFor(path), Accept: "*/*" }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+      } catch {
+        throw serviceUnavailable();
+      }
+      context.upstream.push({ method: "GET", path: url.pathname, status: response.status, ms: 0, attempt: 1 });
+      if (response.ok) return { ok: true, data: response };
+      if (response.status >= 500) throw serviceUnavailable();
+      const error = ApiError.safeParse(await response.json().catch(() => undefined));
+      if (!error.success) throw serviceUnavailable();
+      if (error.data.error === "authentication_required" && hasSession) throw loggedOut();
+      return { ok: false, status: response.status, error: error.data };
+    },
+    hasSession,
+  };
+}
+export type Api = ReturnType<typeof apiFor>;

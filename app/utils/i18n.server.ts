@@ -1,0 +1,46 @@
+import i18next, { type i18n as I18n, type Resource, type TFunction } from "i18next";
+import { RemixI18Next } from "remix-i18next/server";
+import { locales, type Locale } from "#contract/locales";
+import { clientNamespaces, i18nConfig } from "./i18n";
+
+const files = import.meta.glob<{ default: Record<string, unknown> }>("../../locales/*/*.json", { eager: true });
+
+export const resources: Resource = {};
+for (const [file, module] of Object.entries(files)) {
+  const match = /locales\/([a-z]{2})\/([\w-]+)\.json$/.exec(file);
+  if (!match) continue;
+  const [, lng, ns] = match as unknown as [string, string, string];
+  (resources[lng] ??= {})[ns] = module.default;
+}
+export const namespaces = [...new Set(Object.values(resources).flatMap((r) => Object.keys(r)))];
+
+/** One instance holding every locale; per request we clone it (shared store, no re-init). */
+const shared: I18n = i18next.createInstance();
+void shared.init({ ...i18nConfig, ns: namespaces, resources, initImmediate: false });
+
+/** remix-i18next collects the namespaces the matched routes declare in `handle.i18n`. */
+export const remixI18n = new RemixI18Next({
+  detection: { supportedLanguages: [...locales], fallbackLanguage: "en" },
+  i18next: { ...i18nConfig, resources },
+});
+
+export function instanceFor(locale: Locale): I18n {
+  return shared.cloneInstance({ lng: locale, initImmediate: false });
+}
+
+export function fixedT(locale: Locale, ns: string | string[] = "common"): TFunction {
+  return shared.getFixedT(locale, ns);
+}
+
+/** What the browser needs to render in `locale`: its client namespaces only. */
+export function clientResources(locale: Locale): Record<string, unknown> {
+  return Object.fromEntries(clientNamespaces.map((ns) => [ns, resources[locale]?.[ns] ?? {}]));
+}
+
+/**
+ * A page's meta description (issue 29: every page has one, in its language), from the server-only namespace
+ * locales/<lng>/meta.json. The route's loader returns it as `description`; its meta puts it in the head (pageMeta).
+ */
+export function metaDescription(locale: Locale, key: string, values?: Record<string, string | number>): string {
+  return fixedT(locale, "meta")(`description.${key}`, values ?? {});
+}

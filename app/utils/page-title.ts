@@ -1,0 +1,22 @@
+import type { RootData } from "../root";
+
+/** The part of a route's meta `matches` this needs: the root's data (its navigation counts). */
+type Matches = readonly { id: string; data?: unknown }[];
+
+/**
+ * docs/product.md §4: the page title gets a prefix with unread messages plus new likes in brackets when the sum
+ * is above zero ("(3) Paula, 29 | Rendezvous"). Routes' meta functions pass their title through this;
+ * the root loader runs on every navigation, so the count follows.
+ */
+export function pageTitle(title: string | undefined, matches: Matches): string | undefined {
+  const user = (matches.find((m) => m.id === "root")?.data as Pick<RootData, "user"> | undefined)?.user;
+  const count = user ? user.unreadMessages + user.newLikes : 0;
+  if (title === undefined || count <= 0) return title;
+  return `(${count}) ${title}`;
+}
+
+/** A route's title (with the count prefix, pageTitle) and meta description, from what its loader returned. */
+export function pageMeta(data: { title?: string; description?: string } | undefined, matches: Matches): ({ title: string } | { name: string; content: string })[] {
+  const title = pageTitle(data?.title, matches);
+  return [...(title === undefined ? [] : [{ title }]), ...(data?.description ? [{ name: "description", content: data.description }] : [])];
+}
