@@ -52,11 +52,13 @@ function translationAssets(): Plugin {
 
 /**
  * ADR 005: in the browser, react-i18next is the small translator of app/utils/i18n-browser.ts (tested against
- * i18next for every client key); the server build keeps the real package.
+ * i18next for every client key); the server build keeps the real package. The same for root.tsx's jotai store scope.
  */
 function browserStandIns(): Plugin {
   const standIns: Record<string, string> = {
     "react-i18next": path.resolve("app/utils/i18n-browser.ts"),
+    // jotai's Provider per server render; the browser's default store needs none (app/utils/store-scope.tsx).
+    "./utils/store-scope": path.resolve("app/utils/store-scope.browser.tsx"),
   };
   return {
     name: "rendezvous-browser-stand-ins",

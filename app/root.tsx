@@ -1,7 +1,6 @@
 // First, before any module defines a zod schema: no `new Function` in the browser (app/utils/zod-jitless.ts).
 import "./utils/zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Provider as JotaiProvider } from "jotai";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";
 import { visibleLocales } from "#contract/locales";
@@ -20,6 +19,7 @@ import { useNonce } from "./utils/nonce";
 import { TranslationsPreload } from "./utils/translations";
 import { LayoutFrame, type LayoutName } from "./components/layout/layouts";
 import { GeneralErrorBoundary } from "./components/layout/error-boundary";
+import { StoreScope } from "./utils/store-scope";
 import { useLocale } from "./utils/root-data";
 import { LoadingBar } from "./components/layout/loading-bar";
 import { reloadForChunkError } from "./utils/chunk-reload";
@@ -130,14 +130,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const layout = useLayoutName();
-  // One jotai store per render: nothing is shared between server requests.
+  // One jotai store per server render (app/utils/store-scope.tsx).
   return (
-    <JotaiProvider>
+    <StoreScope>
       <LoadingBar />
       <LayoutFrame layout={layout}>
         <Outlet />
       </LayoutFrame>
-    </JotaiProvider>
+    </StoreScope>
   );
 }
 

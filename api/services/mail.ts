@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import i18next, { type TFunction } from "i18next";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import { locales, type Locale } from "#contract/locales";
+import { writeFileAtomically } from "./atomic-file";
 
 /** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
 export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation" | "data_export" | "complaint" | NotificationMailKind;
@@ -80,7 +81,7 @@ export function createMailer(options: { smtpUrl?: string; mailFrom?: string; dat
           const info = await files.sendMail(message);
           await mkdir(mailDir, { recursive: true });
           const stamp = new Date().toISOString().replace(/:/g, "-");
-          await writeFile(path.join(mailDir, `${stamp}-${mail.kind}-${randomBytes(4).toString("hex")}.eml`), info.message as Buffer);
+          await writeFileAtomically(path.join(mailDir, `${stamp}-${mail.kind}-${randomBytes(4).toString("hex")}.eml`), info.message as Buffer);
         }
         log.info({ mail: mail.kind, userId: mail.userId, transport: smtp ? "smtp" : "file" }, "mail sent");
         return true;

@@ -1,10 +1,11 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { Agent } from "node:https";
 import path from "node:path";
 import webpush, { WebPushError } from "web-push";
 import { publicOnlyLookup, pushEndpointRefusal, type PushEndpointPolicy } from "./push-endpoint";
+import { writeFileAtomically } from "./atomic-file";
 
 /*
  * Web push (issue 13): the sending side behind an interface, as docs/architecture.md wants of external services.
@@ -80,7 +81,7 @@ export function filePushSender(dir: string): PushSender {
       await mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/:/g, "-");
       const file = path.join(dir, `${stamp}-${randomBytes(4).toString("hex")}.json`);
-      await writeFile(file, JSON.stringify({ pushService: new URL(target.endpoint).origin, payload }, null, 2));
+      await writeFileAtomically(file, JSON.stringify({ pushService: new URL(target.endpoint).origin, payload }, null, 2));
       return { kind: "sent", status: 201 };
     },
   };

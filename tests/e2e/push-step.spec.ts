@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, expectPath, test, sameOrigin } from "./fixtures";
 import { newAccountDetails } from "./accounts-support";
@@ -33,6 +34,9 @@ test.describe("signup push step", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Never miss a message");
     const step = page.getByTestId("push-step");
     if (test.info().project.use.javaScriptEnabled) {
+      // The default site has no push key, so accessibility.spec.ts cannot audit this page: axe does it here.
+      const audit = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(audit.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
       // Permission not granted: the browser refuses, and the step says how to allow it later.
       await page.getByRole("button", { name: "Turn on notifications" }).click();
       await expect(step).toHaveAttribute("data-state", /^(denied|failed)$/);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { writeFileAtomically } from "../atomic-file";
 
 /** One text message: the number in E.164 (+31612345678) and its text. */
 export type Sms = { to: string; text: string };
@@ -23,7 +24,7 @@ export function fileSms(dataDir: string): SmsSender {
     async send(sms) {
       await mkdir(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/:/g, "-");
-      await writeFile(path.join(dir, `${stamp}-${sms.to.replace(/\D/g, "")}-${randomBytes(3).toString("hex")}.txt`), `To: ${sms.to}\n\n${sms.text}\n`);
+      await writeFileAtomically(path.join(dir, `${stamp}-${sms.to.replace(/\D/g, "")}-${randomBytes(3).toString("hex")}.txt`), `To: ${sms.to}\n\n${sms.text}\n`);
     },
   };
 }

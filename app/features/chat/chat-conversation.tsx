@@ -1,15 +1,13 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { useAtomValue } from "jotai";
 import { typingSendEverySeconds } from "#contract/live";
 import type { ChatMessage } from "#contract/chat";
 import type { ChatPageData, SendActionData } from "~/features/chat/chat.server";
-import { typingAtom } from "~/features/chat/live-state";
 import { ChatRefusal } from "./chat-refusal";
 import { Avatar, CreditsBadge, RelativeTime, type ConversationProps, type Open } from "./chat-page";
 import { useHydrated } from "~/utils/hydrated";
-import { whenShown } from "~/utils/when-shown";
+import { afterHydration, whenShown } from "~/utils/when-shown";
 import { watchSession } from "~/features/account/auth-lost";
 import { Button } from "~/components/ui/button";
 
@@ -19,6 +17,9 @@ import { Button } from "~/components/ui/button";
  */
 
 // Shown to an unconfirmed member only.
+// Live only (the stream starts after hydration): its code, and jotai's, load after hydration.
+const TypingNotice = afterHydration(() => import("./typing-notice").then((m) => m.TypingNotice));
+
 const ResendActivationForm = whenShown(() => import("../signup/activation-reminder").then((m) => m.ResendActivationForm));
 // Issue 14: the gift, pickup line, GIF and photo pickers load when a page shows one.
 const ExtrasPanelView = whenShown(() => import("./chat-extras").then((m) => m.ExtrasPanelView));
@@ -118,18 +119,6 @@ export function ConversationView({ open, page }: ConversationProps) {
       <Composer open={open} page={page} hydrated={hydrated} refused={refused} text={text} setText={setText} onSend={(p) => setPending((list) => [...list, p])} />
       {page.extras ? <ExtrasPanelView open={open} page={page} extras={page.extras} closeTo={conversation ? `/chats/${conversation.id}` : `/members/${profile.id}/chat`} /> : null}
     </>
-  );
-}
-
-/** "{name} is typing…" while the other member's last typing signal is under 5 s old (issue 13; LiveEvents clears it). */
-function TypingNotice({ conversationId }: { conversationId: number }) {
-  const { t } = useTranslation("chat");
-  const typing = useAtomValue(typingAtom)[conversationId];
-  if (!typing) return null;
-  return (
-    <p className="self-start px-1 text-sm italic text-gray-500" role="status" data-testid="chat-typing">
-      {t("conversation.typing", { name: typing.name })}
-    </p>
   );
 }
 

@@ -1,8 +1,7 @@
 import { useFetcher } from "@remix-run/react";
-import { useAtom } from "jotai";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import { signupModalOpenAtom } from "~/features/signup/signup-modal-state";
+import { setSignupModalOpen, useSignupModalOpen } from "~/features/signup/signup-modal-state";
 import type { SignupActionData } from "~/types";
 import { useRootData } from "~/utils/root-data";
 import { Modal } from "~/components/ui/modal";
@@ -14,7 +13,8 @@ const SignupForm = lazy(() => import("./signup-form").then((module) => ({ defaul
 export function SignupDialog() {
   const { t } = useTranslation();
   const root = useRootData();
-  const [open, setOpen] = useAtom(signupModalOpenAtom);
+  const open = useSignupModalOpen();
+  const setOpen = setSignupModalOpen;
   const fetcher = useFetcher<SignupActionData>();
   const busy = fetcher.state !== "idle";
 

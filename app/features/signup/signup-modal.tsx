@@ -1,7 +1,6 @@
 import { Link } from "@remix-run/react";
-import { useAtomValue, useSetAtom } from "jotai";
 import { useState, type ReactNode } from "react";
-import { signupModalOpenAtom } from "~/features/signup/signup-modal-state";
+import { setSignupModalOpen, useSignupModalOpen } from "~/features/signup/signup-modal-state";
 import { useRootData } from "~/utils/root-data";
 import { whenShown } from "~/utils/when-shown";
 
@@ -14,7 +13,6 @@ const SignupDialog = whenShown(() => import("./signup-dialog").then((module) => 
  */
 export function SignupLink({ className, children }: { className?: string; children: ReactNode }) {
   const root = useRootData();
-  const open = useSetAtom(signupModalOpenAtom);
   return (
     <Link
       to="/signup"
@@ -22,7 +20,7 @@ export function SignupLink({ className, children }: { className?: string; childr
       onClick={(event) => {
         if (root?.signup.gate !== "open") return;
         event.preventDefault();
-        open(true);
+        setSignupModalOpen(true);
       }}
     >
       {children}
@@ -35,7 +33,7 @@ export function SignupLink({ className, children }: { className?: string; childr
  * JavaScript), then the dialog, which stays mounted so that it can be opened again at once.
  */
 export function SignupModal() {
-  const open = useAtomValue(signupModalOpenAtom);
+  const open = useSignupModalOpen();
   const [opened, setOpened] = useState(open);
   if (open && !opened) setOpened(true);
   return opened || open ? <SignupDialog /> : null;
