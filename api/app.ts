@@ -44,6 +44,7 @@ import { startDataExportJob } from "./jobs/data-export";
 import { unsubscribeKeyOf } from "./domain/notifications";
 import { mailEventRoutes, notificationRoutes } from "./http/notifications";
 import { startNotificationMailJob } from "./jobs/notification-mails";
+import { staffRoutes } from "./http/staff";
 
 export function createApiApp(options: {
   database: Database;
@@ -165,6 +166,7 @@ export function createApiApp(options: {
   app.use(complaintRoutes({ db, mailer, limit }));
   app.use(attributionRoutes({ db, limit }));
   app.use(teaserRoutes({ db, limit }));
+  app.use(staffRoutes({ db, secret: config.SESSION_SECRET, limit }));
   app.use(notificationRoutes({ db, limit, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET) }));
   if (options.notificationMailTimer) {
     startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true });

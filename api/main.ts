@@ -2,6 +2,7 @@ import { configErrorExitCode } from "#contract/app-mode";
 import { loadApiConfig } from "./config";
 import { openDatabase } from "./db/client";
 import { seedDemoData, seedMissingDiscountCodes, seedMissingPackages } from "./db/seed";
+import { seedDemoStaff } from "./db/seed-staff";
 import { createApiApp } from "./app";
 import { createLogger } from "./logger";
 import { logProcessFailures } from "#contract/log-redaction";
@@ -34,6 +35,7 @@ async function main() {
       if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
       if (await seedMissingDiscountCodes(database.db)) logger.info("demo discount codes created");
     }
+    if (await seedDemoStaff(database.db, config.SESSION_SECRET)) logger.info("demo staff accounts created");
   }
   let providers;
   try {

@@ -37,6 +37,7 @@ export const errorCodes = [
   "sms_failed",
   "secret_required",
   "secret_wrong",
+  "forbidden",
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -9,3 +9,4 @@ export * from "./schema/relations";
 export * from "./schema/chat";
 export * from "./schema/payments";
 export * from "./schema/operations";
+export * from "./schema/staff";

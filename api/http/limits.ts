@@ -14,6 +14,8 @@ import { handle, tooManyRequests } from "./respond";
  */
 export const clientLimits = {
   login: { perIp: { points: 20, seconds: 10 * 60 }, perAccount: { points: 10, seconds: 15 * 60 } },
+  /** Staff login (issue 25): the same as members'. */
+  staff_login: { perIp: { points: 20, seconds: 10 * 60 }, perAccount: { points: 10, seconds: 15 * 60 } },
   signup: { perIp: { points: 10, seconds: 60 * 60 } },
   password_reset: { perIp: { points: 10, seconds: 60 * 60 }, perAccount: { points: 5, seconds: 60 * 60 } },
   password_reset_do: { perIp: { points: 10, seconds: 15 * 60 } },

@@ -38,6 +38,7 @@ const englishMessages: Record<ErrorCode, string> = {
   sms_failed: "The text message could not be sent. Check your phone number or try again later.",
   secret_required: "This endpoint needs its shared secret (Authorization: Bearer).",
   secret_wrong: "The shared secret is not correct.",
+  forbidden: "You may not do this with your role.",
 };
 
 const statusOf: Record<ErrorCode, number> = {
@@ -76,6 +77,7 @@ const statusOf: Record<ErrorCode, number> = {
   sms_failed: 502,
   secret_required: 401,
   secret_wrong: 403,
+  forbidden: 403,
 };
 
 export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, "params" | "fields"> = {}): void {

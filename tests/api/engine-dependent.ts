@@ -17,5 +17,6 @@ export const engineDependentApiTests = [
   "tests/api/payments-ledger.test.ts",
   "tests/api/payments.test.ts",
   "tests/api/push-delivery.test.ts",
+  "tests/api/staff.test.ts",
   "tests/api/throttle.test.ts",
 ];

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import { derivedKey, seal, unseal } from "../sealed";
 import { and, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditPackages, debitMandates, debitRequests, payments, users } from "../../db/schema";
@@ -28,23 +29,16 @@ export type DebitConfig = { limit30d: number; ibanKey: Buffer; codeSecret: strin
 /** The key IBANs are encrypted with: IBAN_KEY, else derived from the session secret. */
 export function ibanKeyOf(config: { IBAN_KEY?: string; SESSION_SECRET: string }): Buffer {
   if (config.IBAN_KEY) return Buffer.from(config.IBAN_KEY, "base64");
-  return createHmac("sha256", config.SESSION_SECRET).update("iban-encryption").digest();
+  return derivedKey(config.SESSION_SECRET, "iban-encryption");
 }
 
-/** "v1.<iv>.<tag>.<ciphertext>" in base64url. */
+/** "v1.<iv>.<tag>.<ciphertext>" in base64url (api/domain/sealed.ts). */
 export function encryptIban(iban: string, key: Buffer): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const data = Buffer.concat([cipher.update(iban, "utf8"), cipher.final()]);
-  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), data.toString("base64url")].join(".");
+  return seal(iban, key);
 }
 
 export function decryptIban(stored: string, key: Buffer): string {
-  const [version, iv, tag, data] = stored.split(".");
-  if (version !== "v1" || !iv || !tag || !data) throw new Error("not an encrypted IBAN");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  return unseal(stored, key);
 }
 
 /** "NL** **** **** **43 00": the country and the last four characters, in the groups of four banks print. */

@@ -1,0 +1,109 @@
+import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt } from "./columns";
+
+/**
+ * The staff side (issue 25, docs/staff.md): staff accounts apart from members, their sessions and failed logins, and
+ * the audit log of every staff write. api/db/schema.ts gathers every domain's tables for drizzle and the api.
+ */
+
+export const staffRoles = ["admin", "moderator", "support", "operator"] as const;
+export type StaffRole = (typeof staffRoles)[number];
+
+/** A staff account: an e-mail address, a password and a mandatory second factor (TOTP), a role and the sites served. */
+export const staffUsers = pgTable(
+  "staff_users",
+  {
+    id: serial("id").primaryKey(),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    role: text("role", { enum: staffRoles }).notNull(),
+    /** The sites this account serves; an admin serves every site whatever this holds. */
+    siteIds: integer("site_ids").array().notNull().default([]),
+    /** scrypt, as members' passwords (api/domain/passwords.ts); null until set through the set-up link. */
+    passwordHash: text("password_hash"),
+    /** The TOTP secret (base32), encrypted with the deployment's secret; null until the second factor is enrolled. */
+    totpSecret: text("totp_secret"),
+    /** The last TOTP time step used to log in: a code works once. */
+    totpLastStep: integer("totp_last_step"),
+    /** HMACs of the unused recovery codes. */
+    recoveryCodes: text("recovery_codes").array().notNull().default([]),
+    /** Sessions made before this end (a password change, a disabled account). */
+    sessionsValidFrom: timestamp("sessions_valid_from", { withTimezone: true }).notNull().defaultNow(),
+    disabled: boolean("disabled").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("staff_users_email_idx").on(t.email)],
+);
+
+export const staffRef = () =>
+  integer("staff_user_id")
+    .notNull()
+    .references(() => staffUsers.id, { onDelete: "cascade" });
+
+export const staffTokenKinds = ["setup"] as const;
+
+/** Single-use set-up links (a new account's password and second factor); only the token's HMAC is kept. */
+export const staffTokens = pgTable(
+  "staff_tokens",
+  {
+    id: serial("id").primaryKey(),
+    staffUserId: staffRef(),
+    kind: text("kind", { enum: staffTokenKinds }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("staff_tokens_hash_idx").on(t.tokenHash)],
+);
+
+/** Staff sessions: 12 hours, only the token's HMAC kept (as members' sessions). */
+export const staffSessions = pgTable(
+  "staff_sessions",
+  {
+    id: serial("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    staffUserId: staffRef(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("staff_sessions_token_idx").on(t.tokenHash), index("staff_sessions_user_idx").on(t.staffUserId)],
+);
+
+/** Failed staff logins per account (wrong password or code), for the same lock-out members have. */
+export const staffLoginFailures = pgTable(
+  "staff_login_failures",
+  {
+    id: serial("id").primaryKey(),
+    staffUserId: staffRef(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("staff_login_failures_user_at_idx").on(t.staffUserId, t.at)],
+);
+
+/**
+ * Every staff write: who (and their role then), what, on what, the fields before and after (secrets left out), from
+ * which address, when. Append-only: the migration's trigger refuses UPDATE and DELETE. Rows outlive their staff
+ * account (no foreign key), so the log stays whole.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: serial("id").primaryKey(),
+    staffUserId: integer("staff_user_id").notNull(),
+    staffEmail: text("staff_email").notNull(),
+    role: text("role", { enum: staffRoles }).notNull(),
+    action: text("action").notNull(),
+    /** What was acted on: a kind ("member", "photo", "site", ...) and its id. */
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id"),
+    /** The site the action concerned, where one did. */
+    siteId: integer("site_id"),
+    /** The changed fields: { field: { before, after } }, secrets never included. */
+    changes: jsonb("changes").$type<Record<string, { before: unknown; after: unknown }>>().notNull().default({}),
+    clientIp: text("client_ip"),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_staff_idx").on(t.staffUserId, t.at), index("audit_log_target_idx").on(t.targetType, t.targetId)],
+);

@@ -1,0 +1,129 @@
+import { Router, type NextFunction, type Request, type Response } from "express";
+import { parse as parseCookie, serialize } from "cookie";
+import { AuditQuery, StaffLoginRequest, auditPageSize, type AuditResponse, type StaffResponse } from "#contract/staff";
+import type { Db } from "../db/client";
+import { listAudit, recordAudit } from "../domain/staff/audit";
+import { attemptStaffLogin } from "../domain/staff/login";
+import { staffMay, type StaffAction } from "../domain/staff/permissions";
+import { createStaffSession, deleteStaffSession, staffOfSession, staffSessionCookieName, staffSessionMaxAgeSeconds, type StaffMember } from "../domain/staff/sessions";
+import { emailInBody, type ClientLimiter } from "./limits";
+import { handle, parseInput, sendError } from "./respond";
+
+declare module "express-serve-static-core" {
+  interface Locals {
+    staff?: StaffMember;
+  }
+}
+
+/** The staff cookie: for /staff pages only (the browser never sends it to member pages or /api), strict, 12 hours. */
+export function staffSessionCookie(req: Request, token: string, maxAge: number): string {
+  return serialize(staffSessionCookieName, token, { httpOnly: true, sameSite: "strict", secure: req.secure, path: "/staff", maxAge });
+}
+
+const json = (res: Response) => res.set("Cache-Control", "private, no-store");
+
+function staffJson(staff: StaffMember): StaffResponse["staff"] {
+  return { id: staff.id, email: staff.email, name: staff.name, role: staff.role, site_ids: staff.siteIds };
+}
+
+/**
+ * Every staff endpoint behind the gate, with the action it takes (api/domain/staff/permissions.ts), as staffRoute
+ * registers them: tests/api/staff.test.ts walks every role against each.
+ */
+export const staffEndpoints = new Map<string, { method: "get" | "post"; path: string; action: StaffAction }>();
+
+export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter }): Router {
+  const { db, secret, limit } = deps;
+  const router = Router();
+
+  /**
+   * The one gate of every staff endpoint: a live staff session (authentication_required), and a role allowed the
+   * endpoint's action (forbidden). Endpoints that act on a site check it with staffMay(staff, action, siteId).
+   */
+  function staffOnly(action: StaffAction) {
+    return handle(async (req: Request, res: Response, next: NextFunction) => {
+      const token = parseCookie(req.headers.cookie ?? "")[staffSessionCookieName];
+      const staff = token ? await staffOfSession(db, token, secret) : null;
+      if (!staff) return sendError(res, "authentication_required");
+      if (!staffMay(staff, action)) return sendError(res, "forbidden");
+      res.locals.staff = staff;
+      next();
+    });
+  }
+  /** A staff endpoint: registered with its action, behind the gate. */
+  function staffRoute(method: "get" | "post", path: string, action: StaffAction, handler: (req: Request, res: Response) => Promise<void>): void {
+    staffEndpoints.set(`${method} ${path}`, { method, path, action });
+    router[method](path, staffOnly(action), handle(handler));
+  }
+  const staffOf = (res: Response): StaffMember => {
+    if (!res.locals.staff) throw new Error("staffOnly must run first");
+    return res.locals.staff;
+  };
+
+  router.post(
+    "/api/staff/login.php",
+    limit("staff_login", emailInBody),
+    handle(async (req, res) => {
+      const body = parseInput(res, StaffLoginRequest, req.body);
+      if (!body) return;
+      const outcome = await attemptStaffLogin(db, secret, body);
+      if (outcome.kind === "blocked") return sendError(res, "login_blocked", { params: { minutes: outcome.minutes } });
+      if (outcome.kind === "failed") return sendError(res, "login_failed");
+      const token = await createStaffSession(db, outcome.staffUserId, secret);
+      const staff = await staffOfSession(db, token, secret);
+      if (!staff) return sendError(res, "login_failed");
+      await recordAudit(db, staff, res.locals.clientIp, { action: outcome.usedRecoveryCode ? "staff.login_recovery_code" : "staff.login", targetType: "staff", targetId: staff.id });
+      res.setHeader("Set-Cookie", staffSessionCookie(req, token, staffSessionMaxAgeSeconds));
+      json(res).json({ staff: staffJson(staff) } satisfies StaffResponse);
+    }),
+  );
+
+  router.post(
+    "/api/staff/logout.php",
+    handle(async (req, res) => {
+      const token = parseCookie(req.headers.cookie ?? "")[staffSessionCookieName];
+      const staff = token ? await staffOfSession(db, token, secret) : null;
+      if (token) await deleteStaffSession(db, token, secret);
+      if (staff) await recordAudit(db, staff, res.locals.clientIp, { action: "staff.logout", targetType: "staff", targetId: staff.id });
+      res.setHeader("Set-Cookie", staffSessionCookie(req, "", 0));
+      json(res).json({ ok: true });
+    }),
+  );
+
+  staffRoute("get", "/api/staff/me.php", "staff.self", async (_req, res) => {
+    json(res).json({ staff: staffJson(staffOf(res)) } satisfies StaffResponse);
+  });
+
+  staffRoute("get", "/api/staff/audit.php", "audit.read", async (req, res) => {
+      const query = parseInput(res, AuditQuery, req.query);
+      if (!query) return;
+      const rows = await listAudit(db, {
+        staffUserId: query.staff_id,
+        action: query.action,
+        targetType: query.target_type,
+        targetId: query.target_id,
+        before: query.before,
+        limit: auditPageSize + 1,
+      });
+      const page = rows.slice(0, auditPageSize);
+      const answer: AuditResponse = {
+        entries: page.map((row) => ({
+          id: row.id,
+          staff_id: row.staffUserId,
+          staff_email: row.staffEmail,
+          role: row.role,
+          action: row.action,
+          target_type: row.targetType,
+          target_id: row.targetId,
+          site_id: row.siteId,
+          changes: row.changes,
+          client_ip: row.clientIp,
+          at: row.at.toISOString(),
+        })),
+        next_before: rows.length > auditPageSize ? (page[page.length - 1]?.id ?? null) : null,
+      };
+      json(res).json(answer);
+  });
+
+  return router;
+}

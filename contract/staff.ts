@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { Email, queryId, text } from "./input";
+
+/*
+ * The staff side (issue 25, docs/staff.md). Staff requests carry the staff session cookie (rdv_staff), which the
+ * browser sends to /staff pages only; web forwards it to these endpoints. A member's session is no staff session.
+ *
+ *   POST /api/staff/login.php   StaffLoginRequest -> StaffResponse + the rdv_staff cookie (Path=/staff, 12 h) |
+ *                               login_failed 401 (any of e-mail, password, code wrong; a code used before) |
+ *                               login_blocked 429 (five failures in 15 minutes) | too_many_requests 429
+ *   POST /api/staff/logout.php  -> { ok: true }, the session ended and the cookie cleared
+ *   GET  /api/staff/me.php      -> StaffResponse | authentication_required 403
+ *   GET  /api/staff/audit.php   AuditQuery -> AuditResponse (admins) | forbidden 403
+ */
+
+export const staffRoleNames = ["admin", "moderator", "support", "operator"] as const;
+export const StaffRole = z.enum(staffRoleNames);
+
+export const StaffLoginRequest = z.object({
+  email: Email,
+  password: z.string().min(1).max(200),
+  /** A 6-digit TOTP code or a recovery code ("xxxxx-xxxxx"). */
+  code: text(20, { min: 6 }),
+});
+export type StaffLoginRequest = z.infer<typeof StaffLoginRequest>;
+
+export const Staff = z.object({ id: z.number(), email: z.string(), name: z.string(), role: StaffRole, site_ids: z.array(z.number()) });
+export type Staff = z.infer<typeof Staff>;
+
+export const StaffResponse = z.object({
+  staff: Staff,
+  /** How many recovery codes are left after logging in with one (null: logged in with a TOTP code). */
+  recovery_codes_left: z.number().nullable().optional(),
+});
+export type StaffResponse = z.infer<typeof StaffResponse>;
+
+export const auditPageSize = 50;
+
+export const AuditQuery = z.object({
+  staff_id: queryId.optional(),
+  action: text(60, { min: 1 }).optional(),
+  target_type: text(30, { min: 1 }).optional(),
+  target_id: text(40, { min: 1 }).optional(),
+  /** Entries before this id (the next page). */
+  before: queryId.optional(),
+});
+
+export const AuditEntry = z.object({
+  id: z.number(),
+  staff_id: z.number(),
+  staff_email: z.string(),
+  role: StaffRole,
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  site_id: z.number().nullable(),
+  changes: z.record(z.string(), z.object({ before: z.unknown(), after: z.unknown() })),
+  client_ip: z.string().nullable(),
+  at: z.string(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditResponse = z.object({ entries: z.array(AuditEntry), next_before: z.number().nullable() });
+export type AuditResponse = z.infer<typeof AuditResponse>;
