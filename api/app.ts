@@ -166,7 +166,7 @@ export function createApiApp(options: {
   app.use(complaintRoutes({ db, mailer, limit }));
   app.use(attributionRoutes({ db, limit }));
   app.use(teaserRoutes({ db, limit }));
-  app.use(staffRoutes({ db, secret: config.SESSION_SECRET, limit }));
+  app.use(staffRoutes({ db, secret: config.SESSION_SECRET, limit, hub }));
   app.use(notificationRoutes({ db, limit, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET) }));
   if (options.notificationMailTimer) {
     startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true });

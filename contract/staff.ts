@@ -11,6 +11,7 @@ import { Email, queryId, text } from "./input";
  *   POST /api/staff/logout.php  -> { ok: true }, the session ended and the cookie cleared
  *   GET  /api/staff/me.php      -> StaffResponse | authentication_required 403
  *   GET  /api/staff/audit.php   AuditQuery -> AuditResponse (admins) | forbidden 403
+ *   GET  /api/staff/dashboard.php -> DashboardResponse: today's figures of the sites the staff member serves
  */
 
 export const staffRoleNames = ["admin", "moderator", "support", "operator"] as const;
@@ -62,3 +63,16 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 export const AuditResponse = z.object({ entries: z.array(AuditEntry), next_before: z.number().nullable() });
 export type AuditResponse = z.infer<typeof AuditResponse>;
+
+export const DashboardSite = z.object({
+  id: z.number(),
+  domain: z.string(),
+  name: z.string(),
+  signups_today: z.number(),
+  paying_members: z.number(),
+  /** Payments paid today, per currency, in minor units. */
+  revenue_today: z.array(z.object({ currency: z.string(), amount: z.number() })),
+  messages_today: z.number(),
+});
+export const DashboardResponse = z.object({ sites: z.array(DashboardSite), open_streams: z.number() });
+export type DashboardResponse = z.infer<typeof DashboardResponse>;

@@ -135,8 +135,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
 
   app.use(pageRequestGuard);
   app.use((req, res, next) => {
-    // A member's pages are theirs alone: no shared cache, no back-button copy after logout.
-    if (hasSessionCookie(req.headers.cookie)) res.set("Cache-Control", "private, no-store");
+    // A member's pages are theirs alone: no shared cache, no back-button copy after logout. The staff pages likewise.
+    if (hasSessionCookie(req.headers.cookie) || /^(\/[a-z]{2})?\/staff(\/|$)/.test(req.path)) res.set("Cache-Control", "private, no-store");
     next();
   });
 

@@ -67,6 +67,13 @@ export class EventHub {
     private readonly caps: StreamCaps = defaultStreamCaps,
   ) {}
 
+  /** How many event streams this instance holds open (the staff dashboard). */
+  openStreamCount(): number {
+    let count = 0;
+    for (const set of this.streams.values()) count += set.size;
+    return count;
+  }
+
   async start(listen: Listen): Promise<void> {
     this.stopListening = await listen(eventChannel, (payload) => void this.onNotify(payload), () => void this.resync());
     this.timer = setInterval(() => void this.heartbeat(), this.heartbeatMs);

@@ -1,8 +1,10 @@
 import { Router, type NextFunction, type Request, type Response } from "express";
 import { parse as parseCookie, serialize } from "cookie";
-import { AuditQuery, StaffLoginRequest, auditPageSize, type AuditResponse, type StaffResponse } from "#contract/staff";
+import { AuditQuery, StaffLoginRequest, auditPageSize, type AuditResponse, type DashboardResponse, type StaffResponse } from "#contract/staff";
 import type { Db } from "../db/client";
 import { listAudit, recordAudit } from "../domain/staff/audit";
+import { dashboardFigures } from "../domain/staff/dashboard";
+import type { EventHub } from "../events/hub";
 import { attemptStaffLogin } from "../domain/staff/login";
 import { staffMay, type StaffAction } from "../domain/staff/permissions";
 import { createStaffSession, deleteStaffSession, staffOfSession, staffSessionCookieName, staffSessionMaxAgeSeconds, type StaffMember } from "../domain/staff/sessions";
@@ -15,9 +17,13 @@ declare module "express-serve-static-core" {
   }
 }
 
-/** The staff cookie: for /staff pages only (the browser never sends it to member pages or /api), strict, 12 hours. */
-export function staffSessionCookie(req: Request, token: string, maxAge: number): string {
-  return serialize(staffSessionCookieName, token, { httpOnly: true, sameSite: "strict", secure: req.secure, path: "/staff", maxAge });
+/**
+ * The staff cookie: for /staff pages only (the browser never sends it to member pages or /api), strict, 12 hours.
+ * Twice: the staff pages are under Path=/staff, and the dashboard's own data URL (Remix fetches /staff.data when the
+ * browser navigates to /staff) is not, so it gets the same token under Path=/staff.data.
+ */
+export function staffSessionCookies(req: Request, token: string, maxAge: number): string[] {
+  return ["/staff", "/staff.data"].map((path) => serialize(staffSessionCookieName, token, { httpOnly: true, sameSite: "strict", secure: req.secure, path, maxAge }));
 }
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
@@ -32,8 +38,8 @@ function staffJson(staff: StaffMember): StaffResponse["staff"] {
  */
 export const staffEndpoints = new Map<string, { method: "get" | "post"; path: string; action: StaffAction }>();
 
-export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter }): Router {
-  const { db, secret, limit } = deps;
+export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter; hub: EventHub }): Router {
+  const { db, secret, limit, hub } = deps;
   const router = Router();
 
   /**
@@ -73,7 +79,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
       const staff = await staffOfSession(db, token, secret);
       if (!staff) return sendError(res, "login_failed");
       await recordAudit(db, staff, res.locals.clientIp, { action: outcome.usedRecoveryCode ? "staff.login_recovery_code" : "staff.login", targetType: "staff", targetId: staff.id });
-      res.setHeader("Set-Cookie", staffSessionCookie(req, token, staffSessionMaxAgeSeconds));
+      res.setHeader("Set-Cookie", staffSessionCookies(req, token, staffSessionMaxAgeSeconds));
       json(res).json({ staff: staffJson(staff) } satisfies StaffResponse);
     }),
   );
@@ -85,13 +91,30 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
       const staff = token ? await staffOfSession(db, token, secret) : null;
       if (token) await deleteStaffSession(db, token, secret);
       if (staff) await recordAudit(db, staff, res.locals.clientIp, { action: "staff.logout", targetType: "staff", targetId: staff.id });
-      res.setHeader("Set-Cookie", staffSessionCookie(req, "", 0));
+      res.setHeader("Set-Cookie", staffSessionCookies(req, "", 0));
       json(res).json({ ok: true });
     }),
   );
 
   staffRoute("get", "/api/staff/me.php", "staff.self", async (_req, res) => {
     json(res).json({ staff: staffJson(staffOf(res)) } satisfies StaffResponse);
+  });
+
+  staffRoute("get", "/api/staff/dashboard.php", "staff.self", async (_req, res) => {
+    const staff = staffOf(res);
+    const figures = await dashboardFigures(db, staff.role === "admin" ? null : staff.siteIds);
+    json(res).json({
+      sites: figures.map((site) => ({
+        id: site.id,
+        domain: site.domain,
+        name: site.name,
+        signups_today: site.signupsToday,
+        paying_members: site.payingMembers,
+        revenue_today: site.revenueToday,
+        messages_today: site.messagesToday,
+      })),
+      open_streams: hub.openStreamCount(),
+    } satisfies DashboardResponse);
   });
 
   staffRoute("get", "/api/staff/audit.php", "audit.read", async (req, res) => {

@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuditResponse, StaffResponse } from "#contract/staff";
-import { auditLog, staffUsers, staffRoles, type StaffRole } from "../../api/db/schema";
+import { AuditResponse, DashboardResponse, StaffResponse } from "#contract/staff";
+import { auditLog, staffUsers, staffRoles, users, type StaffRole } from "../../api/db/schema";
 import { addStaffAccount } from "../../api/domain/staff/accounts";
 import { staffPermissions, type StaffAction } from "../../api/domain/staff/permissions";
 import { staffSessionCookieName } from "../../api/domain/staff/sessions";
 import { totpCode } from "../../api/domain/staff/totp";
 import { staffEndpoints } from "../../api/http/staff";
-import { demoAccounts, expectApiError, login, postJson, startApi, testSessionSecret, type Harness } from "./harness";
+import { demoAccounts, expectApiError, insertMember, login, postJson, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
  * Issue 25, staff accounts (docs/staff.md): login with a password and a TOTP code (or a recovery code), each code
@@ -61,6 +61,9 @@ describe("staff login", () => {
     expect(StaffResponse.parse(await res.json()).staff).toMatchObject({ email: support.email, role: "support", site_ids: [1] });
     const cookie = staffCookieOf(res);
     expect(cookie?.attributes).toEqual(expect.arrayContaining(["Path=/staff", "SameSite=Strict", "HttpOnly", "Max-Age=43200"]));
+    // The same token for the dashboard's data URL (Remix fetches /staff.data, which Path=/staff does not cover), and no other path.
+    const paths = res.headers.getSetCookie().filter((raw) => raw.startsWith(`${staffSessionCookieName}=${cookie!.value};`)).map((raw) => /Path=([^;]+)/.exec(raw)?.[1]);
+    expect(paths).toEqual(["/staff", "/staff.data"]);
     const me = await fetch(`${api.baseUrl}/api/staff/me.php`, { headers: asStaff(cookie!.value) });
     expect(StaffResponse.parse(await me.json()).staff.id).toBe(support.id);
   });
@@ -154,6 +157,26 @@ describe("the staff gate", () => {
     expect(res.status).toBe(200);
     expect(staffCookieOf(res)?.attributes).toEqual(expect.arrayContaining(["Max-Age=0", "Path=/staff"]));
     await expectApiError(await fetch(`${api.baseUrl}/api/staff/me.php`, { headers: asStaff(token) }), 403, "authentication_required");
+  });
+});
+
+describe("the dashboard", () => {
+  it("gives today's figures of the sites a staff member serves; an admin's of every site", async () => {
+    const member = await insertMember(api, { passwordHash: "x" });
+    const support = await newStaff("support");
+    const admin = await newStaff("admin");
+    const figures = async (account: Account) => DashboardResponse.parse(await (await fetch(`${api.baseUrl}/api/staff/dashboard.php`, { headers: asStaff(await staffLogin(account, "")) })).json());
+    const own = await figures(support);
+    expect(own.sites.map((site) => site.id)).toEqual([1]);
+    expect(own.sites[0]!.signups_today).toBeGreaterThanOrEqual(1);
+    expect(own.open_streams).toBe(0);
+    const all = await figures(admin);
+    expect(all.sites.length).toBeGreaterThan(1);
+    expect(all.sites.find((site) => site.id === 1)?.signups_today).toBe(own.sites[0]!.signups_today);
+    // The demo's members signed up on earlier days: today's count is the members made today, not every member.
+    const [today] = await api.db.select({ n: sql<number>`count(*)::int` }).from(users).where(sql`${users.siteId} = 1 and ${users.signupDate} >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`);
+    expect(own.sites[0]!.signups_today).toBe(today?.n);
+    expect(member.userId).toBeGreaterThan(0);
   });
 });
 

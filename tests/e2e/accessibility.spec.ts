@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import { TeasersResponse } from "#contract/members";
 import { expect, hydrated, projectRoot, sameOrigin, test } from "./fixtures";
 import { activeMember, type ActiveMember } from "./accounts-support";
+import { staffLogin } from "./staff-support";
 
 /**
  * Issue 29: axe (WCAG 2.1 A and AA) and the cumulative layout shift (under 0.01) on every page of the site, with
@@ -28,7 +29,7 @@ type Samples = { member: number; packageId: number; conversation: number; paymen
  */
 type Visit = { path: string; react?: false; described?: false };
 
-type Group = "visitor" | "lander" | "social" | "account" | "purchase";
+type Group = "visitor" | "lander" | "social" | "account" | "purchase" | "staff";
 type Entry = { group: Group; visits: (s: Samples) => Visit[] } | { notAPage: string };
 
 const at = (...paths: string[]): Visit[] => paths.map((path) => ({ path }));
@@ -103,6 +104,11 @@ const pages: Record<string, Entry> = {
   "transactions._index.tsx": { group: "purchase", visits: () => at("/transactions") },
   "unsubscribe.tsx": { group: "visitor", visits: () => at("/unsubscribe?token=1.not-a-token") },
   "manifest[.]webmanifest.ts": { notAPage: "the web app manifest (JSON)" },
+  "staff.tsx": { notAPage: "the staff pages' frame (header, navigation): audited with each staff page below" },
+  "staff._index.tsx": { group: "staff", visits: () => at("/staff") },
+  "staff.audit.tsx": { group: "staff", visits: () => at("/staff/audit") },
+  "staff_.login.tsx": { group: "visitor", visits: () => at("/staff/login") },
+  "staff_.logout.tsx": { notAPage: "a POST only (staff log out)" },
 };
 
 /** One line per violation: rule, impact, help, and each element's target. */
@@ -183,6 +189,12 @@ test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
 
   test("every page a visitor can open", async ({ page }) => {
     report(await auditGroup(page, "visitor", unused));
+  });
+
+  test("the staff pages, as an admin", async ({ page }) => {
+    await staffLogin(page, "admin");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
+    report(await auditGroup(page, "staff", unused));
   });
 
   test("every lander and member landing", async ({ page }) => {

@@ -4,7 +4,12 @@ import { describe, expect, it } from "vitest";
 import { locales } from "#contract/locales";
 
 const root = path.resolve(__dirname, "../../locales");
-const namespaces = readdirSync(path.join(root, "en")).filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, ""));
+/** Issue 25: the staff pages are in English for now; their texts are a namespace of their own so more languages can follow. */
+const englishOnly = new Set(["staff"]);
+const namespaces = readdirSync(path.join(root, "en"))
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => f.replace(/\.json$/, ""))
+  .filter((ns) => !englishOnly.has(ns));
 /** Values allowed to stay as in English (names, and words that are the same in that language), per locale: "ns:key". */
 const allowlist = JSON.parse(readFileSync(path.join(root, "untranslated-allowlist.json"), "utf8")) as Record<string, string[]>;
 

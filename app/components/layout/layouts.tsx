@@ -21,7 +21,7 @@ const TimeBonusModal = whenShown(() => import("~/features/payments/offer-notices
 /** Pages that show the offer themselves (the prices) or where a banner would be in the way of paying. */
 const offerFreePaths = /^\/(credits|payment|sandbox-checkout|directdebit)(\/|$)/;
 
-export type LayoutName = "default" | "chat" | "lander" | "empty";
+export type LayoutName = "default" | "chat" | "lander" | "empty" | "staff";
 
 /** docs/product.md §2 layouts: default (navigation, footer, disclaimer), chat (full screen), lander (brand bar and footer), empty. */
 export function LayoutFrame({ layout, children }: { layout: LayoutName; children: ReactNode }) {
@@ -48,6 +48,9 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
       );
     case "empty":
       return <main id="main">{children}</main>;
+    case "staff":
+      // The staff pages (app/routes/staff*.tsx) bring their own header and main: none of the members' parts.
+      return <>{children}</>;
     case "lander":
       return (
         <div className="flex min-h-screen flex-col">

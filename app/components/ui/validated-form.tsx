@@ -17,14 +17,15 @@ type Options<Schema extends z.ZodObject> = {
   constraint: Record<string, Constraint>;
   lastResult: SubmissionResult<string[]> | null | undefined;
   defaultValue?: DefaultValue;
-  t: TFunction;
+  /** The page's translations, for a schema whose messages take them (the staff pages give texts of their own). */
+  t?: TFunction;
 };
 
 const sameView = (a: FormView | null, b: FormView) => a !== null && JSON.stringify(a) === JSON.stringify(b);
 
 /** The schema made once with the page's translations, for conform. */
-function SchemaBridge({ makeSchema, t, ...props }: Omit<BridgeProps, "schema"> & { makeSchema: (t: TFunction) => z.ZodObject; t: TFunction }) {
-  const [schema] = useState(() => makeSchema(t));
+function SchemaBridge({ makeSchema, t, ...props }: Omit<BridgeProps, "schema"> & { makeSchema: (t: TFunction) => z.ZodObject; t: TFunction | undefined }) {
+  const [schema] = useState(() => makeSchema(t as TFunction));
   return <ConformBridge {...props} schema={schema} />;
 }
 

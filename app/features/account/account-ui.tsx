@@ -26,13 +26,15 @@ export { Notice } from "~/components/ui/notice";
  * After a refused submit the password fields are empty again: `hideFields` does it for a full page
  * load; after a client-side submit this clears them in the DOM (a conform update would revalidate
  * and drop the server's error). Before the browser paints the error: cleared after it, what the member had begun to
- * type again would be lost.
+ * type again would be lost. `alsoNamed`: other secrets to clear, such as a one-time code.
  */
-export function useEmptyPasswordsAfterError(formId: string, lastResult: SubmissionResult<string[]> | undefined) {
+export function useEmptyPasswordsAfterError(formId: string, lastResult: SubmissionResult<string[]> | undefined, alsoNamed: readonly string[] = []) {
+  const others = alsoNamed.join(",");
   useBrowserLayoutEffect(() => {
     if (lastResult?.status !== "error") return;
-    for (const input of document.getElementById(formId)?.querySelectorAll<HTMLInputElement>('input[type="password"]') ?? []) input.value = "";
-  }, [formId, lastResult]);
+    const selector = ['input[type="password"]', ...(others ? others.split(",") : []).map((name) => `input[name="${name}"]`)].join(",");
+    for (const input of document.getElementById(formId)?.querySelectorAll<HTMLInputElement>(selector) ?? []) input.value = "";
+  }, [formId, lastResult, others]);
 }
 
 /** The new password and its repeat, as the reset and change forms ask for them. */

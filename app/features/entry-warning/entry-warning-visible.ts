@@ -8,7 +8,7 @@ const strictCountries = ["NL", "DE"];
 export function useEntryWarningVisible(layout: LayoutName): boolean {
   const root = useRootData();
   const matches = useMatches();
-  if (!root?.entryWarning.eligible || layout === "empty") return false;
+  if (!root?.entryWarning.eligible || layout === "empty" || layout === "staff") return false;
   if (layout === "chat" || layout === "lander") return strictCountries.includes(root.entryWarning.country ?? "");
   // complete-signup, reset-password and reset-password/do opt out with handle.hideEntryWarning.
   return !matches.some((m) => (m.handle as { hideEntryWarning?: boolean } | undefined)?.hideEntryWarning);

@@ -1,0 +1,11 @@
+import staff from "../../../locales/en/staff.json";
+
+/**
+ * The staff pages' texts (issue 25): English for now, in a namespace of their own (locales/en/staff.json) so more
+ * languages can follow. A page's loader sends the parts it shows; the browser loads no translation file for them.
+ */
+export type StaffTexts = typeof staff;
+
+export function staffTexts(): StaffTexts {
+  return staff;
+}

@@ -1,0 +1,72 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { DashboardResponse } from "#contract/staff";
+import { apiFor } from "~/utils/api.server";
+import { pageMeta } from "~/utils/page-title";
+import { formatMoney } from "~/features/payments/money";
+import { staffTexts } from "~/features/staff/staff-texts.server";
+import { requireStaff } from "~/features/staff/staff-api.server";
+
+/** Issue 25 item 7: today's figures of the sites the staff member serves (an admin: every site). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  const texts = staffTexts().dashboard;
+  const result = await apiFor(request, context).get("/api/staff/dashboard.php", DashboardResponse, undefined, { sessionOptional: true });
+  if (!result.ok) throw new Response(null, { status: result.status });
+  return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
+
+export default function StaffDashboard() {
+  const { texts, figures } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
+      <p className="mt-1 text-sm text-gray-600">{texts.lead}</p>
+      {figures.sites.length === 0 ? (
+        <p className="mt-6 text-gray-700">{texts.empty}</p>
+      ) : (
+        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
+          <table className="min-w-full text-left text-sm" data-testid="staff-dashboard">
+            <thead className="border-b border-gray-200 text-gray-700">
+              <tr>
+                <th scope="col" className="px-4 py-3 font-semibold">
+                  {texts.site}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {texts.signups}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {texts.paying}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {texts.revenue}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {texts.messages}
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100 text-gray-900">
+              {figures.sites.map((site) => (
+                <tr key={site.id} data-testid="staff-dashboard-site">
+                  <th scope="row" className="px-4 py-3 font-medium">
+                    {site.name} <span className="font-normal text-gray-600">({site.domain})</span>
+                  </th>
+                  <td className="px-4 py-3 text-right tabular-nums">{site.signups_today}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">{site.paying_members}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">
+                    {site.revenue_today.length ? site.revenue_today.map((r) => formatMoney(r.amount, r.currency, "en")).join(", ") : texts.noRevenue}
+                  </td>
+                  <td className="px-4 py-3 text-right tabular-nums">{site.messages_today}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="mt-4 text-sm text-gray-600">{texts.streams.replace("{{count}}", String(figures.open_streams))}</p>
+    </>
+  );
+}

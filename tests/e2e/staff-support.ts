@@ -1,0 +1,68 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { totpCode, totpPeriodSeconds } from "../../api/domain/staff/totp";
+import { demoStaff, demoTotpSecret } from "../../api/db/seed-staff";
+import { demoPassword } from "../../api/db/seed";
+
+export type DemoStaffRole = (typeof demoStaff)[number]["role"];
+
+const stepMs = totpPeriodSeconds * 1000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A TOTP code for a demo staff account that no test has used yet: a code logs in once (api/domain/staff/login.ts),
+ * and the browser tests run in two workers. The last step used per account is kept in the run's data directory
+ * under a lock (a directory made atomically); the api accepts the step before, the current and the next one, so a
+ * test waits for the next step only when those are used up.
+ */
+export async function freshStaffCode(role: DemoStaffRole): Promise<string> {
+  const dir = path.join(process.env.E2E_DATA_DIR ?? "/tmp", "staff-totp");
+  mkdirSync(dir, { recursive: true });
+  const lock = path.join(dir, `${role}.lock`);
+  const file = path.join(dir, `${role}.step`);
+  for (let tries = 0; ; tries++) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (tries > 400) throw new Error(`the TOTP lock of ${role} stays taken`);
+      await sleep(50);
+    }
+  }
+  try {
+    for (;;) {
+      const current = Math.floor(Date.now() / stepMs);
+      let last = -1;
+      try {
+        last = Number(readFileSync(file, "utf8"));
+      } catch {
+        // No code used yet in this run.
+      }
+      const step = Math.max(last + 1, current - 1);
+      // Keep a step's margin from the window's edge: the request takes a moment to arrive.
+      if (step <= current) {
+        writeFileSync(file, String(step));
+        return totpCode(demoTotpSecret, step * stepMs + 1000);
+      }
+      await sleep((current + 1) * stepMs - Date.now() + 50);
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export function demoStaffEmail(role: DemoStaffRole): string {
+  const staff = demoStaff.find((s) => s.role === role);
+  if (!staff) throw new Error(`no demo staff account for ${role}`);
+  return staff.email;
+}
+
+/** Logs a demo staff member in through the staff login page (with or without JavaScript). */
+export async function staffLogin(page: Page, role: DemoStaffRole): Promise<void> {
+  await page.goto("/staff/login");
+  await page.getByLabel("E-mail address").fill(demoStaffEmail(role));
+  await page.getByLabel("Password").fill(demoPassword);
+  await page.getByLabel("Code from your authenticator app").fill(await freshStaffCode(role));
+  await page.getByRole("button", { name: "Log in" }).click();
+}
