@@ -58,13 +58,17 @@ function browserStandIns(): Plugin {
   const standIns: Record<string, string> = {
     "react-i18next": path.resolve("app/utils/i18n-browser.ts"),
     // jotai's Provider per server render; the browser's default store needs none (app/utils/store-scope.tsx).
+    // root.tsx is its one importer.
     "./utils/store-scope": path.resolve("app/utils/store-scope.browser.tsx"),
   };
   return {
     name: "rendezvous-browser-stand-ins",
     enforce: "pre",
-    resolveId(source, _importer, options) {
-      return !options.ssr ? (standIns[source] ?? null) : null;
+    resolveId(source, importer, options) {
+      if (options.ssr) return null;
+      // A relative stand-in only for the one file that imports it that way (root.tsx).
+      if (source.startsWith(".") && importer !== path.resolve("app/root.tsx")) return null;
+      return standIns[source] ?? null;
     },
   };
 }

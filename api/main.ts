@@ -35,7 +35,9 @@ async function main() {
       if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
       if (await seedMissingDiscountCodes(database.db)) logger.info("demo discount codes created");
     }
-    if (await seedDemoStaff(database.db, config.SESSION_SECRET)) logger.info("demo staff accounts created");
+    // Demo staff (a published password and TOTP secret) only with the demo data made just now, and never in
+    // production mode: an existing database keeps the staff it has (docs/staff.md).
+    if (seeded && config.APP_MODE !== "production" && (await seedDemoStaff(database.db, config.SESSION_SECRET))) logger.info("demo staff accounts created");
   }
   let providers;
   try {

@@ -120,7 +120,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <TranslationsPreload locale={locale} />
       </head>
       <body className="min-h-screen">
-        {children}
+        {/* One jotai store per server render, the error page's included (app/utils/store-scope.tsx). */}
+        <StoreScope>{children}</StoreScope>
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -130,14 +131,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   const layout = useLayoutName();
-  // One jotai store per server render (app/utils/store-scope.tsx).
   return (
-    <StoreScope>
+    <>
       <LoadingBar />
       <LayoutFrame layout={layout}>
         <Outlet />
       </LayoutFrame>
-    </StoreScope>
+    </>
   );
 }
 

@@ -20,6 +20,7 @@ import { coalesceWrites } from "./coalesce-writes";
 import { dataAnswerHeaders, errorHandler, hostGuard } from "./edge";
 import { apiBodyCap, rememberUpstream } from "./api-body-cap";
 import { redactUrl, requestLogLevel } from "#contract/log-redaction";
+import { isStaffPath } from "../app/utils/paths";
 
 type Options = { config: WebConfig; logger: Logger; vite?: ViteDevServer; build?: ServerBuild };
 
@@ -136,7 +137,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
   app.use(pageRequestGuard);
   app.use((req, res, next) => {
     // A member's pages are theirs alone: no shared cache, no back-button copy after logout. The staff pages likewise.
-    if (hasSessionCookie(req.headers.cookie) || /^(\/[a-z]{2})?\/staff(\/|$)/.test(req.path)) res.set("Cache-Control", "private, no-store");
+    if (hasSessionCookie(req.headers.cookie) || isStaffPath(req.path)) res.set("Cache-Control", "private, no-store");
     next();
   });
 

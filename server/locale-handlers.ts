@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
 import type { ServerBuild } from "@remix-run/node";
 import { defaultLocale, locales } from "#contract/locales";
-import { splitLocale } from "../app/utils/paths";
+import { isStaffPath, splitLocale } from "../app/utils/paths";
 
 /**
  * The locale prefix outside the route tree (docs/decisions/013-the-locale-prefix-as-basename.md): a page of another
@@ -15,7 +15,12 @@ export function localeHandlers(handlerFor: (basename: string) => RequestHandler)
   const unprefixed = handlerFor("/");
   const prefixed = new Map(locales.filter((locale) => locale !== defaultLocale).map((locale) => [locale, handlerFor(`/${locale}`)]));
   return (req, res, next) => {
-    const { locale } = splitLocale(req.path);
+    const { locale, path } = splitLocale(req.path);
+    // The staff side has one address, without a language (its cookie is scoped to /staff).
+    if (locale && isStaffPath(path) && (req.method === "GET" || req.method === "HEAD")) {
+      const query = req.originalUrl.indexOf("?");
+      return res.redirect(302, path + (query === -1 ? "" : req.originalUrl.slice(query)));
+    }
     const handler = (locale && prefixed.get(locale)) || unprefixed;
     handler(req, res, next);
   };

@@ -78,9 +78,10 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
       const token = await createStaffSession(db, outcome.staffUserId, secret);
       const staff = await staffOfSession(db, token, secret);
       if (!staff) return sendError(res, "login_failed");
-      await recordAudit(db, staff, res.locals.clientIp, { action: outcome.usedRecoveryCode ? "staff.login_recovery_code" : "staff.login", targetType: "staff", targetId: staff.id });
+      const recovery = outcome.recoveryCodesLeft !== null;
+      await recordAudit(db, staff, res.locals.clientIp, { action: recovery ? "staff.login_recovery_code" : "staff.login", targetType: "staff", targetId: staff.id });
       res.setHeader("Set-Cookie", staffSessionCookies(req, token, staffSessionMaxAgeSeconds));
-      json(res).json({ staff: staffJson(staff) } satisfies StaffResponse);
+      json(res).json({ staff: staffJson(staff), recovery_codes_left: outcome.recoveryCodesLeft } satisfies StaffResponse);
     }),
   );
 

@@ -13,15 +13,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const texts = staffTexts().dashboard;
   const result = await apiFor(request, context).get("/api/staff/dashboard.php", DashboardResponse, undefined, { sessionOptional: true });
   if (!result.ok) throw new Response(null, { status: result.status });
-  return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data };
+  const left = Number(new URL(request.url).searchParams.get("recovery_left"));
+  const recoveryNotice = Number.isInteger(left) && left >= 0 && new URL(request.url).searchParams.has("recovery_left") ? staffTexts().login.recoveryUsed.replace("{{count}}", String(left)) : null;
+  return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data, recoveryNotice };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffDashboard() {
-  const { texts, figures } = useLoaderData<typeof loader>();
+  const { texts, figures, recoveryNotice } = useLoaderData<typeof loader>();
   return (
     <>
+      {recoveryNotice ? (
+        <p role="status" className="mb-4 rounded-md bg-amber-50 px-4 py-2 text-sm text-gray-900 ring-1 ring-amber-200" data-testid="staff-recovery-left">
+          {recoveryNotice}
+        </p>
+      ) : null}
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
       <p className="mt-1 text-sm text-gray-600">{texts.lead}</p>
       {figures.sites.length === 0 ? (

@@ -3,6 +3,7 @@ import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { Button } from "~/components/ui/button";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 export const handle = { layout: "staff", hideEntryWarning: true };
 
@@ -47,5 +48,14 @@ export default function StaffFrame() {
         <Outlet />
       </main>
     </div>
+  );
+}
+
+/** An error of a staff page (a refused role, the api away) shows in the staff frame's place, not the members' layout. */
+export function ErrorBoundary() {
+  return (
+    <main id="main" className="min-h-screen bg-gray-50">
+      <GeneralErrorBoundary />
+    </main>
   );
 }

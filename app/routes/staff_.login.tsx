@@ -29,7 +29,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: staffLoginSchema(texts) });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "code"] }), { status: 400 });
   const result = await apiFor(request, context).post("/api/staff/login.php", StaffResponse, submission.value);
-  if (result.ok) throw redirect("/staff");
+  // After a recovery code, the dashboard says how many are left.
+  if (result.ok) throw redirect(typeof result.data.recovery_codes_left === "number" ? `/staff?recovery_left=${result.data.recovery_codes_left}` : "/staff");
   const message =
     result.error.error === "login_blocked"
       ? texts.blocked.replace("{{minutes}}", String(result.error.params?.minutes ?? 15))

@@ -127,6 +127,12 @@ export function apiFor(request: Request, context: AppLoadContext) {
       context.logger.error({ upstream: url.pathname, status: response.status }, "api error outside the contract");
       throw serviceUnavailable();
     }
+    // A staff endpoint's session is the staff cookie's: when it has ended, back to the staff login; the member's
+    // own session (if the browser has one too) is none of its business.
+    if (path.startsWith("/api/staff/")) {
+      if (error.data.error === "authentication_required" && !options.sessionOptional) throw redirect("/staff/login");
+      return { ok: false, status: response.status, error: error.data };
+    }
     if (error.data.error === "authentication_required" && hasSession && path !== "/api/user.php" && !options.sessionOptional) {
       throw loggedOut();
     }

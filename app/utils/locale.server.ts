@@ -2,7 +2,7 @@ import { redirect } from "@remix-run/node";
 import { parse, serialize } from "cookie";
 import { defaultLocale, isLocale, type Locale } from "#contract/locales";
 import type { Settings } from "#contract/settings";
-import { localizePath, splitLocale } from "./paths";
+import { isStaffPath, localizePath, splitLocale } from "./paths";
 
 export const localeCookieName = "i18n_redirected";
 const localeCookieMaxAge = 365 * 24 * 60 * 60; // docs/product.md §1: kept 365 days
@@ -35,6 +35,8 @@ export function resolveLocale(request: Request, settings: Settings): Locale {
   if (url.pathname === "/en" || url.pathname.startsWith("/en/")) {
     throw redirect(url.pathname.slice(3) + url.search || "/");
   }
+  // The staff pages are in English, at one address (app/utils/paths.ts isStaffPath).
+  if (isStaffPath(path)) return defaultLocale;
   const preferred = preferredLocale(request, settings);
   if (preferred !== defaultLocale && request.method === "GET") {
     throw redirect(localizePath(preferred, path) + url.search);

@@ -23,6 +23,14 @@ export function splitLocale(pathname: string): { locale: Locale | null; path: st
   return { locale: null, path: pathname || "/" };
 }
 
+/**
+ * The staff side (docs/staff.md) is in English and has one address: /staff/..., never under a language prefix. Its
+ * cookie is scoped to that path (and to /staff.data, the dashboard's data URL).
+ */
+export function isStaffPath(path: string): boolean {
+  return /^\/staff(\/|\.data$|$)/.test(path);
+}
+
 const redirectBase = "http://rendezvous.invalid";
 const maxRedirectLength = 2048;
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from "react";
+import { lazy, memo, Suspense, type ComponentType } from "react";
 import { reloadForChunkError } from "~/utils/chunk-reload";
 import { useHydrated } from "~/utils/hydrated";
 
@@ -42,13 +42,16 @@ export function whenShown<P extends object>(load: () => Promise<ComponentType<P>
       ),
     ) as unknown as ComponentType<P>;
   }
-  return function Shown(props: P) {
+  // Memoised: while its code loads, a boundary React is still hydrating must not receive an update. A parent's
+  // synchronous re-render (typing in the chat's composer) with the same props then leaves it alone instead of
+  // making React give up its server HTML (React error #421).
+  return memo(function Shown(props: P) {
     return (
       <Suspense fallback={null}>
         <Component {...props} />
       </Suspense>
     );
-  };
+  }) as unknown as ComponentType<P>;
 }
 
 /**

@@ -95,6 +95,7 @@ describe("staff login", () => {
     const [first] = account.recoveryCodes;
     const res = await postJson(api.baseUrl, "/api/staff/login.php", { email: account.email, password, code: first!.toUpperCase() });
     expect(res.status).toBe(200);
+    expect(StaffResponse.parse(await res.json()).recovery_codes_left).toBe(account.recoveryCodes.length - 1);
     await expectApiError(await postJson(api.baseUrl, "/api/staff/login.php", { email: account.email, password, code: first }), 401, "login_failed");
     const [row] = await api.db.select({ codes: staffUsers.recoveryCodes }).from(staffUsers).where(eq(staffUsers.id, account.id));
     expect(row?.codes).toHaveLength(account.recoveryCodes.length - 1);
@@ -206,6 +207,7 @@ describe("the audit log", () => {
     const refusal = (attempt: Promise<unknown>) => attempt.then(() => "changed", (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message));
     expect(await refusal(api.db.update(auditLog).set({ action: "rewritten" }))).toMatch(/audit_log is append-only/);
     expect(await refusal(api.db.delete(auditLog))).toMatch(/audit_log is append-only/);
+    expect(await refusal(api.db.execute(sql`truncate audit_log`))).toMatch(/audit_log is append-only/);
     const [count] = await api.db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(eq(auditLog.action, "rewritten"));
     expect(count?.n).toBe(0);
   });

@@ -14,7 +14,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * A TOTP code for a demo staff account that no test has used yet: a code logs in once (api/domain/staff/login.ts),
  * and the browser tests run in two workers. The last step used per account is kept in the run's data directory
  * under a lock (a directory made atomically); the api accepts the step before, the current and the next one, so a
- * test waits for the next step only when those are used up.
+ * test waits only when the current and the next step are used up.
  */
 export async function freshStaffCode(role: DemoStaffRole): Promise<string> {
   const dir = path.join(process.env.E2E_DATA_DIR ?? "/tmp", "staff-totp");
@@ -32,20 +32,22 @@ export async function freshStaffCode(role: DemoStaffRole): Promise<string> {
   }
   try {
     for (;;) {
-      const current = Math.floor(Date.now() / stepMs);
+      const now = Date.now();
+      const current = Math.floor(now / stepMs);
       let last = -1;
       try {
         last = Number(readFileSync(file, "utf8"));
       } catch {
         // No code used yet in this run.
       }
-      const step = Math.max(last + 1, current - 1);
-      // Keep a step's margin from the window's edge: the request takes a moment to arrive.
-      if (step <= current) {
+      // The current step or the next (the api accepts one step either side), never one used before; a step that
+      // ends within 5 s is skipped: the code must still be good when the request arrives.
+      const step = Math.max(last + 1, (current + 1) * stepMs - now < 5000 ? current + 1 : current);
+      if (step <= current + 1) {
         writeFileSync(file, String(step));
         return totpCode(demoTotpSecret, step * stepMs + 1000);
       }
-      await sleep((current + 1) * stepMs - Date.now() + 50);
+      await sleep(step * stepMs - stepMs - now + 50);
     }
   } finally {
     rmSync(lock, { recursive: true, force: true });

@@ -84,3 +84,14 @@ test("a member's session opens no staff page", async ({ browser, baseURL }) => {
   await expectPath(member.page, "/staff/login");
   await member.page.context().close();
 });
+
+test("the staff side has one address, in English: a language prefix is dropped, and a Dutch visitor is not sent to /nl", async ({ page, context, baseURL }) => {
+  const prefixed = await page.request.get("/nl/staff/login?x=1", { maxRedirects: 0 });
+  expect(prefixed.status()).toBe(302);
+  expect(prefixed.headers().location).toBe("/staff/login?x=1");
+  // A visitor who chose Dutch (the language cookie) still gets the staff login where its cookie is scoped.
+  await context.addCookies([{ name: "i18n_redirected", value: "nl", url: baseURL ?? "" }]);
+  await page.goto("/staff/login");
+  await expectPath(page, "/staff/login");
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+});

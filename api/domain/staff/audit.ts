@@ -5,8 +5,22 @@ import type { StaffMember } from "./sessions";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Fields whose values never go into the log, whatever action changes them. */
-const secretFields = /password|secret|token|totp|recovery|iban|code_hash/i;
+/** Fields whose values never go into the log, whatever action changes them, at any depth. */
+const secretFields = /password|secret|token|totp|recovery|iban|salt|hash|private|api_?key|(^|_)key$|smtp|card|(^|_)code$/i;
+
+/** A value with the values of its secret fields replaced, at any depth. */
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, secretFields.test(key) ? "(secret)" : withoutSecrets(item)]));
+  return value;
+}
+
+/** A stable text of a value (keys sorted), to tell whether a field changed. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  if (value && typeof value === "object") return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stable((value as Record<string, unknown>)[key])}`).join(",")}}`;
+  return JSON.stringify(value) ?? "undefined";
+}
 
 export type AuditEntry = {
   action: string;
@@ -21,8 +35,8 @@ export type AuditEntry = {
 export function auditChanges(changes: Record<string, { before: unknown; after: unknown }>): Record<string, { before: unknown; after: unknown }> {
   return Object.fromEntries(
     Object.entries(changes)
-      .filter(([, { before, after }]) => JSON.stringify(before) !== JSON.stringify(after))
-      .map(([field, change]) => [field, secretFields.test(field) ? { before: "(secret)", after: "(secret, changed)" } : change]),
+      .filter(([, { before, after }]) => stable(before) !== stable(after))
+      .map(([field, change]) => [field, secretFields.test(field) ? { before: "(secret)", after: "(secret, changed)" } : { before: withoutSecrets(change.before), after: withoutSecrets(change.after) }]),
   );
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { messages, payments, profiles, sites, users } from "../../db/schema";
 
@@ -34,10 +34,10 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
     db
       .select({ siteId: users.siteId, n: sql<number>`count(*)::int` })
       .from(users)
-      .where(and(eq(users.paidUser, true), onSites(users.siteId)))
+      .where(and(eq(users.paidUser, true), notInArray(users.status, ["deleted", "erased"]), onSites(users.siteId)))
       .groupBy(users.siteId),
     db
-      .select({ siteId: payments.siteId, currency: payments.currency, amount: sql<number>`sum(${payments.amount})::int` })
+      .select({ siteId: payments.siteId, currency: payments.currency, amount: sql<number>`sum(${payments.amount})::float8` })
       .from(payments)
       .where(and(eq(payments.status, "paid"), gte(payments.paidAt, since), onSites(payments.siteId)))
       .groupBy(payments.siteId, payments.currency)

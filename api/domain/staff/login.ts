@@ -12,7 +12,10 @@ import { totpStep } from "./totp";
  * same lock-out as members' (five failures in 15 minutes, api/domain/login.ts), counted for a wrong password and a
  * wrong or reused code alike; a disabled account or one not set up yet never logs in.
  */
-export type StaffLoginOutcome = { kind: "ok"; staffUserId: number; usedRecoveryCode: boolean } | { kind: "failed" } | { kind: "blocked"; minutes: number };
+export type StaffLoginOutcome =
+  | { kind: "ok"; staffUserId: number; /** After a login with a recovery code: how many are left; else null. */ recoveryCodesLeft: number | null }
+  | { kind: "failed" }
+  | { kind: "blocked"; minutes: number };
 
 /** The key TOTP secrets are sealed with (api/domain/sealed.ts). */
 export function totpKeyOf(secret: string): Buffer {
@@ -32,7 +35,13 @@ export async function attemptStaffLogin(db: Db, secret: string, input: { email: 
   // Hash even for an unknown address, so the answer's time does not tell which addresses exist.
   const passwordOk = await verifyPassword(input.password, staff?.passwordHash ?? null);
   if (!staff || staff.disabled || !staff.totpSecret) return { kind: "failed" };
-  const totpSecret = unseal(staff.totpSecret, totpKeyOf(secret));
+  let totpSecret: string;
+  try {
+    totpSecret = unseal(staff.totpSecret, totpKeyOf(secret));
+  } catch {
+    // Sealed under another SESSION_SECRET: no code can match; the account needs a new set-up (docs/staff.md).
+    return { kind: "failed" };
+  }
   const code = input.code.replace(/\s/g, "");
 
   return db.transaction(async (tx) => {
@@ -46,6 +55,7 @@ export async function attemptStaffLogin(db: Db, secret: string, input: { email: 
     if (recent.length >= loginThrottle.maxFailures) return blocked(recent, now);
 
     let secondFactor: "totp" | "recovery" | null = null;
+    let recoveryCodesLeft: number | null = null;
     if (passwordOk) {
       const step = totpStep(totpSecret, code, now.getTime());
       if (step !== null) {
@@ -63,13 +73,16 @@ export async function attemptStaffLogin(db: Db, secret: string, input: { email: 
           .update(staffUsers)
           .set({ recoveryCodes: sql`array_remove(${staffUsers.recoveryCodes}, ${hash})` })
           .where(and(eq(staffUsers.id, staff.id), sql`${hash} = any(${staffUsers.recoveryCodes})`))
-          .returning({ id: staffUsers.id });
-        if (taken.length === 1) secondFactor = "recovery";
+          .returning({ left: sql<number>`coalesce(array_length(${staffUsers.recoveryCodes}, 1), 0)` });
+        if (taken.length === 1) {
+          secondFactor = "recovery";
+          recoveryCodesLeft = Number(taken[0]!.left);
+        }
       }
     }
     if (secondFactor) {
       await tx.delete(staffLoginFailures).where(eq(staffLoginFailures.staffUserId, staff.id));
-      return { kind: "ok", staffUserId: staff.id, usedRecoveryCode: secondFactor === "recovery" } as const;
+      return { kind: "ok", staffUserId: staff.id, recoveryCodesLeft } as const;
     }
     await tx.insert(staffLoginFailures).values({ staffUserId: staff.id, at: now });
     const failures = [...recent, { at: now }];

@@ -3,7 +3,7 @@ import type { StaffMember } from "./sessions";
 
 /**
  * docs/staff.md: what each role may do, in one place. Every staff endpoint names one of these actions
- * (api/http/staff.ts); tests/api/staff-roles.test.ts walks every role against every endpoint.
+ * (api/http/staff.ts); tests/api/staff.test.ts walks every role against every endpoint.
  */
 export const staffPermissions = {
   /** The dashboard and one's own account. */

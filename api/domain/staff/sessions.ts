@@ -13,7 +13,8 @@ export type StaffMember = { id: number; email: string; name: string; role: Staff
 
 export async function createStaffSession(db: Db, staffUserId: number, secret: string, now = new Date()): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await db.insert(staffSessions).values({ tokenHash: hashToken(`staff:${token}`, secret), staffUserId, createdAt: now, expiresAt: new Date(now.getTime() + staffSessionMaxAgeSeconds * 1000) });
+  // created_at by the database's clock, as sessions_valid_from is: the two are compared.
+  await db.insert(staffSessions).values({ tokenHash: hashToken(`staff:${token}`, secret), staffUserId, expiresAt: new Date(now.getTime() + staffSessionMaxAgeSeconds * 1000) });
   return token;
 }
 

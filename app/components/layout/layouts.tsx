@@ -29,7 +29,7 @@ export function LayoutFrame({ layout, children }: { layout: LayoutName; children
   return (
     <>
       <LayoutBody layout={layout}>{children}</LayoutBody>
-      <LiveEvents />
+      {layout === "staff" ? null : <LiveEvents />}
       {layout === "default" || layout === "empty" ? <SignupModal /> : null}
       {entryWarning ? <EntryWarning layout={layout} /> : null}
     </>

@@ -80,10 +80,16 @@ export function replyView(id: string, constraint: Record<string, Constraint>, la
   return { id, errorId: `${id}-error`, descriptionId: `${id}-description`, errors: error[""] ?? undefined, fields };
 }
 
+/** Property names that are no field: what JavaScript, React and promises ask objects for. */
+const notFields = new Set(["then", "toJSON", "$$typeof", "constructor", "toString", "valueOf", "hasOwnProperty"]);
+
 /** A field a form view does not list (no constraint, no error): its ids, nothing else. */
 export function withFallbackFields(view: FormView): Record<string, FieldView> {
   return new Proxy(view.fields, {
-    get: (fields, name) => (typeof name === "string" ? (fields[name] ?? fieldView(view.id, name, undefined, undefined, undefined, undefined)) : undefined),
+    get: (fields, name, receiver) => {
+      if (typeof name !== "string" || notFields.has(name)) return Reflect.get(fields, name, receiver) as unknown;
+      return Object.hasOwn(fields, name) ? fields[name] : fieldView(view.id, name, undefined, undefined, undefined, undefined);
+    },
   });
 }
 

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { TFunction } from "i18next";
-import { lazy, Suspense, useCallback, useRef, useState, type FocusEvent, type FormEvent } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type FocusEvent, type FormEvent } from "react";
 import type { z } from "zod";
 import type { BridgeProps, FormControls } from "./conform-bridge";
 import { replyView, withFallbackFields, type Constraint, type DefaultValue, type FieldView, type FormView } from "./form-view";
@@ -45,6 +45,15 @@ export function useValidatedForm<Schema extends z.ZodObject>({ id, schema, const
   const blurred = useRef<string[]>([]);
   /** A submit made while the checks were loading: made again once they are here (or have failed). */
   const held = useRef<{ form: HTMLFormElement; submitter: HTMLElement | null } | null>(null);
+  const holdTimer = useRef<number | undefined>(undefined);
+  // A form that goes away drops a submit it held (and its timer).
+  useEffect(
+    () => () => {
+      window.clearTimeout(holdTimer.current);
+      held.current = null;
+    },
+    [],
+  );
   const release = useCallback(() => {
     const submit = held.current;
     held.current = null;
@@ -85,7 +94,8 @@ export function useValidatedForm<Schema extends z.ZodObject>({ id, schema, const
       // The checks are on their way (they load on the first focus): the submit waits for them, a few seconds at most.
       event.preventDefault();
       held.current = { form: event.currentTarget, submitter: (event.nativeEvent as SubmitEvent).submitter };
-      window.setTimeout(() => {
+      window.clearTimeout(holdTimer.current);
+      holdTimer.current = window.setTimeout(() => {
         if (state.current !== "loading") return;
         state.current = "failed";
         release();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { typingSendEverySeconds } from "#contract/live";
@@ -41,6 +41,8 @@ export function ConversationView({ open, page }: ConversationProps) {
   const refused = action && !action.ok && action.intent === "send" ? action : null;
   // The composer's text lives here: a failed message's "Edit" puts its text back.
   const [text, setText] = useState(refused?.body ?? "");
+  // The same array on every render, so the pickup lines' boundary (whenShown) is left alone while the member types.
+  const icebreakers = useMemo(() => page.icebreakers?.slice(0, 4) ?? [], [page.icebreakers]);
   const bottom = useRef<HTMLDivElement>(null);
   const mine = (m: ChatMessage) => m.sender === page.me?.profileId;
   const lastMine = [...messages].reverse().find(mine);
@@ -82,7 +84,7 @@ export function ConversationView({ open, page }: ConversationProps) {
                   <p className="mb-2 text-sm font-medium text-gray-700">
                     {t("extras.icebreakersTitle", { name: profile.name })} · {t("composer.cost", { count: open.message_credits })}
                   </p>
-                  <IcebreakerList open={open} sendKey={page.sendKey} lines={page.icebreakers.slice(0, 4)} />
+                  <IcebreakerList open={open} sendKey={page.sendKey} lines={icebreakers} />
                   <Link to="?icebreakers=1" className="mt-2 inline-block text-sm font-semibold">
                     {t("extras.moreLines")}
                   </Link>
