@@ -13,7 +13,7 @@ import { acceptedRequestId } from "#contract/http";
 import { normalizeRequestEdge } from "#contract/host";
 import { redactUrl, requestLogLevel } from "#contract/log-redaction";
 import { clientContext } from "./http/client";
-import { bodyCap, bodyLimits, refuseTooLarge } from "./http/body-cap";
+import { answerAfterBody, bodyCap, bodyLimits, refuseTooLarge } from "./http/body-cap";
 import { createClientLimiter } from "./http/limits";
 import { HashQueueFull } from "./domain/hash-queue";
 import { settingsRoutes } from "./http/settings";
@@ -128,6 +128,7 @@ export function createApiApp(options: {
   });
   app.use(clientContext);
   app.use(bodyCap);
+  app.use(answerAfterBody);
   app.use("/uploads", express.static(path.resolve(config.DATA_DIR, "uploads"), { maxAge: "30d", immutable: true, fallthrough: false }));
   // Provider notifications: no session, raw body (the signature is over it), so before the JSON parser.
   app.use(paymentNotifyRoutes({ db, providers }));
