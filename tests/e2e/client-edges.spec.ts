@@ -11,8 +11,12 @@ import { expect, expectPath, hydrated, test } from "./fixtures";
  */
 test.skip(() => test.info().project.use.javaScriptEnabled === false, "browser code: JavaScript only");
 
-/** Holds the next page data request (Remix single fetch, *.data) until `release` is called. */
-async function holdNextData(page: Page): Promise<() => Promise<void>> {
+/**
+ * Holds the next page data request (Remix single fetch, *.data) until `release` is called; `arrived` resolves when the
+ * request was made, that is when the navigation has started (a link's route may first be discovered: lazy route
+ * discovery fetches its manifest before the navigation begins).
+ */
+async function holdNextData(page: Page): Promise<{ arrived: Promise<void>; release: () => Promise<void> }> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
   let held!: () => void;
@@ -22,9 +26,12 @@ async function holdNextData(page: Page): Promise<() => Promise<void>> {
     await released;
     await route.continue();
   }, { times: 1 });
-  return async () => {
-    await arrived;
-    release();
+  return {
+    arrived,
+    release: async () => {
+      await arrived;
+      release();
+    },
   };
 }
 
@@ -38,14 +45,16 @@ test("the loading bar shows after 200 ms of a navigation and hides 500 ms after 
   await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
 
   // A slow navigation: nothing for 200 ms, then the bar; it stays 500 ms after the page arrives.
-  let release = await holdNextData(page);
+  let data = await holdNextData(page);
   await loginLink.click();
+  // The page's clock counts from the navigation's start, not from a route discovery before it.
+  await data.arrived;
   await page.clock.runFor(150);
   await expect(bar).toHaveCount(0);
   await page.clock.runFor(100);
   await expect(bar).toBeVisible();
   await expect(bar).toHaveAttribute("data-state", "running");
-  await release();
+  await data.release();
   await expectPath(page, "/login");
   await expect(bar).toHaveAttribute("data-state", "done");
   await page.clock.runFor(400);
@@ -55,10 +64,11 @@ test("the loading bar shows after 200 ms of a navigation and hides 500 ms after 
 
   // A quick one (under 200 ms) never shows it.
   const home = page.locator('header a[href="/"]').first();
-  release = await holdNextData(page);
+  data = await holdNextData(page);
   await home.click();
+  await data.arrived;
   await page.clock.runFor(100);
-  await release();
+  await data.release();
   await expectPath(page, "/");
   await page.clock.runFor(1000);
   await expect(bar).toHaveCount(0);
