@@ -93,24 +93,30 @@ export function withFallbackFields(view: FormView): Record<string, FieldView> {
   });
 }
 
-/** aria-invalid and aria-describedby of a control, as conform's helpers set them. */
-function aria(field: FieldView) {
-  const invalid = field.errors !== undefined;
-  return { "aria-invalid": invalid || undefined, "aria-describedby": invalid ? field.errorId : undefined };
-}
-
 const defined = <T extends Record<string, unknown>>(props: T): T => Object.fromEntries(Object.entries(props).filter(([, value]) => value !== undefined)) as T;
 
-type InputOptions = { type: string; value?: string };
-
-/** An input's attributes (conform's getInputProps): ids, name, constraint, aria and the initial value. */
-export function inputProps(field: FieldView, { type, value }: InputOptions) {
-  const props: Record<string, unknown> = {
+/** What every control gets, as conform's helpers set it: ids, name, form, required, aria-invalid and aria-describedby. */
+function controlProps(field: FieldView) {
+  const invalid = field.errors !== undefined;
+  return {
     id: field.id,
     name: field.name,
     form: field.formId,
     required: field.required || undefined,
-    ...aria(field),
+    "aria-invalid": invalid || undefined,
+    "aria-describedby": invalid ? field.errorId : undefined,
+  };
+}
+
+/** The initial value of a control that shows one text (a text input, a textarea, a select). */
+const initialText = (field: FieldView) => (typeof field.initialValue === "string" ? field.initialValue : undefined);
+
+type InputOptions = { type: string; value?: string };
+
+/** An input's attributes (conform's getInputProps): the control's, its type and constraint, and the initial value. */
+export function inputProps(field: FieldView, { type, value }: InputOptions) {
+  const props: Record<string, unknown> = {
+    ...controlProps(field),
     type,
     minLength: field.minLength,
     maxLength: field.maxLength,
@@ -123,34 +129,18 @@ export function inputProps(field: FieldView, { type, value }: InputOptions) {
   if (type === "checkbox" || type === "radio") {
     props.value = value ?? "on";
     props.defaultChecked = Array.isArray(field.initialValue) ? field.initialValue.includes(props.value) : field.initialValue === props.value;
-  } else if (typeof field.initialValue === "string") {
-    props.defaultValue = field.initialValue;
+  } else {
+    props.defaultValue = initialText(field);
   }
   return defined(props) as { id: string; name: string; type: string } & Record<string, unknown>;
 }
 
 /** A textarea's attributes (conform's getTextareaProps). */
 export function textareaProps(field: FieldView) {
-  return defined({
-    id: field.id,
-    name: field.name,
-    form: field.formId,
-    required: field.required || undefined,
-    ...aria(field),
-    minLength: field.minLength,
-    maxLength: field.maxLength,
-    defaultValue: typeof field.initialValue === "string" ? field.initialValue : undefined,
-  });
+  return defined({ ...controlProps(field), minLength: field.minLength, maxLength: field.maxLength, defaultValue: initialText(field) });
 }
 
 /** A select's attributes (conform's getSelectProps, one value). */
 export function selectProps(field: FieldView) {
-  return defined({
-    id: field.id,
-    name: field.name,
-    form: field.formId,
-    required: field.required || undefined,
-    ...aria(field),
-    defaultValue: typeof field.initialValue === "string" ? field.initialValue : undefined,
-  });
+  return defined({ ...controlProps(field), defaultValue: initialText(field) });
 }
