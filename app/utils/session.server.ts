@@ -28,7 +28,8 @@ export function settingsCacheSize(): number {
   return settingsCache.size;
 }
 
-function memo<T>(context: AppLoadContext, key: string, load: () => Promise<T>): Promise<T> {
+/** One answer per request for `key`: the root's and a route's loaders (or a frame's and its page's) share it. */
+export function memo<T>(context: AppLoadContext, key: string, load: () => Promise<T>): Promise<T> {
   const hit = context.memo.get(key) as Promise<T> | undefined;
   if (hit) return hit;
   const value = load();
