@@ -44,7 +44,10 @@ import { startDataExportJob } from "./jobs/data-export";
 import { unsubscribeKeyOf } from "./domain/notifications";
 import { mailEventRoutes, notificationRoutes } from "./http/notifications";
 import { startNotificationMailJob } from "./jobs/notification-mails";
+import { reportRoutes } from "./http/reports";
+import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
+import { staffSetupRoutes } from "./http/staff-setup";
 
 export function createApiApp(options: {
   database: Database;
@@ -167,7 +170,19 @@ export function createApiApp(options: {
   app.use(complaintRoutes({ db, mailer, limit }));
   app.use(attributionRoutes({ db, limit }));
   app.use(teaserRoutes({ db, limit }));
-  app.use(staffRoutes({ db, secret: config.SESSION_SECRET, limit, hub }));
+  app.use(reportRoutes({ db, limit }));
+  app.use(
+    staffRoutes({
+      db,
+      secret: config.SESSION_SECRET,
+      limit,
+      hub,
+      more: [
+        staffSetupRoutes({ db, secret: config.SESSION_SECRET, limit }),
+        staffModerationRoutes({ db, mailer, providers, publicUrl: config.PUBLIC_URL, secret: config.SESSION_SECRET, dataDir: config.DATA_DIR }),
+      ],
+    }),
+  );
   app.use(notificationRoutes({ db, limit, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET) }));
   if (options.notificationMailTimer) {
     startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true });

@@ -38,6 +38,8 @@ export const errorCodes = [
   "secret_required",
   "secret_wrong",
   "forbidden",
+  /** A member suspended (params.until, ISO) or banned (params.until "") by staff, params.reason a ModerationReason. */
+  "account_suspended",
 ] as const;
 export const ErrorCode = z.enum(errorCodes);
 export type ErrorCode = z.infer<typeof ErrorCode>;

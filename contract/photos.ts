@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { id, queryId } from "./input";
+import { photoRejectionReasons } from "./moderation-reasons";
 
 export { photoLimits, photoMaxBytes, photoMaxMegabytes, photoUploadField } from "./photo-limits";
 
@@ -21,11 +22,21 @@ export const OwnPhoto = z.object({
 });
 export type OwnPhoto = z.infer<typeof OwnPhoto>;
 
-/** GET /api/photos.php: the member's photos in order, how many they may have and how many they have. */
+/** Why a moderator rejected a photo (docs/staff.md): the member is told the reason in their language (photos namespace, rejection). */
+export { photoRejectionReasons };
+export const PhotoRejectionReason = z.enum(photoRejectionReasons);
+export type PhotoRejectionReason = z.infer<typeof PhotoRejectionReason>;
+
+/**
+ * GET /api/photos.php: the member's photos in order (a pending one waits for review and is shown to nobody else),
+ * how many they may have and how many they have, and the rejected photos not dismissed yet (DELETE /api/photo.php
+ * dismisses one).
+ */
 export const PhotosResponse = z.object({
   photos: z.array(OwnPhoto),
   limit: z.number().int(),
   count: z.number().int(),
+  rejected: z.array(z.object({ id: z.number().int(), reason: PhotoRejectionReason })),
 });
 export type PhotosResponse = z.infer<typeof PhotosResponse>;
 

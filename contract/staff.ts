@@ -73,6 +73,14 @@ export const DashboardSite = z.object({
   /** Payments paid today, per currency, in minor units. */
   revenue_today: z.array(z.object({ currency: z.string(), amount: z.number() })),
   messages_today: z.number(),
+  /** Open queues: photos waiting for review, reports new or in progress. */
+  photo_queue: z.number(),
+  report_queue: z.number(),
 });
-export const DashboardResponse = z.object({ sites: z.array(DashboardSite), open_streams: z.number() });
+export const DashboardResponse = z.object({
+  sites: z.array(DashboardSite),
+  open_streams: z.number(),
+  /** Background jobs in trouble: push deliveries waiting to retry, data exports failed today (admins; 0 for others). */
+  jobs: z.object({ push_retrying: z.number(), exports_failed_today: z.number() }),
+});
 export type DashboardResponse = z.infer<typeof DashboardResponse>;

@@ -184,7 +184,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
         if (i % 10 !== 7) {
           const file = `demo/${profile.id}.svg`;
           writeFileSync(path.join(options.uploadsDir, file), avatar(`${site.id}-${i}`, gender));
-          await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active" });
+          await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active", reviewedAt: new Date() });
         }
         members++;
       }
@@ -229,7 +229,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
       demoProfiles.push({ id: profile.id, gender: account.paid ? "female" : "male" });
       const file = `demo/${profile.id}.svg`;
       writeFileSync(path.join(options.uploadsDir, file), avatar(account.email, account.paid ? "female" : "male"));
-      await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active" });
+      await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active", reviewedAt: new Date() });
     }
     await seedConversations(tx, now, defaultSite.id, demoProfiles);
 

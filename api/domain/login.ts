@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { loginFailures, users } from "../db/schema";
+import { loginFailures, profiles, users } from "../db/schema";
 import { verifyPassword } from "./passwords";
 
 export const loginThrottle = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
@@ -11,7 +11,9 @@ export type LoginOutcome =
   | { kind: "ok"; userId: number }
   | { kind: "pending_deletion"; userId: number }
   | { kind: "failed" }
-  | { kind: "blocked"; minutes: number };
+  | { kind: "blocked"; minutes: number }
+  /** Suspended (until a time) or banned (until null) by staff: told only to who knows the password. */
+  | { kind: "suspended"; reason: string; until: Date | null };
 
 /**
  * Checks e-mail and password for one site. Five wrong passwords for an account within 15 minutes
@@ -20,7 +22,7 @@ export type LoginOutcome =
  */
 export async function attemptLogin(db: Db, siteId: number, email: string, password: string, now = new Date()): Promise<LoginOutcome> {
   const [user] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, deletedAt: users.deletedAt })
+    .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, deletedAt: users.deletedAt, suspensionReason: users.suspensionReason, suspendedUntil: users.suspendedUntil })
     .from(users)
     .where(and(eq(users.siteId, siteId), eq(sql`lower(${users.email})`, email.toLowerCase())))
     .limit(1);
@@ -42,12 +44,25 @@ export async function attemptLogin(db: Db, siteId: number, email: string, passwo
     if (recent.length >= loginThrottle.maxFailures) return blocked(recent, now);
     if (passwordOk) {
       await tx.delete(loginFailures).where(eq(loginFailures.userId, user.id));
+      if (user.suspensionReason) {
+        if (!user.suspendedUntil || user.suspendedUntil > now) return { kind: "suspended", reason: user.suspensionReason, until: user.suspendedUntil } as const;
+        // The suspension has run out: lifted at this login, and the profile is shown again.
+        await liftSuspension(tx, user.id);
+      }
       return { kind: pendingDeletion ? "pending_deletion" : "ok", userId: user.id } as const;
     }
     await tx.insert(loginFailures).values({ userId: user.id, at: now });
     const failures = [...recent, { at: now }];
     return failures.length >= loginThrottle.maxFailures ? blocked(failures, now) : ({ kind: "failed" } as const);
   });
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Ends a suspension or ban: the member may log in again, and an active account's profile is shown again. */
+export async function liftSuspension(tx: Db | Tx, userId: number): Promise<void> {
+  const [user] = await tx.update(users).set({ suspensionReason: null, suspendedUntil: null }).where(eq(users.id, userId)).returning({ status: users.status });
+  if (user?.status === "active") await tx.update(profiles).set({ status: "active" }).where(eq(profiles.userId, userId));
 }
 
 function blocked(failures: { at: Date }[], now: Date): LoginOutcome {

@@ -1,9 +1,9 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "../db/client";
-import { photos, profiles } from "../db/schema";
+import { photos, profiles, sites } from "../db/schema";
 import { randomKey, type FileStorage } from "../services/storage";
-import { photoLimits, type OwnPhoto, type PhotosResponse } from "#contract/photos";
+import { photoLimits, type OwnPhoto, type PhotoRejectionReason, type PhotosResponse } from "#contract/photos";
 
 type PhotoRow = typeof photos.$inferSelect;
 type Owner = { profileId: number; paidUser: boolean };
@@ -22,25 +22,34 @@ function limitRefusal(owner: Owner, count: number): LimitRefusal | null {
   return owner.paidUser ? { code: "photo_limit_reached", limit } : { code: "premium_required" };
 }
 
-/** Rows in display order; the first active one is the main photo (as mainImages in members.ts decides). */
+/** Rows in display order; the first active one is the main photo (as mainImages in members.ts decides). Rejected photos are no photos of the member's any more. */
 function ownPhotos(rows: PhotoRow[]): OwnPhoto[] {
-  const mainId = rows.find((r) => r.status === "active")?.id;
-  return rows.map((r) => ({ id: r.id, filename: r.filename, thumb_filename: r.thumbFilename, status: r.status, main: r.id === mainId }));
+  const shown = rows.filter((r) => r.status !== "rejected");
+  const mainId = shown.find((r) => r.status === "active")?.id;
+  return shown.map((r) => ({ id: r.id, filename: r.filename, thumb_filename: r.thumbFilename, status: r.status, main: r.id === mainId }));
 }
 
 async function photoRows(db: Db, profileId: number): Promise<PhotoRow[]> {
   return db.select().from(photos).where(eq(photos.profileId, profileId)).orderBy(asc(photos.position), asc(photos.id));
 }
 
-/** GET /api/photos.php: the member's photos in order, their limit and count. */
+/** A photo's slot counts until it is rejected: rejection frees it (docs/staff.md moderation). */
+const takesSlot = ne(photos.status, "rejected");
+
+/**
+ * GET /api/photos.php: the member's photos in order (pending ones marked: waiting for review, seen by nobody else),
+ * their limit and count, and the rejections the member has not dismissed yet (with the moderator's reason).
+ */
 export async function listOwnPhotos(db: Db, owner: Owner): Promise<PhotosResponse> {
   const rows = await photoRows(db, owner.profileId);
-  return { photos: ownPhotos(rows), limit: photoLimitOf(owner.paidUser), count: rows.length };
+  const list = ownPhotos(rows);
+  const rejected = rows.filter((r) => r.status === "rejected").map((r) => ({ id: r.id, reason: (r.rejectionReason ?? "other") as PhotoRejectionReason }));
+  return { photos: list, limit: photoLimitOf(owner.paidUser), count: list.length, rejected };
 }
 
 /** Answers early (before the image work) when the member is already at the limit. */
 export async function uploadRefusal(db: Db, owner: Owner): Promise<LimitRefusal | null> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(photos).where(eq(photos.profileId, owner.profileId));
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(photos).where(and(eq(photos.profileId, owner.profileId), takesSlot));
   return limitRefusal(owner, row?.n ?? 0);
 }
 
@@ -81,7 +90,8 @@ export type AddPhotoOutcome = { photo: OwnPhoto; list: PhotosResponse } | LimitR
 /**
  * Stores the files, then counts and inserts in one transaction with the profile row locked, so two
  * uploads at once cannot pass the limit together. The files of a refused upload are removed again.
- * New photos go last; the first one is therefore the main photo. No moderation exists: they are active.
+ * New photos go last; the first active one is the main photo. The site's moderation mode decides whether a new photo
+ * is live at once (post) or pending until a moderator approves it (pre); both wait in the queue at /staff/photos.
  */
 export async function addPhoto(db: Db, storage: FileStorage, owner: Owner, image: ProcessedPhoto): Promise<AddPhotoOutcome> {
   const filename = randomKey("photos", "jpg");
@@ -91,16 +101,23 @@ export async function addPhoto(db: Db, storage: FileStorage, owner: Owner, image
   let outcome: { id: number } | LimitRefusal;
   try {
     outcome = await db.transaction(async (tx) => {
-      await tx.select({ id: profiles.id }).from(profiles).where(eq(profiles.id, owner.profileId)).for("update");
+      const [site] = await tx
+        .select({ moderation: sites.photoModeration })
+        .from(profiles)
+        .innerJoin(sites, eq(sites.id, profiles.siteId))
+        .where(eq(profiles.id, owner.profileId))
+        .for("update", { of: profiles });
       const [row] = await tx
-        .select({ n: sql<number>`count(*)::int`, last: sql<number>`coalesce(max(${photos.position}), -1)::int` })
+        .select({ n: sql<number>`(count(*) filter (where ${takesSlot}))::int`, last: sql<number>`coalesce(max(${photos.position}), -1)::int` })
         .from(photos)
         .where(eq(photos.profileId, owner.profileId));
       const refusal = limitRefusal(owner, row?.n ?? 0);
       if (refusal) return refusal;
+      // Pre-moderation: waiting for review, shown to its owner only; post-moderation: live at once. Either way in the queue (reviewed_at null).
+      const status = site?.moderation === "pre" ? "pending" : "active";
       const [inserted] = await tx
         .insert(photos)
-        .values({ profileId: owner.profileId, filename, thumbFilename, status: "active", position: (row?.last ?? -1) + 1 })
+        .values({ profileId: owner.profileId, filename, thumbFilename, status, position: (row?.last ?? -1) + 1 })
         .returning({ id: photos.id });
       if (!inserted) throw new Error("photo insert returned nothing");
       return inserted;

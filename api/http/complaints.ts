@@ -3,6 +3,7 @@ import { Router } from "express";
 import type { Db } from "../db/client";
 import { complaints } from "../db/schema";
 import { ComplaintRequest } from "#contract/complaints";
+import { queueComplaint } from "../domain/staff/reports";
 import type { Mailer } from "../services/mail";
 import type { ClientLimiter } from "./limits";
 import { handle, parseInput } from "./respond";
@@ -24,11 +25,16 @@ export function complaintRoutes(deps: { db: Db; mailer: Mailer; limit: ClientLim
       if (!body) return;
       const site = res.locals.site;
       const member = res.locals.member ?? null;
-      const [row] = await deps.db
-        .insert(complaints)
-        .values({ siteId: site.id, userId: member?.userId ?? null, reference: newReference(), name: body.name, email: body.email, contentUrl: body.content_url, reason: body.reason, message: body.message })
-        .returning();
-      if (!row) throw new Error("complaint insert returned nothing");
+      // Stored with its place in the staff's reports queue (/staff/reports), in one transaction.
+      const row = await deps.db.transaction(async (tx) => {
+        const [inserted] = await tx
+          .insert(complaints)
+          .values({ siteId: site.id, userId: member?.userId ?? null, reference: newReference(), name: body.name, email: body.email, contentUrl: body.content_url, reason: body.reason, message: body.message })
+          .returning();
+        if (!inserted) throw new Error("complaint insert returned nothing");
+        await queueComplaint(tx, inserted);
+        return inserted;
+      });
       // Stored first: a mail that fails is logged, and support still finds the complaint by its reference.
       await deps.mailer.send(
         {

@@ -42,6 +42,8 @@ export const clientLimits = {
   teasers: { perIp: { points: 300, seconds: 60 } },
   /** A complaint (issue 17): stored and mailed to support; a few an hour from one address. */
   complaint: { perIp: { points: 5, seconds: 60 * 60 } },
+  /** A member's Report on a profile or a message (issue 25): each lands in the staff's queue; ten a day per member. */
+  report: { perIp: { points: 30, seconds: 24 * 60 * 60 }, perAccount: { points: 10, seconds: 24 * 60 * 60 } },
   /** Checking a typed discount code: enough for typos, too few to guess codes. */
   discount_code: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 30, seconds: 15 * 60 } },
   /** Issue 17: a data export reads everything of a member and builds a zip: one request per member per day. */

@@ -39,6 +39,7 @@ const englishMessages: Record<ErrorCode, string> = {
   secret_required: "This endpoint needs its shared secret (Authorization: Bearer).",
   secret_wrong: "The shared secret is not correct.",
   forbidden: "You may not do this with your role.",
+  account_suspended: "This account is suspended.",
 };
 
 const statusOf: Record<ErrorCode, number> = {
@@ -78,6 +79,7 @@ const statusOf: Record<ErrorCode, number> = {
   secret_required: 401,
   secret_wrong: 403,
   forbidden: 403,
+  account_suspended: 403,
 };
 
 export function sendError(res: Response, code: ErrorCode, extra: Pick<ApiError, "params" | "fields"> = {}): void {

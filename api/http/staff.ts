@@ -3,7 +3,7 @@ import { parse as parseCookie, serialize } from "cookie";
 import { AuditQuery, StaffLoginRequest, auditPageSize, type AuditResponse, type DashboardResponse, type StaffResponse } from "#contract/staff";
 import type { Db } from "../db/client";
 import { listAudit, recordAudit } from "../domain/staff/audit";
-import { dashboardFigures } from "../domain/staff/dashboard";
+import { dashboardFigures, jobTrouble } from "../domain/staff/dashboard";
 import type { EventHub } from "../events/hub";
 import { attemptStaffLogin } from "../domain/staff/login";
 import { staffMay, type StaffAction } from "../domain/staff/permissions";
@@ -38,7 +38,14 @@ function staffJson(staff: StaffMember): StaffResponse["staff"] {
  */
 export const staffEndpoints = new Map<string, { method: "get" | "post"; path: string; action: StaffAction }>();
 
-export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter; hub: EventHub }): Router {
+/** What a file of staff endpoints gets: the router, the gate-keeping `route` (registers the endpoint with its action) and the staff of a gated request. */
+export type StaffRouteKit = {
+  router: Router;
+  route: (method: "get" | "post", path: string, action: StaffAction, handler: (req: Request, res: Response) => Promise<void>) => void;
+  staffOf: (res: Response) => StaffMember;
+};
+
+export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter; hub: EventHub; more?: ((kit: StaffRouteKit) => void)[] }): Router {
   const { db, secret, limit, hub } = deps;
   const router = Router();
 
@@ -65,6 +72,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
     if (!res.locals.staff) throw new Error("staffOnly must run first");
     return res.locals.staff;
   };
+  const kit: StaffRouteKit = { router, route: staffRoute, staffOf };
 
   router.post(
     "/api/staff/login.php",
@@ -103,7 +111,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
 
   staffRoute("get", "/api/staff/dashboard.php", "staff.self", async (_req, res) => {
     const staff = staffOf(res);
-    const figures = await dashboardFigures(db, staff.role === "admin" ? null : staff.siteIds);
+    const [figures, jobs] = await Promise.all([dashboardFigures(db, staff.role === "admin" ? null : staff.siteIds), staff.role === "admin" ? jobTrouble(db) : null]);
     json(res).json({
       sites: figures.map((site) => ({
         id: site.id,
@@ -113,8 +121,11 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
         paying_members: site.payingMembers,
         revenue_today: site.revenueToday,
         messages_today: site.messagesToday,
+        photo_queue: site.photoQueue,
+        report_queue: site.reportQueue,
       })),
       open_streams: hub.openStreamCount(),
+      jobs: { push_retrying: jobs?.pushRetrying ?? 0, exports_failed_today: jobs?.exportsFailedToday ?? 0 },
     } satisfies DashboardResponse);
   });
 
@@ -148,6 +159,8 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
       };
       json(res).json(answer);
   });
+
+  for (const register of deps.more ?? []) register(kit);
 
   return router;
 }

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from "express";
 import { serialize } from "cookie";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { users } from "../db/schema";
+import { memberLogins, users } from "../db/schema";
 import { LanguageRequest, LoginRequest, type UserResponse } from "#contract/user";
 import { MemberQuery, MembersQuery, membersPageSize, trafficSourceHeader, visitorMaySearch, withUserParam } from "#contract/members";
 import { memberProfile } from "../domain/member-profile";
@@ -63,11 +63,13 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
       const outcome = await attemptLogin(db, site.id, body.email, body.password);
       if (outcome.kind === "blocked") return sendError(res, "login_blocked", { params: { minutes: outcome.minutes } });
       if (outcome.kind === "failed") return sendError(res, "login_failed");
+      if (outcome.kind === "suspended") return sendError(res, "account_suspended", { params: { reason: outcome.reason, until: outcome.until ? outcome.until.toISOString() : "" } });
       if (outcome.kind === "pending_deletion") {
         await onPendingDeletion?.(req, res, outcome.userId);
         return sendError(res, "account_pending_deletion");
       }
       const token = await createSession(db, outcome.userId, secret);
+      await db.insert(memberLogins).values({ userId: outcome.userId, clientIp: res.locals.clientIp });
       res.locals.member = { ...(await memberOfUser(db, outcome.userId)), token };
       const user = await loadUser(db, outcome.userId, site.id);
       res.setHeader("Set-Cookie", sessionCookie(req, token, sessionMaxAgeSeconds));

@@ -10,7 +10,19 @@ import { locales, type Locale } from "#contract/locales";
 import { writeFileAtomically } from "./atomic-file";
 
 /** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
-export type MailKind = "activation" | "password_reset" | "email_change" | "email_change_notice" | "reactivation" | "data_export" | "complaint" | NotificationMailKind;
+export type MailKind =
+  | "activation"
+  | "password_reset"
+  | "email_change"
+  | "email_change_notice"
+  | "reactivation"
+  | "data_export"
+  | "complaint"
+  | NotificationMailKind
+  | StaffDecisionMailKind;
+
+/** Staff decisions told to a member (docs/staff.md): a photo rejected, a statement of reasons, a reply to a report. */
+export type StaffDecisionMailKind = "photo_rejected" | "moderation_statement" | "report_reply";
 
 /** Issue 17 notification mails (api/jobs/notification-mails.ts): sent only where the member's settings allow them. */
 export type NotificationMailKind = "notify_message" | "notify_like" | "notify_match";
@@ -37,6 +49,8 @@ export type AccountMail = {
    * it (api/domain/notifications.ts unsubscribeUrl); null only for mails to the site's own support address.
    */
   unsubscribeUrl: string | null;
+  /** Staff decisions: the reason, a key of the mail namespace's `reasons` ("photo.nudity", "moderation.spam"), told in the intro. */
+  reasonKey?: string;
   /** Notification mails: the other member's name, and the member's /notifications page (named in the footer). */
   sender?: string;
   settingsLink?: string;
@@ -99,7 +113,7 @@ export function createMailer(options: { smtpUrl?: string; mailFrom?: string; dat
 /** Subject, plain text and HTML of an account mail in the member's language, from locales/<lng>/mail.json. */
 export function composeMail(mail: AccountMail, mailFrom?: string) {
   const t: TFunction = i18n.getFixedT(mail.language, "mail");
-  const values = { site: mail.site.name, name: mail.name, link: mail.link, newAddress: mail.newAddress ?? "", reference: mail.reference ?? "", sender: mail.sender ?? "", settingsLink: mail.settingsLink ?? "" };
+  const values = { site: mail.site.name, name: mail.name, link: mail.link, newAddress: mail.newAddress ?? "", reference: mail.reference ?? "", sender: mail.sender ?? "", settingsLink: mail.settingsLink ?? "", reason: mail.reasonKey ? t(`reasons.${mail.reasonKey}`) : "" };
   const text = (key: string) => t(key, values);
   const subject = text(`${mail.kind}.subject`);
   const paragraphs = [text("greeting"), text(`${mail.kind}.intro`), ...(mail.details ? [mail.details] : [])];

@@ -40,6 +40,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { email, password, redirectTo } = submission.value;
   const result = await apiFor(request, context).post("/api/user.php", UserResponse, { email, password });
   if (!result.ok) {
+    // docs/staff.md: a suspended or banned member is shown /pages/ban with the reason and the end date.
+    if (result.error.error === "account_suspended") {
+      const params = new URLSearchParams({ reason: String(result.error.params?.reason ?? "other"), until: String(result.error.params?.until ?? "") });
+      throw redirect(`/pages/ban?${params}`);
+    }
     return data(submission.reply({ formErrors: [apiErrorMessage(t, result.error)], hideFields: ["password"] }), { status: result.status });
   }
   throw redirect(safeRedirectPath(redirectTo, "/members"));

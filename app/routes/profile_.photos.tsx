@@ -84,6 +84,8 @@ export default function ProfilePhotos() {
         {done ? <Notice>{t(`page.done.${done}`)}</Notice> : null}
         {actionData?.form === "photo" ? <FormAlert>{actionData.error}</FormAlert> : null}
         {confirm ? <ConfirmDelete photo={confirm} /> : null}
+        <RejectedNotices />
+        {photos.some((photo) => photo.status === "pending") ? <p className="text-sm text-gray-600">{t("review.pendingHint")}</p> : null}
         {photos.length === 0 ? (
           <p className="rounded-2xl bg-white p-6 text-gray-600 shadow-sm ring-1 ring-gray-100" data-testid="photos-empty">
             {t("page.empty")}
@@ -116,7 +118,9 @@ function PhotoGrid() {
               </span>
             ) : null}
             {photo.status !== "active" ? (
-              <span className="absolute bottom-2 left-2 rounded-full bg-gray-900/70 px-2 py-0.5 text-xs text-white">{t(`page.${photo.status}`)}</span>
+              <span className="absolute bottom-2 left-2 rounded-full bg-gray-900/70 px-2 py-0.5 text-xs text-white" data-testid="photo-pending">
+                {t("review.pending")}
+              </span>
             ) : null}
           </div>
           <div className="flex items-center justify-between gap-2 p-2 text-sm">
@@ -191,5 +195,28 @@ function LimitReached({ limit }: { limit: number }) {
     <p className="text-gray-700" data-testid="photo-limit">
       {t("page.limitReached", { limit })}
     </p>
+  );
+}
+
+/** docs/staff.md: a photo a moderator rejected is gone from the grid; its notice says why until the member removes it. */
+function RejectedNotices() {
+  const { t } = useTranslation("photos");
+  const { rejected } = useLoaderData<typeof loader>();
+  if (rejected.length === 0) return null;
+  return (
+    <ul className="space-y-2" data-testid="photo-rejections">
+      {rejected.map((notice) => (
+        <li key={notice.id} className="flex flex-wrap items-center justify-between gap-3 rounded-xl bg-amber-50 p-4 text-amber-900 ring-1 ring-amber-200" role="status">
+          <span>{t("review.rejected", { reason: t(`rejection.${notice.reason}`) })}</span>
+          <Form method="post" preventScrollReset>
+            <input type="hidden" name="intent" value="delete" />
+            <input type="hidden" name="id" value={notice.id} />
+            <Button variant="neutral" size="sm">
+              {t("review.dismiss")}
+            </Button>
+          </Form>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -9,19 +9,19 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 
 /** Issue 25 item 7: today's figures of the sites the staff member serves (an admin: every site). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  await requireStaff(request, context);
+  const staff = await requireStaff(request, context);
   const texts = staffTexts().dashboard;
   const result = await apiFor(request, context).get("/api/staff/dashboard.php", DashboardResponse, undefined, { sessionOptional: true });
   if (!result.ok) throw new Response(null, { status: result.status });
   const left = Number(new URL(request.url).searchParams.get("recovery_left"));
   const recoveryNotice = Number.isInteger(left) && left >= 0 && new URL(request.url).searchParams.has("recovery_left") ? staffTexts().login.recoveryUsed.replace("{{count}}", String(left)) : null;
-  return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data, recoveryNotice };
+  return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data, recoveryNotice, role: staff.role };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffDashboard() {
-  const { texts, figures, recoveryNotice } = useLoaderData<typeof loader>();
+  const { texts, figures, recoveryNotice, role } = useLoaderData<typeof loader>();
   return (
     <>
       {recoveryNotice ? (
@@ -53,6 +53,12 @@ export default function StaffDashboard() {
                 <th scope="col" className="px-4 py-3 text-right font-semibold">
                   {texts.messages}
                 </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {texts.photoQueue}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {texts.reportQueue}
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100 text-gray-900">
@@ -67,6 +73,8 @@ export default function StaffDashboard() {
                     {site.revenue_today.length ? site.revenue_today.map((r) => formatMoney(r.amount, r.currency, "en")).join(", ") : texts.noRevenue}
                   </td>
                   <td className="px-4 py-3 text-right tabular-nums">{site.messages_today}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">{site.photo_queue}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">{site.report_queue}</td>
                 </tr>
               ))}
             </tbody>
@@ -74,6 +82,11 @@ export default function StaffDashboard() {
         </div>
       )}
       <p className="mt-4 text-sm text-gray-600">{texts.streams.replace("{{count}}", String(figures.open_streams))}</p>
+      {role === "admin" ? (
+        <p className="mt-1 text-sm text-gray-600" data-testid="staff-dashboard-jobs">
+          {texts.jobs.replace("{{push}}", String(figures.jobs.push_retrying)).replace("{{exports}}", String(figures.jobs.exports_failed_today))}
+        </p>
+      ) : null}
     </>
   );
 }

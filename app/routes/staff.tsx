@@ -1,5 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { QueueSizes } from "#contract/staff-moderation";
+import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { Button } from "~/components/ui/button";
@@ -11,14 +13,15 @@ export const handle = { layout: "staff", hideEntryWarning: true };
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts();
-  return { staff, texts: { brand: texts.brand, nav: texts.nav, role: texts.roles[staff.role] } };
+  const queues = await apiFor(request, context).get("/api/staff/queues.php", QueueSizes);
+  return { staff, queues: queues.ok ? queues.data : { photos: 0, reports: 0 }, texts: { brand: texts.brand, nav: texts.nav, role: texts.roles[staff.role] } };
 }
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-gray-900 text-white" : "text-gray-700 hover:bg-gray-100 hover:text-gray-900"}`;
 
 export default function StaffFrame() {
-  const { staff, texts } = useLoaderData<typeof loader>();
+  const { staff, queues, texts } = useLoaderData<typeof loader>();
   return (
     <div className="min-h-screen bg-gray-50">
       <header className="border-b border-gray-200 bg-white">
@@ -28,6 +31,23 @@ export default function StaffFrame() {
             <NavLink to="/staff" end className={navLink}>
               {texts.nav.dashboard}
             </NavLink>
+            {staff.role === "admin" || staff.role === "moderator" ? (
+              <NavLink to="/staff/photos" className={navLink}>
+                {texts.nav.photos}
+                <QueueBadge count={queues.photos} label={texts.nav.queue} />
+              </NavLink>
+            ) : null}
+            {staff.role === "operator" ? null : (
+              <>
+                <NavLink to="/staff/reports" className={navLink}>
+                  {texts.nav.reports}
+                  <QueueBadge count={queues.reports} label={texts.nav.queue} />
+                </NavLink>
+                <NavLink to="/staff/members" className={navLink}>
+                  {texts.nav.members}
+                </NavLink>
+              </>
+            )}
             {staff.role === "admin" ? (
               <NavLink to="/staff/audit" className={navLink}>
                 {texts.nav.audit}
@@ -36,6 +56,9 @@ export default function StaffFrame() {
           </nav>
           <div className="ml-auto flex items-center gap-3 text-sm text-gray-700">
             <span data-testid="staff-who">{texts.nav.signedInAs.replace("{{name}}", staff.name).replace("{{role}}", texts.role)}</span>
+            <NavLink to="/staff/password" className={navLink}>
+              {texts.nav.password}
+            </NavLink>
             <Form method="post" action="/staff/logout">
               <Button variant="neutral" size="sm">
                 {texts.nav.logout}
@@ -48,6 +71,17 @@ export default function StaffFrame() {
         <Outlet />
       </main>
     </div>
+  );
+}
+
+/** How many items wait in a queue, beside its link (nothing when none). */
+function QueueBadge({ count, label }: { count: number; label: string }) {
+  if (count === 0) return null;
+  return (
+    <span className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" title={label.replace("{{count}}", String(count))} data-testid="staff-queue-count">
+      {count}
+      <span className="sr-only"> ({label.replace("{{count}}", String(count))})</span>
+    </span>
   );
 }
 

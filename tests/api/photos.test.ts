@@ -80,7 +80,7 @@ describe("visitors", () => {
 describe("POST /api/photos.php", () => {
   it("takes JPEG, PNG and WebP, stores a smaller re-encoded photo and a square thumbnail under unguessable names", async () => {
     const member = await newMember();
-    expect(await list(member.token)).toEqual({ photos: [], limit: photoLimits.free, count: 0 });
+    expect(await list(member.token)).toEqual({ photos: [], limit: photoLimits.free, count: 0, rejected: [] });
     const formats = ["jpeg", "png", "webp"] as const;
     for (const [index, format] of formats.entries()) {
       const body = await uploaded(member.token, await image(format, 2400, 1200), { filename: `holiday.${format}`, type: `image/${format}` });

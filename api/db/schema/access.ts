@@ -76,3 +76,15 @@ export const rateLimits = pgTable(
   },
   (t) => [index("rate_limits_expire_idx").on(t.expire)],
 );
+
+/** docs/staff.md: each successful member login, for the login history on the staff member page; pruned with the account. */
+export const memberLogins = pgTable(
+  "member_logins",
+  {
+    id: serial("id").primaryKey(),
+    userId: userRef(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    clientIp: text("client_ip"),
+  },
+  (t) => [index("member_logins_user_idx").on(t.userId, t.at)],
+);

@@ -36,6 +36,9 @@ export const users = pgTable(
     erasedAt: timestamp("erased_at", { withTimezone: true }),
     /** The reason a member gave when deleting the account (cleared by the erase job). */
     deletionReason: text("deletion_reason"),
+    /** docs/staff.md: a suspension (until suspended_until) or a ban (suspended_until null) by staff, with the reason /pages/ban shows; null: none. */
+    suspensionReason: text("suspension_reason"),
+    suspendedUntil: timestamp("suspended_until", { withTimezone: true }),
   },
   (t) => [uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`)],
 );
@@ -94,8 +97,13 @@ export const photos = pgTable(
     status: text("status", { enum: ["active", "pending", "rejected"] }).notNull().default("pending"),
     position: integer("position").notNull().default(0),
     createdAt: createdAt(),
+    /** docs/staff.md moderation: when a moderator approved or rejected it (null: in the queue), and why it was rejected. */
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    rejectionReason: text("rejection_reason"),
+    /** When the owner dismissed the notice of its rejection on /profile. */
+    rejectionSeenAt: timestamp("rejection_seen_at", { withTimezone: true }),
   },
-  (t) => [index("photos_profile_idx").on(t.profileId, t.position)],
+  (t) => [index("photos_profile_idx").on(t.profileId, t.position), index("photos_review_queue_idx").on(t.createdAt).where(sql`${t.reviewedAt} is null`)],
 );
 
 export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"] as const;

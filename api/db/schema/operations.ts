@@ -1,6 +1,7 @@
 import { primaryKey, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
-import { userRef, users } from "./members";
+import { profiles, userRef, users } from "./members";
+import { messages } from "./chat";
 import { siteRef, sites } from "./sites";
 
 /** Data exports, complaints, funnel attribution and notification mails. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
@@ -77,4 +78,49 @@ export const notificationMails = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.kind] })],
+);
+
+export const reportSources = ["profile", "message", "complaint"] as const;
+export const reportStatuses = ["new", "in_progress", "resolved", "rejected"] as const;
+
+/**
+ * docs/staff.md reports: the one queue of member reports (a Report on a profile or a message) and /complaints entries,
+ * worked at /staff/reports. The member reported about (reported_user_id) is who a statement of reasons goes to.
+ */
+export const reports = pgTable(
+  "reports",
+  {
+    id: serial("id").primaryKey(),
+    siteId: siteRef(),
+    source: text("source", { enum: reportSources }).notNull(),
+    reporterUserId: integer("reporter_user_id").references(() => users.id, { onDelete: "set null" }),
+    reportedUserId: integer("reported_user_id").references(() => users.id, { onDelete: "set null" }),
+    profileId: integer("profile_id").references(() => profiles.id, { onDelete: "set null" }),
+    messageId: integer("message_id").references(() => messages.id, { onDelete: "set null" }),
+    complaintId: integer("complaint_id").references(() => complaints.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    details: text("details").notNull().default(""),
+    status: text("status", { enum: reportStatuses }).notNull().default("new"),
+    assigneeStaffId: integer("assignee_staff_id"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("reports_queue_idx").on(t.status, t.createdAt), index("reports_reported_idx").on(t.reportedUserId), index("reports_reporter_idx").on(t.reporterUserId)],
+);
+
+/** Internal notes on a report, and the record of the mails sent about it (a reply to the sender, a statement of reasons). */
+export const reportNotes = pgTable(
+  "report_notes",
+  {
+    id: serial("id").primaryKey(),
+    reportId: integer("report_id")
+      .notNull()
+      .references(() => reports.id, { onDelete: "cascade" }),
+    staffUserId: integer("staff_user_id").notNull(),
+    staffName: text("staff_name").notNull(),
+    kind: text("kind", { enum: ["note", "reply", "statement", "action"] }).notNull().default("note"),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("report_notes_report_idx").on(t.reportId, t.id)],
 );

@@ -14,7 +14,7 @@ export const creditLedger = pgTable(
     userId: userRef(),
     delta: integer("delta").notNull(),
     balanceAfter: integer("balance_after").notNull(),
-    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "demo"] }).notNull(),
+    reason: text("reason", { enum: ["signup", "purchase", "message", "gift", "photo", "refund", "demo", "staff"] }).notNull(),
     reference: text("reference"),
     createdAt: createdAt(),
   },

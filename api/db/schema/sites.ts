@@ -59,6 +59,8 @@ export const sites = pgTable(
     /** Whether the signup form asks for a first message (signup_message). */
     askSignupMessage: boolean("ask_signup_message").notNull().default(false),
     deleteDiscount: integer("delete_discount"),
+    /** docs/staff.md moderation modes: "pre", a new photo stays pending until a moderator approves it; "post", live at once and queued. */
+    photoModeration: text("photo_moderation", { enum: ["pre", "post"] }).notNull().default("post"),
     mailName: text("mail_name").notNull(),
     companyId: integer("company_id")
       .notNull()

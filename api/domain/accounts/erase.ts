@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountTokens, dataExports, debitMandates, debitRequests, loginFailures, photos, profiles, sessions, users } from "../../db/schema";
 import { exportFile } from "./data-export";
@@ -12,7 +12,17 @@ import { reactivationWindowMs } from "./deletion";
  * finds nothing left to do. Credits ledger rows stay: they are bookkeeping, not profile data. With `dataDir`,
  * the files go too: photos under DATA_DIR/uploads and data exports (zips) under DATA_DIR/exports.
  */
-export async function eraseDeletedAccounts(db: Db, options: { now?: Date; dataDir?: string } = {}): Promise<{ erased: number[] }> {
+export async function eraseDeletedAccounts(
+  db: Db,
+  options: {
+    now?: Date;
+    dataDir?: string;
+    /** Erase these accounts now, whatever their state (staff's "erase account"), instead of those whose 14 days are over. */
+    userIds?: number[];
+    /** Runs inside the erasing transaction (the staff side's audit entry). */
+    onErased?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], ids: number[]) => Promise<void>;
+  } = {},
+): Promise<{ erased: number[] }> {
   const now = options.now ?? new Date();
   const cutoff = new Date(now.getTime() - reactivationWindowMs);
   const { erased, files, exports } = await db.transaction(async (tx) => {
@@ -30,7 +40,7 @@ export async function eraseDeletedAccounts(db: Db, options: { now?: Date; dataDi
         status: "erased",
         erasedAt: now,
       })
-      .where(and(eq(users.status, "deleted"), lte(users.deletedAt, cutoff)))
+      .where(options.userIds ? and(inArray(users.id, options.userIds.length ? options.userIds : [0]), ne(users.status, "erased")) : and(eq(users.status, "deleted"), lte(users.deletedAt, cutoff)))
       .returning({ id: users.id });
     const ids = rows.map((r) => r.id);
     if (ids.length === 0) return { erased: ids, files: [] as string[], exports: [] as string[] };
@@ -51,6 +61,7 @@ export async function eraseDeletedAccounts(db: Db, options: { now?: Date; dataDi
     await tx.delete(debitMandates).where(inArray(debitMandates.userId, ids));
     // Data exports hold everything above (issue 17): the zips go with their rows.
     const exportRows = await tx.delete(dataExports).where(inArray(dataExports.userId, ids)).returning({ token: dataExports.token });
+    await options.onErased?.(tx, ids);
     return { erased: ids, files: photoRows.flatMap((p) => [p.filename, p.thumb]), exports: exportRows.map((e) => e.token) };
   });
   if (options.dataDir) {

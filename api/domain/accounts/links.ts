@@ -14,6 +14,10 @@ export const linkPaths: Record<MailKind, string> = {
   notify_message: "/chats",
   notify_like: "/likes/received",
   notify_match: "/likes/matches",
+  // Staff decisions (docs/staff.md): the member's photos, the rules they were measured by, the complaints page.
+  photo_rejected: "/profile/photos",
+  moderation_statement: "/pages/terms",
+  report_reply: "/complaints",
 };
 
 /** A link into web, with the member's locale as path prefix except for English (docs/product.md §1); the token, if the mail has one. */

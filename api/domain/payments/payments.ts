@@ -287,7 +287,14 @@ export type RefundOutcome =
  * the credits back through the ledger. Credits already spent are not taken: the balance never goes below
  * zero, and the shortfall is recorded on the payment. The member stays premium only with another paid payment.
  */
-export async function refundPayment(db: Db, providers: PaymentProviders, paymentId: number, now = new Date()): Promise<RefundOutcome> {
+export async function refundPayment(
+  db: Db,
+  providers: PaymentProviders,
+  paymentId: number,
+  now = new Date(),
+  /** Runs inside the refund's transaction once it is made (the staff side's audit entry). */
+  onRefunded?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], outcome: { takenBack: number; shortfall: number; userId: number; siteId: number }) => Promise<void>,
+): Promise<RefundOutcome> {
   const [found] = await db
     .select({ payment: payments, refundDays: sites.refundDays })
     .from(payments)
@@ -324,6 +331,7 @@ export async function refundPayment(db: Db, providers: PaymentProviders, payment
     }
     const shortfall = payment.credits - takenBack;
     await tx.update(payments).set({ refundedCredits: takenBack, refundShortfall: shortfall }).where(eq(payments.id, payment.id));
+    await onRefunded?.(tx, { takenBack, shortfall, userId: payment.userId, siteId: payment.siteId });
     return { kind: "refunded", takenBack, shortfall, manual } as const;
   });
 }

@@ -40,3 +40,19 @@ export async function addStaffAccount(db: Db, secret: string, account: NewStaffA
     .returning({ id: staffUsers.id });
   return { id: row!.id, totpSecret, recoveryCodes };
 }
+
+export type StaffAccountDetails = Omit<NewStaffAccount, "password" | "totpSecret">;
+
+/**
+ * A staff account without a password or a second factor (password_hash and totp_secret null: it cannot log in), for
+ * `npm run staff -- add` (scripts/staff.ts): its set-up link (api/domain/staff/setup.ts) sets both. Null when the
+ * e-mail address is taken (the unique index decides, also between two commands at once).
+ */
+export async function addStaffAccountForSetup(db: Pick<Db, "insert">, account: StaffAccountDetails): Promise<{ id: number } | null> {
+  const [row] = await db
+    .insert(staffUsers)
+    .values({ email: account.email.trim().toLowerCase(), name: account.name, role: account.role, siteIds: account.siteIds })
+    .onConflictDoNothing({ target: staffUsers.email })
+    .returning({ id: staffUsers.id });
+  return row ?? null;
+}

@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, inArray, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { messages, payments, profiles, sites, users } from "../../db/schema";
+import { dataExports, messages, payments, photos, profiles, pushJobs, reports, sites, users } from "../../db/schema";
 
 /** Midnight UTC of a time's day: the dashboard's "today". */
 export function startOfUtcDay(now: Date): Date {
@@ -15,6 +15,9 @@ export type SiteFigures = {
   payingMembers: number;
   revenueToday: { currency: string; amount: number }[];
   messagesToday: number;
+  /** Open queues: photos waiting for review, reports new or in progress. */
+  photoQueue: number;
+  reportQueue: number;
 };
 
 /**
@@ -24,7 +27,7 @@ export type SiteFigures = {
 export async function dashboardFigures(db: Db, siteIds: number[] | null, now = new Date()): Promise<SiteFigures[]> {
   const since = startOfUtcDay(now);
   const onSites = (column: Parameters<typeof inArray>[0]): SQL | undefined => (siteIds ? inArray(column, siteIds.length ? siteIds : [0]) : undefined);
-  const [siteRows, signups, paying, revenue, sent] = await Promise.all([
+  const [siteRows, signups, paying, revenue, sent, photoQueue, reportQueue] = await Promise.all([
     db.select({ id: sites.id, domain: sites.domain, name: sites.name }).from(sites).where(onSites(sites.id)).orderBy(asc(sites.id)),
     db
       .select({ siteId: users.siteId, n: sql<number>`count(*)::int` })
@@ -48,6 +51,17 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
       .innerJoin(profiles, eq(profiles.id, messages.senderProfileId))
       .where(and(gte(messages.createdAt, since), onSites(profiles.siteId)))
       .groupBy(profiles.siteId),
+    db
+      .select({ siteId: profiles.siteId, n: sql<number>`count(*)::int` })
+      .from(photos)
+      .innerJoin(profiles, eq(profiles.id, photos.profileId))
+      .where(and(isNull(photos.reviewedAt), ne(photos.status, "rejected"), onSites(profiles.siteId)))
+      .groupBy(profiles.siteId),
+    db
+      .select({ siteId: reports.siteId, n: sql<number>`count(*)::int` })
+      .from(reports)
+      .where(and(inArray(reports.status, ["new", "in_progress"]), onSites(reports.siteId)))
+      .groupBy(reports.siteId),
   ]);
   const count = (rows: { siteId: number; n: number }[], siteId: number) => rows.find((row) => row.siteId === siteId)?.n ?? 0;
   return siteRows.map((site) => ({
@@ -56,5 +70,22 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
     payingMembers: count(paying, site.id),
     revenueToday: revenue.filter((row) => row.siteId === site.id).map((row) => ({ currency: row.currency, amount: row.amount })),
     messagesToday: count(sent, site.id),
+    photoQueue: count(photoQueue, site.id),
+    reportQueue: count(reportQueue, site.id),
   }));
+}
+
+/**
+ * The background jobs' trouble (the dashboard): push deliveries waiting to be tried again after a failure, and data
+ * exports that failed today. Jobs keep no other record of their runs (their failures are in the log).
+ */
+export async function jobTrouble(db: Db, now = new Date()): Promise<{ pushRetrying: number; exportsFailedToday: number }> {
+  const [[push], [exports]] = await Promise.all([
+    db.select({ n: sql<number>`count(*)::int` }).from(pushJobs).where(gt(pushJobs.attempts, 0)),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(dataExports)
+      .where(and(eq(dataExports.status, "failed"), gte(dataExports.requestedAt, startOfUtcDay(now)))),
+  ]);
+  return { pushRetrying: push?.n ?? 0, exportsFailedToday: exports?.n ?? 0 };
 }

@@ -12,6 +12,20 @@ export const staffPermissions = {
   "audit.read": ["admin"],
   /** Staff accounts: make, change, disable. */
   "staff.manage": ["admin"],
+  /** The photo queue: approve and reject photos. */
+  "photos.moderate": ["admin", "moderator"],
+  /** The reports queue: take, note, resolve or reject a report, hide a photo or a profile, mail the sender and the member. */
+  "reports.handle": ["admin", "moderator", "support"],
+  /** Find members and read their page (profile, photos, status, ledger, payments, logins, reports). */
+  "members.read": ["admin", "moderator", "support"],
+  /** Read the members' messages (a reported message, a member's conversations): support sees no message contents. */
+  "members.messages": ["admin", "moderator"],
+  /** Suspend or ban a member, lift it, resend the activation mail. */
+  "members.suspend": ["admin", "moderator", "support"],
+  /** Grant or deduct credits, refund a payment, lift a direct-debit block. */
+  "members.money": ["admin", "support"],
+  /** Erase a member's account. */
+  "members.erase": ["admin"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type StaffAction = keyof typeof staffPermissions;

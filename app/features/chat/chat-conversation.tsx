@@ -138,12 +138,15 @@ function Bubble({ message, mine, status }: { message: ChatMessage; mine: boolean
       <span className="mt-0.5 flex gap-2 px-1 text-xs text-gray-500">
         <RelativeTime iso={message.created_at} />
         {status ? <span data-testid="chat-status">{t(`conversation.${status}`)}</span> : null}
+        {mine ? null : (
+          <Link to={`/members/${message.sender}/report?message=${message.id}`} className="text-gray-500 underline hover:text-gray-800" data-testid="report-message">
+            {t("conversation.report")}
+          </Link>
+        )}
       </span>
     </li>
   );
 }
-
-
 
 const extraLink = "rounded-full bg-gray-100 px-3 py-1 text-xs font-semibold text-gray-700 hover:bg-rose-50 hover:text-primary";
 

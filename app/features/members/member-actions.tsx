@@ -48,6 +48,9 @@ export function MemberActions({ member, relation }: { member: Member; relation: 
         {t("actions.gift")}
       </Link>
       <BlockLink member={member} />
+      <Link to={`/members/${member.id}/report`} className={quietButton} data-testid="report-member">
+        {t("actions.report")}
+      </Link>
     </nav>
   );
 }

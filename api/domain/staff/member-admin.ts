@@ -1,0 +1,204 @@
+import { and, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, users } from "../../db/schema";
+import type { ModerationReason } from "#contract/staff-moderation";
+import { liftSuspension } from "../login";
+import { recordAudit } from "./audit";
+import { onStaffSites, sitesOf } from "./photo-review";
+import type { StaffMember } from "./sessions";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+const memberColumns = {
+  userId: users.id,
+  profileId: profiles.id,
+  name: profiles.name,
+  email: users.email,
+  siteId: users.siteId,
+  siteName: sites.name,
+  status: users.status,
+  suspensionReason: users.suspensionReason,
+  suspendedUntil: users.suspendedUntil,
+  credits: users.credits,
+  paidUser: users.paidUser,
+  signupDate: users.signupDate,
+};
+
+export type MemberRow = {
+  userId: number;
+  profileId: number;
+  name: string;
+  email: string;
+  siteId: number;
+  siteName: string;
+  status: (typeof users.$inferSelect)["status"];
+  suspensionReason: string | null;
+  suspendedUntil: Date | null;
+  credits: number;
+  paidUser: boolean;
+  signupDate: Date;
+};
+
+/** Whether a suspension or ban is in force now. */
+export function isSuspended(row: { suspensionReason: string | null; suspendedUntil: Date | null }, now = new Date()): boolean {
+  return row.suspensionReason !== null && (row.suspendedUntil === null || row.suspendedUntil > now);
+}
+
+const memberSearchLimit = 50;
+
+/**
+ * docs/staff.md members: find members of the staff member's sites by id (a number), payment id or provider reference,
+ * e-mail address (part of it) or profile name (part of it), newest first.
+ */
+export async function searchMembers(db: Db, staff: StaffMember, q: string): Promise<MemberRow[]> {
+  const term = q.trim();
+  const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const number = /^\d{1,9}$/.test(term) ? Number(term) : null;
+  const paymentMatch = db
+    .select({ userId: payments.userId })
+    .from(payments)
+    .where(or(eq(payments.reference, term), eq(payments.providerReference, term), number === null ? undefined : eq(payments.id, number)));
+  return db
+    .select(memberColumns)
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .innerJoin(sites, eq(sites.id, users.siteId))
+    .where(
+      and(
+        onStaffSites(users.siteId, sitesOf(staff)),
+        or(number === null ? undefined : eq(users.id, number), ilike(users.email, like), ilike(profiles.name, like), inArray(users.id, paymentMatch)),
+      ),
+    )
+    .orderBy(desc(users.id))
+    .limit(memberSearchLimit);
+}
+
+/** One member of the staff member's sites, or null. */
+export async function memberOf(db: Db | Tx, staff: StaffMember, userId: number): Promise<MemberRow | null> {
+  const [row] = await db
+    .select(memberColumns)
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .innerJoin(sites, eq(sites.id, users.siteId))
+    .where(and(eq(users.id, userId), onStaffSites(users.siteId, sitesOf(staff))))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Everything the member page shows besides reports (api/domain/staff/reports.ts). */
+export async function memberPage(db: Db, userId: number) {
+  const [profile] = await db.select().from(profiles).where(eq(profiles.userId, userId)).limit(1);
+  const [user] = await db.select({ emailConfirmedAt: users.emailConfirmedAt, debitBlockedAt: users.debitBlockedAt }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!profile || !user) return null;
+  const [photoRows, ledger, [sum], paymentRows, logins, [chats], [site]] = await Promise.all([
+    db.select().from(photos).where(eq(photos.profileId, profile.id)).orderBy(photos.position, photos.id),
+    db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.id)).limit(100),
+    db.select({ n: sql<number>`coalesce(sum(${creditLedger.delta}), 0)::int` }).from(creditLedger).where(eq(creditLedger.userId, userId)),
+    db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.id)).limit(100),
+    db.select().from(memberLogins).where(eq(memberLogins.userId, userId)).orderBy(desc(memberLogins.id)).limit(20),
+    db.select({ n: sql<number>`count(*)::int` }).from(conversationMembers).where(eq(conversationMembers.profileId, profile.id)),
+    db.select({ refundDays: sites.refundDays }).from(sites).where(eq(sites.id, profile.siteId)),
+  ]);
+  return { profile, user, photos: photoRows, ledger, ledgerSum: sum?.n ?? 0, payments: paymentRows, logins, conversations: chats?.n ?? 0, refundDays: site?.refundDays ?? 0 };
+}
+
+/** Whether a payment can still be refunded (the logic of npm run refund: paid, within the site's refund_days). */
+export function refundable(payment: { status: string; paidAt: Date | null }, refundDays: number, now = new Date()): boolean {
+  return payment.status === "paid" && payment.paidAt !== null && now.getTime() - payment.paidAt.getTime() <= refundDays * 86_400_000;
+}
+
+/**
+ * Suspends a member until a time, or bans them (until null), with a reason: their sessions end (the event streams
+ * close at their next heartbeat), their profile is hidden, and login shows /pages/ban with the reason and the end.
+ */
+export async function suspendMember(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, reason: ModerationReason, until: Date | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ suspensionReason: reason, suspendedUntil: until }).where(eq(users.id, member.userId));
+    await tx.update(profiles).set({ status: "disabled" }).where(eq(profiles.userId, member.userId));
+    await tx.delete(sessions).where(eq(sessions.userId, member.userId));
+    await recordAudit(tx, staff, clientIp, {
+      action: until ? "member.suspend" : "member.ban",
+      targetType: "member",
+      targetId: member.userId,
+      siteId: member.siteId,
+      changes: {
+        suspension_reason: { before: member.suspensionReason, after: reason },
+        suspended_until: { before: member.suspendedUntil?.toISOString() ?? null, after: until?.toISOString() ?? null },
+      },
+    });
+  });
+}
+
+/** Lifts a suspension or ban (the member may log in again; an active account's profile is shown again). */
+export async function liftMember(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow): Promise<void> {
+  await db.transaction(async (tx) => {
+    await liftSuspension(tx, member.userId);
+    await recordAudit(tx, staff, clientIp, {
+      action: "member.lift",
+      targetType: "member",
+      targetId: member.userId,
+      siteId: member.siteId,
+      changes: { suspension_reason: { before: member.suspensionReason, after: null }, suspended_until: { before: member.suspendedUntil?.toISOString() ?? null, after: null } },
+    });
+  });
+}
+
+/**
+ * Hides a member's profile from everyone (search, member page, likes), or shows it again (an active, unsuspended
+ * account only: false otherwise), with its audit entry, in the caller's transaction.
+ */
+export async function setProfileShown(tx: Db | Tx, staff: StaffMember, clientIp: string | null, member: MemberRow, shown: boolean): Promise<boolean> {
+  if (shown && (member.status !== "active" || isSuspended(member))) return false;
+  const [before] = await tx.select({ status: profiles.status }).from(profiles).where(eq(profiles.userId, member.userId)).limit(1);
+  await tx.update(profiles).set({ status: shown ? "active" : "disabled" }).where(eq(profiles.userId, member.userId));
+  await recordAudit(tx, staff, clientIp, {
+    action: shown ? "member.show_profile" : "member.hide_profile",
+    targetType: "member",
+    targetId: member.userId,
+    siteId: member.siteId,
+    changes: { profile_status: { before: before?.status ?? null, after: shown ? "active" : "disabled" } },
+  });
+  return true;
+}
+
+/**
+ * Grants (delta > 0) or deducts (delta < 0) credits with a reason: one conditional update (a deduction never takes the
+ * balance below zero) and its ledger entry in one transaction, so the balance stays the ledger's sum. False: the
+ * member has fewer credits than the deduction.
+ */
+export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, delta: number, note: string, now = new Date()): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ credits: sql`${users.credits} + ${delta}` })
+      .where(and(eq(users.id, member.userId), sql`${users.credits} + ${delta} >= 0`))
+      .returning({ credits: users.credits });
+    if (!row) return false;
+    await tx.insert(creditLedger).values({ userId: member.userId, delta, balanceAfter: row.credits, reason: "staff", reference: `staff:${staff.id}: ${note}`.slice(0, 240), createdAt: now });
+    await recordAudit(tx, staff, clientIp, {
+      action: delta > 0 ? "member.credits_grant" : "member.credits_deduct",
+      targetType: "member",
+      targetId: member.userId,
+      siteId: member.siteId,
+      changes: { credits: { before: row.credits - delta, after: row.credits }, note: { before: null, after: note } },
+    });
+    return true;
+  });
+}
+
+/** Lifts the direct-debit block a bounced debit set. False: there was none. */
+export async function liftDebitBlock(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ at: users.debitBlockedAt }).from(users).where(eq(users.id, member.userId)).for("update");
+    if (!before?.at) return false;
+    await tx.update(users).set({ debitBlockedAt: null }).where(eq(users.id, member.userId));
+    await recordAudit(tx, staff, clientIp, {
+      action: "member.lift_debit_block",
+      targetType: "member",
+      targetId: member.userId,
+      siteId: member.siteId,
+      changes: { debit_blocked_at: { before: before.at.toISOString(), after: null } },
+    });
+    return true;
+  });
+}

@@ -1,0 +1,28 @@
+import type { AppLoadContext } from "@remix-run/node";
+import type { z } from "zod";
+import { apiFor } from "~/utils/api.server";
+
+export type StaffWrite<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
+
+/**
+ * A staff page's write through the api: the answer, or the refusal as one English sentence for the page (the api's
+ * field messages where it gave them, else its message). A lapsed staff session goes back to /staff/login (apiFor).
+ */
+export async function staffWrite<T extends z.ZodType>(request: Request, context: AppLoadContext, path: string, schema: T, body: unknown): Promise<StaffWrite<z.infer<T>>> {
+  const result = await apiFor(request, context).post(path, schema, body);
+  if (result.ok) return { ok: true, data: result.data };
+  const fields = Object.values(result.error.fields ?? {}).flat();
+  return { ok: false, status: result.status, message: fields.length ? fields.join(" ") : result.error.message };
+}
+
+/** A form's text field, trimmed ("" when missing or not text). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value.trim() : "";
+}
+
+/** A form's whole-number field, or NaN (the api then answers validation_failed, shown on the page). */
+export function formNumber(form: FormData, name: string): number {
+  const value = formText(form, name);
+  return /^-?\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+}
