@@ -45,6 +45,8 @@ import { unsubscribeKeyOf } from "./domain/notifications";
 import { mailEventRoutes, notificationRoutes } from "./http/notifications";
 import { startNotificationMailJob } from "./jobs/notification-mails";
 import { reportRoutes } from "./http/reports";
+import { staffAccountRoutes } from "./http/staff-accounts";
+import { staffEventRoutes } from "./http/staff-events";
 import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
 import { staffSetupRoutes } from "./http/staff-setup";
@@ -180,6 +182,8 @@ export function createApiApp(options: {
       more: [
         staffSetupRoutes({ db, secret: config.SESSION_SECRET, limit }),
         staffModerationRoutes({ db, mailer, providers, publicUrl: config.PUBLIC_URL, secret: config.SESSION_SECRET, dataDir: config.DATA_DIR }),
+        staffEventRoutes({ db, secret: config.SESSION_SECRET }),
+        staffAccountRoutes({ db, secret: config.SESSION_SECRET, publicUrl: config.PUBLIC_URL }),
       ],
     }),
   );

@@ -18,7 +18,7 @@ import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().password;
-  return { title: texts.metaTitle, texts, constraint: formConstraint(staffPasswordSchema(texts)) };
+  return { title: texts.metaTitle, description: texts.lead, texts, constraint: formConstraint(staffPasswordSchema(texts)) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

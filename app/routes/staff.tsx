@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { QueueSizes } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
@@ -21,7 +22,8 @@ const navLink = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 text-sm font-medium ${isActive ? "bg-gray-900 text-white" : "text-gray-700 hover:bg-gray-100 hover:text-gray-900"}`;
 
 export default function StaffFrame() {
-  const { staff, queues, texts } = useLoaderData<typeof loader>();
+  const { staff, queues: loaded, texts } = useLoaderData<typeof loader>();
+  const queues = useLiveQueues(loaded);
   return (
     <div className="min-h-screen bg-gray-50">
       <header className="border-b border-gray-200 bg-white">
@@ -49,9 +51,14 @@ export default function StaffFrame() {
               </>
             )}
             {staff.role === "admin" ? (
-              <NavLink to="/staff/audit" className={navLink}>
-                {texts.nav.audit}
-              </NavLink>
+              <>
+                <NavLink to="/staff/accounts" className={navLink}>
+                  {texts.nav.accounts}
+                </NavLink>
+                <NavLink to="/staff/audit" className={navLink}>
+                  {texts.nav.audit}
+                </NavLink>
+              </>
             ) : null}
           </nav>
           <div className="ml-auto flex items-center gap-3 text-sm text-gray-700">
@@ -73,6 +80,36 @@ export default function StaffFrame() {
     </div>
   );
 }
+
+/**
+ * The queue sizes, live: the loader's, then each `queues` event of /staff/events (app/routes/staff.events.ts) while
+ * the page is open. Without JavaScript the sizes are those of the page load.
+ */
+function useLiveQueues(loaded: Queues): Queues {
+  // Whichever is newer: the sizes the page loaded with (fresh after every navigation and form), or the last event
+  // since then (an event remembers the load it followed).
+  const base = useRef(loaded);
+  useEffect(() => {
+    base.current = loaded;
+  }, [loaded]);
+  const [live, setLive] = useState<{ queues: Queues; base: Queues } | null>(null);
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const source = new EventSource("/staff/events");
+    source.addEventListener("queues", (event) => {
+      try {
+        const next = JSON.parse((event as MessageEvent<string>).data) as Queues;
+        if (typeof next.photos === "number" && typeof next.reports === "number") setLive({ queues: next, base: base.current });
+      } catch {
+        // A malformed event changes nothing; the next one will do.
+      }
+    });
+    return () => source.close();
+  }, []);
+  return live && live.base === loaded ? live.queues : loaded;
+}
+
+type Queues = { photos: number; reports: number };
 
 /** How many items wait in a queue, beside its link (nothing when none). */
 function QueueBadge({ count, label }: { count: number; label: string }) {

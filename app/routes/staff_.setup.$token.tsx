@@ -39,7 +39,7 @@ function qrCodeOf(uri: string): { size: number; path: string } {
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const all = staffTexts();
   const texts = all.setup;
-  const page = { title: texts.metaTitle, texts: { brand: all.brand, setup: texts }, constraint: formConstraint(staffSetupSchema(texts)) };
+  const page = { title: texts.metaTitle, description: texts.lead, texts: { brand: all.brand, setup: texts }, constraint: formConstraint(staffSetupSchema(texts)) };
   const token = LinkToken.safeParse(params.token);
   if (!token.success) return data({ ...page, setup: null, tooMany: false }, { status: 404 });
   const result = await apiFor(request, context).get("/api/staff/setup.php", StaffSetupResponse, { token: token.data }, { sessionOptional: true });

@@ -166,6 +166,23 @@ export function apiFor(request: Request, context: AppLoadContext) {
       if (error.data.error === "authentication_required" && hasSession) throw loggedOut();
       return { ok: false, status: response.status, error: error.data };
     },
+    /**
+     * A live stream of the api (server-sent events) passed on as it comes: the upstream request ends when the
+     * browser's does. Null when the api cannot be reached; its refusal (a lapsed session) as the error result.
+     */
+    stream: async (path: string): Promise<ApiResult<Response>> => {
+      let response: Response;
+      try {
+        response = await fetch(new URL(path, context.apiUrl), { headers: { ...headersFor(path), Accept: "text/event-stream" }, redirect: "manual", signal: request.signal });
+      } catch {
+        throw serviceUnavailable();
+      }
+      context.upstream.push({ method: "GET", path, status: response.status, ms: 0, attempt: 1 });
+      if (response.ok) return { ok: true, data: response };
+      const error = ApiError.safeParse(await response.json().catch(() => undefined));
+      if (!error.success) throw serviceUnavailable();
+      return { ok: false, status: response.status, error: error.data };
+    },
     hasSession,
   };
 }

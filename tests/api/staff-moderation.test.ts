@@ -118,6 +118,36 @@ describe("photo moderation", () => {
   });
 });
 
+describe("the staff's live stream", () => {
+  it("sends the queue sizes at once and again when they change", async () => {
+    const account = await newStaff(api, "moderator");
+    const token = await staffToken(api, account);
+    const res = await staffCall(api, token, "GET", "/api/staff/events.php");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    const nextQueues = async (): Promise<{ photos: number; reports: number }> => {
+      for (;;) {
+        const match = /event: queues\ndata: (.*)\n\n/.exec(buffer);
+        if (match) {
+          buffer = buffer.slice(match.index + match[0].length);
+          return JSON.parse(match[1]!) as { photos: number; reports: number };
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error("the stream ended");
+        buffer += value;
+      }
+    };
+    const first = await nextQueues();
+    const owner = await member();
+    await uploadPhoto(owner.token);
+    // The stream counts every 2 s: the new photo shows within a few.
+    expect(await nextQueues()).toEqual({ photos: first.photos + 1, reports: first.reports });
+    await reader.cancel();
+  });
+});
+
 describe("reports", () => {
   it("a member reports a profile and a message; complaints join the queue; staff take, act, mail and resolve", async () => {
     const reporter = await member();

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AuditResponse, DashboardResponse, StaffResponse } from "#contract/staff";
+import { StaffAccountOutcome, StaffAccountsResponse } from "#contract/staff-accounts";
 import { auditLog, staffUsers, staffRoles, users, type StaffRole } from "../../api/db/schema";
 import { addStaffAccount } from "../../api/domain/staff/accounts";
 import { staffPermissions, type StaffAction } from "../../api/domain/staff/permissions";
@@ -124,8 +125,11 @@ describe("the staff gate", () => {
         const res = await fetch(`${api.baseUrl}${endpoint.path}`, { method: endpoint.method.toUpperCase(), headers: asStaff(tokens[role]) });
         const allowed = (staffPermissions[endpoint.action as StaffAction] as readonly StaffRole[]).includes(role);
         // Allowed: past the gate (a request without its query or body is then refused as invalid, 400; a GET of a list answers 200).
-        if (allowed) expect([200, 400], `${role} ${endpoint.method} ${endpoint.path}`).toContain(res.status);
-        else await expectApiError(res, 403, "forbidden");
+        if (allowed) {
+          expect([200, 400], `${role} ${endpoint.method} ${endpoint.path}`).toContain(res.status);
+          // The live stream stays open: this walk only needs its status.
+          await res.body?.cancel();
+        } else await expectApiError(res, 403, "forbidden");
       }
     }
   });
@@ -211,5 +215,40 @@ describe("the audit log", () => {
     expect(await refusal(api.db.execute(sql`truncate audit_log`))).toMatch(/audit_log is append-only/);
     const [count] = await api.db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(eq(auditLog.action, "rewritten"));
     expect(count?.n).toBe(0);
+  });
+});
+
+describe("staff accounts in the console", () => {
+  it("an admin adds an account (its set-up link answered once), makes a new link, disables and enables it; each an audit entry", async () => {
+    const admin = await newStaff("admin");
+    const token = await staffLogin(admin, "");
+    const post = (body: unknown) => fetch(`${api.baseUrl}/api/staff/accounts.php`, { method: "POST", headers: { ...asStaff(token), "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const email = `console-${Date.now()}@example.com`;
+    const added = StaffAccountOutcome.parse(await (await post({ action: "add", email, name: "Console Moderator", role: "moderator", site_ids: [1] })).json());
+    const link = new URL(added.link ?? "");
+    expect(link.pathname).toMatch(/^\/staff\/setup\/[\w-]{40,}$/);
+    const setup = await fetch(`${api.baseUrl}/api/staff/setup.php?token=${link.pathname.split("/").pop()}`);
+    expect(setup.status).toBe(200);
+    expect(await setup.json()).toMatchObject({ email });
+    await expectApiError(await post({ action: "add", email: email.toUpperCase(), name: "Again", role: "support", site_ids: [1] }), 400, "validation_failed");
+    await expectApiError(await post({ action: "add", email: `other-${email}`, name: "Nowhere", role: "support", site_ids: [99999] }), 400, "validation_failed");
+
+    const list = StaffAccountsResponse.parse(await (await fetch(`${api.baseUrl}/api/staff/accounts.php`, { headers: asStaff(token) })).json());
+    const account = list.accounts.find((a) => a.email === email);
+    expect(account).toMatchObject({ role: "moderator", site_ids: [1], set_up: false, disabled: false });
+    const renewed = StaffAccountOutcome.parse(await (await post({ action: "link", id: account!.id })).json());
+    expect(renewed.link).not.toBe(added.link);
+    // The first link ended with the new one.
+    expect((await fetch(`${api.baseUrl}/api/staff/setup.php?token=${link.pathname.split("/").pop()}`)).status).toBe(400);
+
+    // Disabling ends the account's sessions; one's own account cannot be disabled.
+    const moderator = await newStaff("moderator");
+    const moderatorToken = await staffLogin(moderator, "");
+    expect((await post({ action: "disable", id: moderator.id })).status).toBe(200);
+    await expectApiError(await fetch(`${api.baseUrl}/api/staff/me.php`, { headers: asStaff(moderatorToken) }), 403, "authentication_required");
+    await expectApiError(await post({ action: "disable", id: admin.id }), 400, "validation_failed");
+    expect((await post({ action: "enable", id: moderator.id })).status).toBe(200);
+    const audited = await api.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.staffUserId, admin.id));
+    expect(audited.map((row) => row.action)).toEqual(expect.arrayContaining(["staff.add", "staff.new_setup_link", "staff.disable", "staff.enable"]));
   });
 });

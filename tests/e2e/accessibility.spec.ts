@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
+import sharp from "sharp";
 import type { Page } from "@playwright/test";
 import { TeasersResponse } from "#contract/members";
 import { expect, hydrated, projectRoot, sameOrigin, test } from "./fixtures";
@@ -20,7 +21,7 @@ import { staffLogin } from "./staff-support";
 const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 /** Sample params the groups fill in: a demo member, a package, and the member's own conversation and purchase. */
-type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number };
+type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number; report: number; staffMember: number; email: string };
 
 /** A page as audited: its path and, when it differs (a redirect that stays), the path it must end on. */
 /**
@@ -70,6 +71,7 @@ const pages: Record<string, Entry> = {
   "members.$id.tsx": { group: "social", visits: (s) => at(`/members/${s.member}`) },
   "members._index.tsx": { group: "social", visits: () => at("/members") },
   "members_.$id.block.tsx": { group: "social", visits: (s) => at(`/members/${s.member}/block`) },
+  "members_.$id.report.tsx": { group: "social", visits: (s) => at(`/members/${s.member}/report`) },
   "members_.$id.chat.tsx": { group: "social", visits: (s) => at(`/members/${s.member}/chat`) },
   "members_.$id.landing.tsx": { group: "lander", visits: (s) => at(`/members/${s.member}/landing`) },
   "members_.$id.landing2.($slug).tsx": { group: "lander", visits: (s) => at(`/members/${s.member}/landing2/bdsm`) },
@@ -106,7 +108,16 @@ const pages: Record<string, Entry> = {
   "manifest[.]webmanifest.ts": { notAPage: "the web app manifest (JSON)" },
   "staff.tsx": { notAPage: "the staff pages' frame (header, navigation): audited with each staff page below" },
   "staff._index.tsx": { group: "staff", visits: () => at("/staff") },
+  "staff.accounts.tsx": { group: "staff", visits: () => at("/staff/accounts") },
   "staff.audit.tsx": { group: "staff", visits: () => at("/staff/audit") },
+  "staff.events.ts": { notAPage: "the staff frame's live queue sizes (server-sent events)" },
+  "staff.members._index.tsx": { group: "staff", visits: (s) => at("/staff/members", `/staff/members?q=${encodeURIComponent(s.email)}`) },
+  "staff.members.$id.tsx": { group: "staff", visits: (s) => at(`/staff/members/${s.staffMember}`) },
+  "staff.password.tsx": { group: "staff", visits: () => at("/staff/password") },
+  "staff.photos.tsx": { group: "staff", visits: () => at("/staff/photos") },
+  "staff.reports._index.tsx": { group: "staff", visits: () => at("/staff/reports") },
+  "staff.reports.$id.tsx": { group: "staff", visits: (s) => at(`/staff/reports/${s.report}`) },
+  "staff_.setup.$token.tsx": { group: "visitor", visits: () => at("/staff/setup/no-such-link") },
   "staff_.login.tsx": { group: "visitor", visits: () => at("/staff/login") },
   "staff_.logout.tsx": { notAPage: "a POST only (staff log out)" },
 };
@@ -180,7 +191,7 @@ async function firstPackage(page: Page): Promise<number> {
   return id;
 }
 
-const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0 } satisfies Samples;
+const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0, report: 0, staffMember: 0, email: "" } satisfies Samples;
 
 test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
   // Up to 17 pages a test, each loaded, hydrated and audited: a few seconds each, more on a loaded machine.
@@ -191,10 +202,28 @@ test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
     report(await auditGroup(page, "visitor", unused));
   });
 
-  test("the staff pages, as an admin", async ({ page }) => {
+  test("the staff pages, as an admin", async ({ page, browser, baseURL }) => {
+    // A member with a photo in the queue and a complaint about them, so the queues and the report are audited full.
+    const member = await activeMember(browser, baseURL ?? "");
+    const photo = await member.page.request.post("/api/photos.php", {
+      headers: sameOrigin,
+      multipart: { photo: { name: "me.jpg", mimeType: "image/jpeg", buffer: await sharp({ create: { width: 200, height: 200, channels: 3, background: "#3366aa" } }).jpeg().toBuffer() } },
+    });
+    expect(photo.status()).toBe(201);
+    const complaint = await member.page.request.post("/api/complaints.php", {
+      headers: sameOrigin,
+      data: { name: "Axe Tester", email: member.email, content_url: `${baseURL}/members/${member.profileId}`, reason: "impersonation", message: "An accessibility audit's sample complaint." },
+    });
+    expect(complaint.status()).toBe(201);
+    await member.page.context().close();
     await staffLogin(page, "admin");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
-    report(await auditGroup(page, "staff", unused));
+    await page.goto(`/staff/members?q=${encodeURIComponent(member.email)}`);
+    const staffMember = Number(/\/staff\/members\/(\d+)/.exec((await page.getByTestId("staff-member-row").first().getByRole("link").getAttribute("href")) ?? "")?.[1]);
+    await page.goto("/staff/reports");
+    const reportId = Number(/\/staff\/reports\/(\d+)/.exec((await page.getByTestId("staff-report-row").last().getByRole("link").getAttribute("href")) ?? "")?.[1]);
+    expect(staffMember * reportId, "a member and a report to audit").toBeGreaterThan(0);
+    report(await auditGroup(page, "staff", { ...unused, report: reportId, staffMember, email: member.email }));
   });
 
   test("every lander and member landing", async ({ page }) => {

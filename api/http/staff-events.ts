@@ -1,0 +1,69 @@
+import { parse as parseCookie } from "cookie";
+import type { Db } from "../db/client";
+import { staffMay } from "../domain/staff/permissions";
+import { photoQueue, sitesOf } from "../domain/staff/photo-review";
+import { openReportCount } from "../domain/staff/reports";
+import { staffOfSession, staffSessionCookieName } from "../domain/staff/sessions";
+import type { StaffRouteKit } from "./staff";
+
+/** How often a staff stream looks at the queues, and how often it checks that its session still lives. */
+export const staffStreamTiming = { pollMs: 2_000, sessionCheckMs: 60_000, heartbeatMs: 25_000 };
+
+/**
+ * GET /api/staff/events.php (docs/staff.md): the staff frame's live queue sizes as server-sent events, `event: queues`
+ * with { photos, reports } (contract QueueSizes) at once and whenever they change. Staff are few, so each stream
+ * counts its own queues every few seconds (two indexed counts) instead of listening to every photo and report;
+ * it ends when the staff session does (logout, a disabled account, a password change).
+ */
+export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof staffStreamTiming }) {
+  const { db, secret } = deps;
+  const timing = deps.timing ?? staffStreamTiming;
+  return ({ route, staffOf }: StaffRouteKit) => {
+    route("get", "/api/staff/events.php", "staff.self", async (req, res) => {
+      const staff = staffOf(res);
+      const token = parseCookie(req.headers.cookie ?? "")[staffSessionCookieName] ?? "";
+      const siteIds = sitesOf(staff);
+      res.status(200).set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "private, no-store", "X-Accel-Buffering": "no" });
+      res.flushHeaders();
+      res.write(`retry: ${timing.pollMs}\n\n`);
+      let last = "";
+      let closed = false;
+      let busy = false;
+      let lastSessionCheck = Date.now();
+      const send = async () => {
+        if (busy || closed) return;
+        busy = true;
+        try {
+          if (Date.now() - lastSessionCheck >= timing.sessionCheckMs) {
+            lastSessionCheck = Date.now();
+            if (!(await staffOfSession(db, token, secret))) return end();
+          }
+          const [photos, reports] = await Promise.all([
+            staffMay(staff, "photos.moderate") ? photoQueue(db, siteIds, 0).then((queue) => queue.total) : 0,
+            staffMay(staff, "reports.handle") ? openReportCount(db, siteIds) : 0,
+          ]);
+          const data = JSON.stringify({ photos, reports });
+          if (data !== last && !closed) {
+            last = data;
+            res.write(`event: queues\ndata: ${data}\n\n`);
+          }
+        } catch (error) {
+          req.log.warn({ err: error }, "staff stream update failed");
+        } finally {
+          busy = false;
+        }
+      };
+      const poll = setInterval(() => void send(), timing.pollMs);
+      const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), timing.heartbeatMs);
+      function end(): void {
+        if (closed) return;
+        closed = true;
+        clearInterval(poll);
+        clearInterval(heartbeat);
+        res.end();
+      }
+      req.on("close", end);
+      await send();
+    });
+  };
+}
