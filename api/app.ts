@@ -47,6 +47,7 @@ import { startNotificationMailJob } from "./jobs/notification-mails";
 import { reportRoutes } from "./http/reports";
 import { staffAccountRoutes } from "./http/staff-accounts";
 import { staffEventRoutes } from "./http/staff-events";
+import { staffInboxRoutes } from "./http/staff-inbox";
 import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
 import { staffSetupRoutes } from "./http/staff-setup";
@@ -184,6 +185,7 @@ export function createApiApp(options: {
         staffModerationRoutes({ db, mailer, providers, publicUrl: config.PUBLIC_URL, secret: config.SESSION_SECRET, dataDir: config.DATA_DIR }),
         staffEventRoutes({ db, secret: config.SESSION_SECRET }),
         staffAccountRoutes({ db, secret: config.SESSION_SECRET, publicUrl: config.PUBLIC_URL }),
+        staffInboxRoutes({ db }),
       ],
     }),
   );

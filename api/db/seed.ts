@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { companies, creditLedger, creditPackages, discountCodes, interests, photos, profiles, sites, users } from "./schema";
 import { demoPackages } from "../domain/payments/catalogue";
+import { placeRegion } from "../services/regions";
 import { hashPassword } from "../domain/passwords";
 import { seedConversations } from "./seed-chat";
 import { nichePrefix } from "#contract/settings";
@@ -160,7 +161,8 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
             siteId: site.id,
             name: faker.person.firstName(gender),
             country,
-            region: city?.stateCode ?? null,
+            // The listed region of the city (the data files some cities under a level the region list does not hold).
+            region: city ? placeRegion(country, city.stateCode) : null,
             city: city?.name ?? null,
             status: "active",
             dateOfBirth: faker.date.birthdate({ mode: "age", min: n.minAge, max: n.maxAge, refDate: now }).toISOString().slice(0, 10),

@@ -110,6 +110,11 @@ export async function sendMessage(
   site: Pick<Site, "id" | "messageCredits" | "giftCredits" | "photoCredits" | "messageLength">,
   sender: { userId: number; profileId: number },
   input: { to: number; body: string; key: string; kind?: MessageRow["kind"] },
+  /**
+   * free: a site-run profile's answer sent by an operator (docs/staff.md, the operator inbox) costs nobody anything;
+   * onSent runs inside the send's transaction with the new message (the operator's record of it).
+   */
+  options: { free?: boolean; onSent?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], message: MessageRow) => Promise<void> } = {},
 ): Promise<SendOutcome> {
   const recipient = await recipientOf(db, site.id, sender.profileId, input.to);
   if (!recipient || recipient.block === "by_viewer") return { kind: "not_found" };
@@ -121,7 +126,7 @@ export async function sendMessage(
   // Gift, GIF and image bodies are references the api wrote (chat-media.ts), not the member's text.
   if ((kind === "text" || kind === "icebreaker") && input.body.length > site.messageLength) return { kind: "too_long", max: site.messageLength };
 
-  const cost = messageCost(site, kind);
+  const cost = options.free ? 0 : messageCost(site, kind);
   const pair = pairOf(sender.profileId, recipient.profileId);
   try {
     return await db.transaction(async (tx) => {
@@ -190,6 +195,7 @@ export async function sendMessage(
       if (cost > 0) {
         await tx.insert(creditLedger).values({ userId: sender.userId, delta: -cost, balanceAfter: charged.credits, reason: ledgerReason[kind], reference: `message:${message.id}` });
       }
+      await options.onSent?.(tx, message);
       // Live delivery (issue 13): to the recipient, and to the sender's other tabs.
       const about = { kind: "message" as const, conversationId: conversation.id, messageId: message.id };
       await emitEvents(tx, [

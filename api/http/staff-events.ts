@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { parse as parseCookie } from "cookie";
 import type { Db } from "../db/client";
 import { staffMay } from "../domain/staff/permissions";
+import { inbox } from "../domain/staff/inbox";
 import { photoQueue, sitesOf } from "../domain/staff/photo-review";
 import { openReportCount } from "../domain/staff/reports";
 import { staffOfSession, staffSessionCookieName } from "../domain/staff/sessions";
@@ -11,7 +13,8 @@ export const staffStreamTiming = { pollMs: 2_000, sessionCheckMs: 60_000, heartb
 
 /**
  * GET /api/staff/events.php (docs/staff.md): the staff frame's live queue sizes as server-sent events, `event: queues`
- * with { photos, reports } (contract QueueSizes) at once and whenever they change. Staff are few, so each stream
+ * with { photos, reports } (contract QueueSizes) at once and whenever they change, and for operators and admins
+ * `event: inbox` with the inbox's queue sizes and a version that changes with its messages and claims. Staff are few, so each stream
  * counts its own queues every few seconds (two indexed counts) instead of listening to every photo and report;
  * it ends when the staff session does (logout, a disabled account, a password change).
  */
@@ -27,6 +30,7 @@ export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof
       res.flushHeaders();
       res.write(`retry: ${timing.pollMs}\n\n`);
       let last = "";
+      let lastInbox = "";
       let closed = false;
       let busy = false;
       let lastSessionCheck = Date.now();
@@ -47,6 +51,19 @@ export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof
             last = data;
             res.write(`event: queues\ndata: ${data}\n\n`);
           }
+          if (staffMay(staff, "inbox.answer")) {
+            // The inbox: its queue sizes and a fingerprint of its state (last messages and claims), so an open inbox
+            // page reloads its list when a message arrives or an operator takes a conversation.
+            const entries = await inbox(db, staff);
+            const counts = { new: 0, unreplied: 0, waiting: 0, stopped: 0 };
+            for (const entry of entries) counts[entry.queue]++;
+            const state = entries.map((entry) => `${entry.id}:${new Date(entry.lastAt).getTime()}:${entry.claimedBy ?? ""}`).join(",");
+            const inboxData = JSON.stringify({ ...counts, version: fingerprint(state) });
+            if (inboxData !== lastInbox && !closed) {
+              lastInbox = inboxData;
+              res.write(`event: inbox\ndata: ${inboxData}\n\n`);
+            }
+          }
         } catch (error) {
           req.log.warn({ err: error }, "staff stream update failed");
         } finally {
@@ -66,4 +83,9 @@ export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof
       await send();
     });
   };
+}
+
+/** A short digest of a text (the inbox's state): equal states, equal versions. */
+function fingerprint(text: string): string {
+  return createHash("sha256").update(text).digest("base64url").slice(0, 16);
 }

@@ -1,7 +1,7 @@
 import { getNearestCity } from "offline-geocode-city";
 import { City } from "country-state-city";
 import type { GeocodeResult } from "#contract/profile";
-import { regionsOf } from "./regions";
+import { placeRegion } from "./regions";
 
 /**
  * Farthest a known place of the found country may be from the coordinates. offline-geocode-city looks in
@@ -55,8 +55,9 @@ function nearestCity(lat: number, lon: number): { cityName: string; countryIso2:
 
 /**
  * GET /api/geocode.php: the country (offline-geocode-city), and the region and city of the nearest place
- * of that country in country-state-city, the data GET /api/regions.php lists regions from (so the region
- * code fits the region list). Null when nothing lies within reach of the coordinates.
+ * of that country in country-state-city, the data GET /api/regions.php lists regions from: the place's region
+ * as the region list holds it (placeRegion), or none where the list holds another level than the data's places
+ * (Britain's counties, Ireland's counties, Belgium's provinces). Null when nothing lies within reach of the coordinates.
  */
 export function reverseGeocode(lat: number, lon: number): GeocodeResult | null {
   const hit = nearestCity(lat, lon);
@@ -64,7 +65,7 @@ export function reverseGeocode(lat: number, lon: number): GeocodeResult | null {
   if (!hit || !country || !/^[A-Z]{2}$/.test(country)) return null;
   const nearest = nearestPlace(country, lat, lon);
   if (!nearest || nearest.km > maxDistanceKm) return null;
-  const region = regionsOf(country).some((r) => r.code === nearest.place.stateCode) ? nearest.place.stateCode : null;
+  const region = placeRegion(country, nearest.place.stateCode);
   return { country, region, city: placeName(nearest.place.name) || hit.cityName || null };
 }
 

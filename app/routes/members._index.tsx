@@ -12,6 +12,7 @@ import { useRootData } from "~/utils/root-data";
 import { MemberCard } from "~/features/members/member-card";
 import { pageMeta } from "~/utils/page-title";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { regionLabelKey } from "#contract/region-kinds";
 
 /** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */
 const filterKeys = ["gender", "country", "region", "min_age", "max_age"] as const;
@@ -186,8 +187,9 @@ function SearchForm() {
         </select>
       </div>
       <div>
+        {/* The region list is the searched country's, named as that country names its regions. */}
         <label htmlFor="search-region" className="text-sm font-medium text-gray-700">
-          {t("steps.region")}
+          {filters.country ? t(regionLabelKey(filters.country), { ns: "profile" }) : t("steps.region")}
         </label>
         <select id="search-region" name="region" defaultValue={filters.region ?? ""} className={fieldClass} disabled={regions.length === 0}>
           <option value="">{t(regions.length === 0 ? "members.search.regionAfterCountry" : "members.search.any")}</option>

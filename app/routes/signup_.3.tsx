@@ -12,6 +12,7 @@ import { GenderField } from "~/features/account/profile-choices";
 import { sexualities } from "~/features/account/profile-fields";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { useStepForm } from "~/features/signup/signup-step-frame";
+import { regionLabelKey } from "#contract/region-kinds";
 
 export const handle = { hideEntryWarning: true };
 
@@ -37,7 +38,8 @@ export default function SignupPersonalStep() {
       <GenderField field={fields.gender} label={t("steps.gender")} fallback={profile.gender} />
       <SelectField field={fields.sexuality} label={t("steps.sexuality")} fallback={profile.sexuality} options={sexualities.map((s) => ({ value: s, label: t(`profile.sexuality.${s}`) }))} />
       <SelectField field={fields.country} label={t("steps.country")} fallback={profile.country} options={countries} />
-      {regions.length > 0 ? <SelectField field={fields.region} label={t("steps.region")} fallback={profile.region} options={regions} placeholder={t("steps.regionNone")} /> : null}
+      {/* The regions (and so their name: state, province, canton...) of the member's country. */}
+      {regions.length > 0 ? <SelectField field={fields.region} label={t(regionLabelKey(profile.country), { ns: "profile" })} fallback={profile.region} options={regions} placeholder={t("steps.regionNone")} /> : null}
       <InputField field={fields.city} label={t("steps.city")} type="text" autoComplete="address-level2" />
       <SubmitButton busy={navigation.state !== "idle"} busyText={t("steps.saving")}>
         {t("steps.saveAndContinue")}

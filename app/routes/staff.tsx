@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { QueueSizes } from "#contract/staff-moderation";
+import { inboxEventName } from "~/features/staff/inbox-live";
 import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -37,6 +38,11 @@ export default function StaffFrame() {
               <NavLink to="/staff/photos" className={navLink}>
                 {texts.nav.photos}
                 <QueueBadge count={queues.photos} label={texts.nav.queue} />
+              </NavLink>
+            ) : null}
+            {staff.role === "admin" || staff.role === "operator" ? (
+              <NavLink to="/staff/inbox" className={navLink}>
+                {texts.nav.inbox}
               </NavLink>
             ) : null}
             {staff.role === "operator" ? null : (
@@ -104,6 +110,8 @@ function useLiveQueues(loaded: Queues): Queues {
         // A malformed event changes nothing; the next one will do.
       }
     });
+    // The inbox's state, for the inbox pages (app/features/staff/inbox-live.ts): they reload when it changes.
+    source.addEventListener("inbox", (event) => window.dispatchEvent(new CustomEvent(inboxEventName, { detail: (event as MessageEvent<string>).data })));
     return () => source.close();
   }, []);
   return live && live.base === loaded ? live.queues : loaded;

@@ -112,6 +112,22 @@ describe("PUT /api/profile.php: every field", () => {
     expect((await currentUser(me.token)).profile).toMatchObject({ country: "BE", region: null });
   });
 
+  it("keeps a stored region the list no longer holds when the profile is saved unchanged, but lets no one choose it", async () => {
+    // Wake Island was on the US list before issue 27 took the uninhabited islands off it.
+    const me = await newMember();
+    await api.db.update(profiles).set({ country: "US", region: "UM-79" }).where(eq(profiles.userId, me.userId));
+    const res = await putProfile(me.token, { country: "US", region: "UM-79", city: "Austin" });
+    expect(res.status).toBe(200);
+    expect((await currentUser(me.token)).profile).toMatchObject({ country: "US", region: "UM-79", city: "Austin" });
+    const other = await newMember();
+    await putProfile(other.token, { country: "US" });
+    const error = await expectApiError(await putProfile(other.token, { region: "UM-79" }), 400, "validation_failed");
+    expect(error.fields?.region).toEqual(["region_not_in_country"]);
+    // Once changed, the old region is like any other that is not on the list.
+    expect((await putProfile(me.token, { region: "TX" })).status).toBe(200);
+    await expectApiError(await putProfile(me.token, { region: "UM-79" }), 400, "validation_failed");
+  });
+
   it("accepts a member who turns exactly the minimum age today", async () => {
     const me = await newMember();
     const res = await putProfile(me.token, { date_of_birth: yearsBefore(new Date(), 18) });

@@ -6,7 +6,7 @@ import type { Page } from "@playwright/test";
 import { TeasersResponse } from "#contract/members";
 import { expect, hydrated, projectRoot, sameOrigin, test } from "./fixtures";
 import { activeMember, type ActiveMember } from "./accounts-support";
-import { staffLogin } from "./staff-support";
+import { siteRunProfile, staffLogin } from "./staff-support";
 
 /**
  * Issue 29: axe (WCAG 2.1 A and AA) and the cumulative layout shift (under 0.01) on every page of the site, with
@@ -21,7 +21,7 @@ import { staffLogin } from "./staff-support";
 const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 /** Sample params the groups fill in: a demo member, a package, and the member's own conversation and purchase. */
-type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number; report: number; staffMember: number; email: string };
+type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number; report: number; staffMember: number; email: string; inboxConversation: number };
 
 /** A page as audited: its path and, when it differs (a redirect that stays), the path it must end on. */
 /**
@@ -111,6 +111,8 @@ const pages: Record<string, Entry> = {
   "staff.accounts.tsx": { group: "staff", visits: () => at("/staff/accounts") },
   "staff.audit.tsx": { group: "staff", visits: () => at("/staff/audit") },
   "staff.events.ts": { notAPage: "the staff frame's live queue sizes (server-sent events)" },
+  "staff.inbox._index.tsx": { group: "staff", visits: () => at("/staff/inbox", "/staff/inbox?queue=waiting") },
+  "staff.inbox.$id.tsx": { group: "staff", visits: (s) => at(`/staff/inbox/${s.inboxConversation}`) },
   "staff.members._index.tsx": { group: "staff", visits: (s) => at("/staff/members", `/staff/members?q=${encodeURIComponent(s.email)}`) },
   "staff.members.$id.tsx": { group: "staff", visits: (s) => at(`/staff/members/${s.staffMember}`) },
   "staff.password.tsx": { group: "staff", visits: () => at("/staff/password") },
@@ -191,7 +193,7 @@ async function firstPackage(page: Page): Promise<number> {
   return id;
 }
 
-const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0, report: 0, staffMember: 0, email: "" } satisfies Samples;
+const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0, report: 0, staffMember: 0, email: "", inboxConversation: 0 } satisfies Samples;
 
 test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
   // Up to 17 pages a test, each loaded, hydrated and audited: a few seconds each, more on a loaded machine.
@@ -215,6 +217,10 @@ test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
       data: { name: "Axe Tester", email: member.email, content_url: `${baseURL}/members/${member.profileId}`, reason: "impersonation", message: "An accessibility audit's sample complaint." },
     });
     expect(complaint.status()).toBe(201);
+    // And a message to a site-run profile, for the operator inbox.
+    const fictional = await siteRunProfile(member.page);
+    const message = await member.page.request.post("/api/message.php", { headers: sameOrigin, data: { to: fictional.id, body: "Hello there", key: randomUUID() } });
+    expect(message.status()).toBe(201);
     await member.page.context().close();
     await staffLogin(page, "admin");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
@@ -222,8 +228,10 @@ test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
     const staffMember = Number(/\/staff\/members\/(\d+)/.exec((await page.getByTestId("staff-member-row").first().getByRole("link").getAttribute("href")) ?? "")?.[1]);
     await page.goto("/staff/reports");
     const reportId = Number(/\/staff\/reports\/(\d+)/.exec((await page.getByTestId("staff-report-row").last().getByRole("link").getAttribute("href")) ?? "")?.[1]);
-    expect(staffMember * reportId, "a member and a report to audit").toBeGreaterThan(0);
-    report(await auditGroup(page, "staff", { ...unused, report: reportId, staffMember, email: member.email }));
+    await page.goto("/staff/inbox");
+    const inboxConversation = Number(/\/staff\/inbox\/(\d+)/.exec((await page.getByTestId("inbox-row").filter({ hasText: member.name }).getByRole("link").getAttribute("href")) ?? "")?.[1]);
+    expect(staffMember * reportId * inboxConversation, "a member, a report and a conversation to audit").toBeGreaterThan(0);
+    report(await auditGroup(page, "staff", { ...unused, report: reportId, staffMember, email: member.email, inboxConversation }));
   });
 
   test("every lander and member landing", async ({ page }) => {

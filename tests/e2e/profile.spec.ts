@@ -47,7 +47,7 @@ test.describe("own profile", () => {
     await form.getByRole("radio", { name: "Woman" }).check();
     await form.getByLabel("I am interested in").selectOption({ label: "Men and women (bi)" });
     await chooseCountry(page, "Germany", javaScriptEnabled);
-    await form.getByLabel("Region").selectOption({ label: "Berlin" });
+    await form.getByLabel("State", { exact: true }).selectOption({ label: "Berlin" });
     await form.getByLabel("City").fill("Berlin");
     await form.getByRole("textbox", { name: "About me" }).fill("I love the theatre.");
     await form.getByText("Music", { exact: true }).click();
@@ -69,7 +69,7 @@ test.describe("own profile", () => {
     await expect(form.getByRole("radio", { name: "Woman" })).toBeChecked();
     await expect(form.getByLabel("I am interested in")).toHaveValue("bi");
     await expect(form.getByLabel("Country")).toHaveValue("DE");
-    await expect(form.getByLabel("Region")).toHaveValue("BE");
+    await expect(form.getByLabel("State", { exact: true })).toHaveValue("BE");
     await expect(form.getByLabel("City")).toHaveValue("Berlin");
     await expect(form.getByRole("textbox", { name: "About me" })).toHaveValue("I love the theatre.");
     await expect(form.getByRole("checkbox", { name: "Music" })).toBeChecked();
@@ -143,11 +143,11 @@ test.describe("own profile", () => {
     await page.goto("/profile");
     const form = profileForm(page);
     await expect(form.getByRole("button", { name: "Use my location" })).toHaveCount(0);
-    await expect(form.getByLabel("Region")).toHaveValue("NH");
+    await expect(form.getByLabel("Province", { exact: true })).toHaveValue("NH");
     await form.getByLabel("Country").selectOption({ label: "Germany" });
     await save(page);
     await expect(form.getByText("This region is not in the chosen country. Please choose a region from the list.")).toBeVisible();
-    await form.getByLabel("Region").selectOption({ label: "Bavaria" });
+    await form.getByLabel("State", { exact: true }).selectOption({ label: "Bavaria" });
     await save(page);
     await expect(page.getByRole("status").filter({ hasText: "Your profile has been saved." })).toBeVisible();
     expect(await apiProfile(page)).toMatchObject({ country: "DE", region: "BY" });
@@ -163,8 +163,8 @@ test.describe("own profile: location with JavaScript", () => {
     const form = profileForm(page);
     await expect(form.getByRole("button", { name: "Show the regions of this country" })).toHaveCount(0);
     await form.getByLabel("Country").selectOption({ label: "Germany" });
-    await expect(form.getByLabel("Region").getByRole("option", { name: "Bavaria" })).toHaveCount(1);
-    await expect(form.getByLabel("Region").getByRole("option", { name: "North Holland" })).toHaveCount(0);
+    await expect(form.getByLabel("State", { exact: true }).getByRole("option", { name: "Bavaria" })).toHaveCount(1);
+    await expect(form.getByLabel("State", { exact: true }).getByRole("option", { name: "North Holland" })).toHaveCount(0);
   });
 
   test("the geolocation button fills in country, region and city", async ({ page, context, baseURL }) => {

@@ -46,8 +46,8 @@ test.describe("member search", () => {
     await expect(page).toHaveURL(/country=NL/);
     const inCountry = await count(page);
     expect(inCountry).toBeGreaterThan(0);
-    // The region list belongs to the chosen country.
-    const region = form.getByLabel("Region");
+    // The region list belongs to the chosen country, and is named as it names its regions.
+    const region = form.getByLabel("Province", { exact: true });
     await expect(region).toBeEnabled();
     const firstRegion = await region.locator("option").nth(1).getAttribute("value");
     expect(firstRegion).toBeTruthy();

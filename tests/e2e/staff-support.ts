@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
+import { MembersResponse } from "#contract/members";
 import { totpCode, totpPeriodSeconds } from "../../api/domain/staff/totp";
 import { demoStaff, demoTotpSecret } from "../../api/db/seed-staff";
 import { demoPassword } from "../../api/db/seed";
@@ -67,4 +68,15 @@ export async function staffLogin(page: Page, role: DemoStaffRole): Promise<void>
   await page.getByLabel("Password").fill(demoPassword);
   await page.getByLabel("Code from your authenticator app").fill(await freshStaffCode(role));
   await page.getByRole("button", { name: "Log in" }).click();
+}
+
+/** A site-run profile of a member's search (the first within ten pages), for the operator inbox. */
+export async function siteRunProfile(page: Page): Promise<{ id: number; name: string }> {
+  for (let pageNumber = 1; pageNumber <= 10; pageNumber++) {
+    const found = MembersResponse.parse(await (await page.request.get(`/api/members.php?page=${pageNumber}`)).json());
+    const fictional = found.results.find((card) => card.fictional);
+    if (fictional) return fictional;
+    if (found.results.length === 0) break;
+  }
+  throw new Error("no site-run profile in the member's search");
 }

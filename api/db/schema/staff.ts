@@ -107,3 +107,41 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_staff_idx").on(t.staffUserId, t.at), index("audit_log_target_idx").on(t.targetType, t.targetId)],
 );
+
+/**
+ * Issue 26 (docs/staff.md, the operator inbox): who answers a member's conversation with a site-run profile right now.
+ * One row per conversation; a claim lasts until `expires_at` (5 minutes, renewed while the operator types) and is
+ * taken by one conditional upsert, so two operators (on any api instance) never hold one conversation.
+ */
+export const operatorClaims = pgTable("operator_claims", {
+  conversationId: integer("conversation_id").primaryKey(),
+  staffUserId: staffRef(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** The operators' shared notes about a member, per pair (the member and one site-run profile). */
+export const operatorNotes = pgTable(
+  "operator_notes",
+  {
+    memberProfileId: integer("member_profile_id").notNull(),
+    fictionalProfileId: integer("fictional_profile_id").notNull(),
+    body: text("body").notNull().default(""),
+    updatedBy: integer("updated_by"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("operator_notes_pair_idx").on(t.memberProfileId, t.fictionalProfileId)],
+);
+
+/** Which operator sent a site-run profile's message (the operator figures, issue 26 item 4). */
+export const operatorReplies = pgTable(
+  "operator_replies",
+  {
+    messageId: integer("message_id").primaryKey(),
+    staffUserId: staffRef(),
+    conversationId: integer("conversation_id").notNull(),
+    /** How long the member had waited for this answer, in seconds (from their message before it). */
+    waitedSeconds: integer("waited_seconds"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("operator_replies_staff_idx").on(t.staffUserId, t.createdAt)],
+);

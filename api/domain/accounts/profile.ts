@@ -15,8 +15,9 @@ export const signupMatchesLimit = 12;
 
 /**
  * Field errors of a profile update that the schema cannot know (codes listed in contract/profile.ts):
- * the site's countries (the member's current country stays allowed), the region of the country, the
- * interests table, the name rules of docs/product.md §5 against the member's e-mail and the site's minimum age.
+ * the site's countries (the member's current country stays allowed), the region of the country (the
+ * member's current region stays allowed), the interests table, the name rules of docs/product.md §5
+ * against the member's e-mail and the site's minimum age.
  */
 export async function profileUpdateErrors(
   db: Db,
@@ -26,7 +27,7 @@ export async function profileUpdateErrors(
   now = new Date(),
 ): Promise<Record<string, string[]> | null> {
   const [current] = await db
-    .select({ email: users.email, country: profiles.country })
+    .select({ email: users.email, country: profiles.country, region: profiles.region })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(eq(users.id, userId))
@@ -44,7 +45,10 @@ export async function profileUpdateErrors(
   if (update.country !== undefined && update.country !== current.country && !site.countries.includes(update.country)) fields.country = ["country_not_offered"];
   if (update.region) {
     const country = update.country ?? current.country;
-    if (!regionsOf(country).some((r) => r.code === update.region)) fields.region = ["region_not_in_country"];
+    // The member's own region stays allowed when the list no longer holds it (as their country does above): saving
+    // the profile unchanged must not fail because a region was taken off the list (api/services/regions.ts).
+    const kept = country === current.country && update.region === current.region;
+    if (!kept && !regionsOf(country).some((r) => r.code === update.region)) fields.region = ["region_not_in_country"];
   }
   const wanted = [...new Set(update.interests ?? [])];
   if (wanted.length > 0) {

@@ -26,6 +26,8 @@ export const staffPermissions = {
   "members.money": ["admin", "support"],
   /** Erase a member's account. */
   "members.erase": ["admin"],
+  /** The operator inbox: claim and answer members' conversations with site-run profiles, as the profile. */
+  "inbox.answer": ["admin", "operator"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type StaffAction = keyof typeof staffPermissions;

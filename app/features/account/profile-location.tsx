@@ -5,6 +5,7 @@ import { FieldErrors } from "~/components/ui/form-fields";
 import { useLocale } from "~/utils/root-data";
 import { useHydrated } from "~/utils/hydrated";
 import { watchSession } from "~/features/account/auth-lost";
+import { regionLabelKey } from "#contract/region-kinds";
 
 type Option = { value: string; label: string };
 
@@ -162,8 +163,9 @@ export function LocationFields({ country, region, city, countries, regions: init
         )}
       </div>
       <div>
+        {/* Named as the chosen country names its regions (state, province, canton...). */}
         <label htmlFor={region.id} className="block text-sm font-medium text-gray-700">
-          {t("steps.region", { ns: "common" })}
+          {t(regionLabelKey(values.country))}
         </label>
         <select
           id={region.id}

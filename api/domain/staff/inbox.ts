@@ -1,0 +1,185 @@
+import { aliasedTable, and, asc, desc, eq, gt, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { conversations, messages, operatorClaims, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
+import { onStaffSites, sitesOf } from "./photo-review";
+import type { StaffMember } from "./sessions";
+
+/**
+ * Issue 26 (docs/staff.md, the operator inbox): conversations between members and site-run profiles, in queues, each
+ * answered by one operator at a time (a claim), as the profile.
+ */
+
+export const inboxQueues = ["new", "unreplied", "waiting", "stopped"] as const;
+export type InboxQueue = (typeof inboxQueues)[number];
+
+/** A conversation with no message for this long is stopped. */
+export const stoppedAfterMs = 7 * 24 * 60 * 60 * 1000;
+/** A claim lasts this long unless renewed (typing renews it). */
+export const claimMs = 5 * 60 * 1000;
+
+const low = aliasedTable(profiles, "low_profile");
+const high = aliasedTable(profiles, "high_profile");
+const lastMessage = aliasedTable(messages, "last_message");
+const claimant = aliasedTable(staffUsers, "claimant");
+
+/** The side of a conversation that is the member (the other is the site-run profile). */
+const memberSide = sql<number>`case when ${low.fictional} then ${high.id} else ${low.id} end`;
+const fictionalSide = sql<number>`case when ${low.fictional} then ${low.id} else ${high.id} end`;
+
+/** Has the site-run profile written in the conversation yet? */
+const answered = sql<boolean>`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id} and ${messages.senderProfileId} = ${fictionalSide})`;
+
+/** The queue a conversation is in, by its last message and the time. */
+function queueOf(row: { lastAt: Date; lastFromMember: boolean; answered: boolean }, now: Date): InboxQueue {
+  if (now.getTime() - row.lastAt.getTime() > stoppedAfterMs) return "stopped";
+  if (!row.lastFromMember) return "waiting";
+  return row.answered ? "unreplied" : "new";
+}
+
+/** The inbox's conversations of the staff member's sites (and `extra`, a further condition). */
+function inboxRows(db: Pick<Db, "select">, staff: StaffMember, now: Date, extra?: SQL) {
+  return db
+    .select({
+      id: conversations.id,
+      siteId: conversations.siteId,
+      siteName: sites.name,
+      memberProfileId: memberSide,
+      fictionalProfileId: fictionalSide,
+      memberName: sql<string>`case when ${low.fictional} then ${high.name} else ${low.name} end`,
+      fictionalName: sql<string>`case when ${low.fictional} then ${low.name} else ${high.name} end`,
+      paying: sql<boolean>`(select ${users.paidUser} from ${users} where ${users.id} = case when ${low.fictional} then ${high.userId} else ${low.userId} end)`,
+      lastAt: lastMessage.createdAt,
+      lastFromMember: sql<boolean>`${lastMessage.senderProfileId} <> ${fictionalSide}`,
+      answered,
+      claimedBy: sql<number | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${operatorClaims.staffUserId} end`,
+      claimedByName: sql<string | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${claimant.name} end`,
+    })
+    .from(conversations)
+    .innerJoin(low, eq(low.id, conversations.lowProfileId))
+    .innerJoin(high, eq(high.id, conversations.highProfileId))
+    .innerJoin(sites, eq(sites.id, conversations.siteId))
+    .innerJoin(lastMessage, eq(lastMessage.id, conversations.lastMessageId))
+    .leftJoin(operatorClaims, eq(operatorClaims.conversationId, conversations.id))
+    .leftJoin(claimant, eq(claimant.id, operatorClaims.staffUserId))
+    .where(and(ne(low.fictional, high.fictional), onStaffSites(conversations.siteId, sitesOf(staff)), extra));
+}
+
+export type InboxEntry = Awaited<ReturnType<ReturnType<typeof inboxRows>["execute"]>>[number] & { queue: InboxQueue };
+
+/**
+ * The inbox of the staff member's sites: every conversation of a member with a site-run profile, in its queue, the
+ * longest wait first (the oldest last message).
+ */
+export async function inbox(db: Db, staff: StaffMember, now = new Date()): Promise<InboxEntry[]> {
+  const rows = await inboxRows(db, staff, now).orderBy(asc(lastMessage.createdAt), asc(conversations.id));
+  return rows.map((row) => ({ ...row, queue: queueOf(row, now) }));
+}
+
+/** One conversation of the inbox (of the staff member's sites), or null. */
+export async function inboxEntry(db: Pick<Db, "select">, staff: StaffMember, conversationId: number, now = new Date()): Promise<InboxEntry | null> {
+  const [row] = await inboxRows(db, staff, now, eq(conversations.id, conversationId));
+  return row ? { ...row, queue: queueOf(row, now) } : null;
+}
+
+export type ClaimOutcome = { kind: "claimed"; expiresAt: Date } | { kind: "held"; staffUserId: number; name: string; expiresAt: Date };
+
+/**
+ * Claims a conversation for the staff member for 5 minutes (or renews their claim): one conditional upsert, taken only
+ * when nobody holds it or the holder's claim has run out, so of two operators at once (on any api instance) one wins.
+ * "held": another operator holds it, until when.
+ */
+export async function claimConversation(db: Db, staff: StaffMember, conversationId: number, now = new Date()): Promise<ClaimOutcome> {
+  const expiresAt = new Date(now.getTime() + claimMs);
+  const [won] = await db
+    .insert(operatorClaims)
+    .values({ conversationId, staffUserId: staff.id, expiresAt })
+    .onConflictDoUpdate({
+      target: operatorClaims.conversationId,
+      set: { staffUserId: staff.id, expiresAt },
+      setWhere: or(lt(operatorClaims.expiresAt, now), eq(operatorClaims.staffUserId, staff.id)),
+    })
+    .returning({ expiresAt: operatorClaims.expiresAt });
+  if (won) return { kind: "claimed", expiresAt: won.expiresAt };
+  const [holder] = await db
+    .select({ staffUserId: operatorClaims.staffUserId, expiresAt: operatorClaims.expiresAt, name: staffUsers.name })
+    .from(operatorClaims)
+    .innerJoin(staffUsers, eq(staffUsers.id, operatorClaims.staffUserId))
+    .where(eq(operatorClaims.conversationId, conversationId));
+  if (!holder) return claimConversation(db, staff, conversationId, now);
+  return { kind: "held", ...holder };
+}
+
+/** Ends the staff member's claim on a conversation (sent, or left); another's claim stays. */
+export async function releaseClaim(db: Pick<Db, "delete">, staff: StaffMember, conversationId: number): Promise<void> {
+  await db.delete(operatorClaims).where(and(eq(operatorClaims.conversationId, conversationId), eq(operatorClaims.staffUserId, staff.id)));
+}
+
+/** Whether the staff member holds a live claim on the conversation. */
+export async function holdsClaim(db: Pick<Db, "select">, staff: StaffMember, conversationId: number, now = new Date()): Promise<boolean> {
+  const [row] = await db
+    .select({ id: operatorClaims.conversationId })
+    .from(operatorClaims)
+    .where(and(eq(operatorClaims.conversationId, conversationId), eq(operatorClaims.staffUserId, staff.id), gt(operatorClaims.expiresAt, now)));
+  return Boolean(row);
+}
+
+/** "Next": the longest-waiting conversation in new or unreplied that nobody holds, claimed; null when there is none. */
+export async function claimNext(db: Db, staff: StaffMember, now = new Date()): Promise<number | null> {
+  const open = (await inbox(db, staff, now)).filter((entry) => (entry.queue === "new" || entry.queue === "unreplied") && (entry.claimedBy === null || entry.claimedBy === staff.id));
+  for (const entry of open) {
+    // Another operator may take it between the list and the claim: then the next one.
+    if ((await claimConversation(db, staff, entry.id, now)).kind === "claimed") return entry.id;
+  }
+  return null;
+}
+
+/** Everything the operator sees beside the conversation: both profiles, the member's account, photos, notes and other chats. */
+export async function answeringContext(db: Db, staff: StaffMember, entry: InboxEntry) {
+  const profile = (id: number) =>
+    db
+      .select({ profile: profiles, credits: users.credits, paidUser: users.paidUser, cdn: sites.cdnPrefix })
+      .from(profiles)
+      .innerJoin(users, eq(users.id, profiles.userId))
+      .innerJoin(sites, eq(sites.id, profiles.siteId))
+      .where(eq(profiles.id, id))
+      .then((rows) => rows[0] ?? null);
+  const photosOf = (id: number) =>
+    db
+      .select({ id: photos.id, thumbFilename: photos.thumbFilename, filename: photos.filename })
+      .from(photos)
+      .where(and(eq(photos.profileId, id), eq(photos.status, "active")))
+      .orderBy(asc(photos.position), asc(photos.id));
+  const [member, fictional, memberPhotos, fictionalPhotos, thread, [note], others] = await Promise.all([
+    profile(entry.memberProfileId),
+    profile(entry.fictionalProfileId),
+    photosOf(entry.memberProfileId),
+    photosOf(entry.fictionalProfileId),
+    db.select().from(messages).where(eq(messages.conversationId, entry.id)).orderBy(desc(messages.id)).limit(200),
+    db
+      .select()
+      .from(operatorNotes)
+      .where(and(eq(operatorNotes.memberProfileId, entry.memberProfileId), eq(operatorNotes.fictionalProfileId, entry.fictionalProfileId))),
+    inboxRows(db, staff, new Date(), and(or(eq(low.id, entry.memberProfileId), eq(high.id, entry.memberProfileId)), ne(conversations.id, entry.id))),
+  ]);
+  return { member, fictional, memberPhotos, fictionalPhotos, thread: thread.reverse(), note: note ?? null, others };
+}
+
+/** Saves the shared notes about the member of a pair (one row per pair, the last writer's text). */
+export async function saveNote(tx: Pick<Db, "insert">, staff: StaffMember, pair: { memberProfileId: number; fictionalProfileId: number }, body: string): Promise<void> {
+  await tx
+    .insert(operatorNotes)
+    .values({ ...pair, body, updatedBy: staff.id })
+    .onConflictDoUpdate({ target: [operatorNotes.memberProfileId, operatorNotes.fictionalProfileId], set: { body, updatedBy: staff.id, updatedAt: new Date() } });
+}
+
+/** The operator's record of a reply: who sent it, and how long the member had waited (since their last message before it). */
+export async function recordReply(tx: Pick<Db, "insert" | "select">, staff: StaffMember, message: { id: number; conversationId: number; createdAt: Date }, fictionalProfileId: number): Promise<void> {
+  const [before] = await tx
+    .select({ at: messages.createdAt })
+    .from(messages)
+    .where(and(eq(messages.conversationId, message.conversationId), lt(messages.id, message.id), ne(messages.senderProfileId, fictionalProfileId)))
+    .orderBy(desc(messages.id))
+    .limit(1);
+  const waitedSeconds = before ? Math.max(0, Math.round((message.createdAt.getTime() - before.at.getTime()) / 1000)) : null;
+  await tx.insert(operatorReplies).values({ messageId: message.id, staffUserId: staff.id, conversationId: message.conversationId, waitedSeconds });
+}

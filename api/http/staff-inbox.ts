@@ -1,0 +1,162 @@
+import type { Response } from "express";
+import { eq } from "drizzle-orm";
+import { ageOn } from "#contract/age";
+import {
+  InboxAction,
+  InboxConversationQuery,
+  type InboxActionResponse,
+  type InboxConversation,
+  type InboxEntry as InboxEntryJson,
+  type InboxResponse,
+} from "#contract/staff-inbox";
+import type { Db } from "../db/client";
+import { profiles, sites } from "../db/schema";
+import { sendMessage } from "../domain/chat";
+import { emitEventsNow } from "../events/emit";
+import { recordAudit } from "../domain/staff/audit";
+import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inboxEntry, recordReply, releaseClaim, saveNote, type InboxEntry } from "../domain/staff/inbox";
+import type { StaffMember } from "../domain/staff/sessions";
+import type { StaffRouteKit } from "./staff";
+import { parseInput, sendError } from "./respond";
+
+const json = (res: Response) => res.set("Cache-Control", "private, no-store");
+const utc = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
+
+function entryJson(entry: InboxEntry): InboxEntryJson {
+  return {
+    id: entry.id,
+    queue: entry.queue,
+    site: { id: entry.siteId, name: entry.siteName },
+    member: { profile_id: entry.memberProfileId, name: entry.memberName, paying: Boolean(entry.paying) },
+    profile: { id: entry.fictionalProfileId, name: entry.fictionalName },
+    last_at: new Date(entry.lastAt).toISOString(),
+    last_from_member: entry.lastFromMember,
+    claimed_by: entry.claimedBy !== null && entry.claimedByName !== null ? { id: entry.claimedBy, name: entry.claimedByName } : null,
+  };
+}
+
+/**
+ * Issue 26 items 1-3 (docs/staff.md): the operator inbox. Operators and admins see their sites' conversations of
+ * members with site-run profiles in queues, claim one (one operator at a time, 5 minutes, renewed while typing),
+ * and answer as the profile: the reply reaches the member like any message and costs nobody credits.
+ */
+export function staffInboxRoutes(deps: { db: Db }) {
+  const { db } = deps;
+  return ({ route, staffOf }: StaffRouteKit) => {
+    route("get", "/api/staff/inbox.php", "inbox.answer", async (_req, res) => {
+      const entries = await inbox(db, staffOf(res));
+      const counts = { new: 0, unreplied: 0, waiting: 0, stopped: 0 };
+      for (const entry of entries) counts[entry.queue]++;
+      json(res).json({ conversations: entries.map(entryJson), counts } satisfies InboxResponse);
+    });
+
+    const conversationJson = async (res: Response, staff: StaffMember, entry: InboxEntry) => {
+      const context = await answeringContext(db, staff, entry);
+      if (!context.member || !context.fictional) return sendError(res, "not_found");
+      const cdn = context.member.cdn;
+      const profileJson = (row: NonNullable<typeof context.member>, photoRows: typeof context.memberPhotos) => ({
+        id: row.profile.id,
+        name: row.profile.name,
+        age: ageOn(row.profile.dateOfBirth),
+        gender: row.profile.gender,
+        city: row.profile.city,
+        country: row.profile.country,
+        about_me: row.profile.aboutMe,
+        photos: photoRows.map((photo) => ({ id: photo.id, thumb_url: `${cdn}${photo.thumbFilename}`, url: `${cdn}${photo.filename}` })),
+      });
+      const answer: InboxConversation = {
+        entry: entryJson(entry),
+        mine: await holdsClaim(db, staff, entry.id),
+        member: { ...profileJson(context.member, context.memberPhotos), credits: context.member.credits, paying: context.member.paidUser },
+        profile: profileJson(context.fictional, context.fictionalPhotos),
+        messages: context.thread.map((message) => ({
+          id: message.id,
+          from_member: message.senderProfileId === entry.memberProfileId,
+          kind: message.kind,
+          body: message.body,
+          at: message.createdAt.toISOString(),
+        })),
+        note: context.note ? { body: context.note.body, updated_at: context.note.updatedAt.toISOString() } : null,
+        others: context.others.map((other) => entryJson({ ...other, queue: "waiting" })),
+      };
+      json(res).json(answer);
+    };
+
+    route("get", "/api/staff/inbox-conversation.php", "inbox.answer", async (req, res) => {
+      const query = parseInput(res, InboxConversationQuery, req.query);
+      if (!query) return;
+      const staff = staffOf(res);
+      const entry = await inboxEntry(db, staff, query.id);
+      if (!entry) return sendError(res, "not_found");
+      await conversationJson(res, staff, entry);
+    });
+
+    route("post", "/api/staff/inbox-conversation.php", "inbox.answer", async (req, res) => {
+      const body = parseInput(res, InboxAction, req.body);
+      if (!body) return;
+      const staff = staffOf(res);
+      const entry = await inboxEntry(db, staff, body.id);
+      if (!entry) return sendError(res, "not_found");
+      const ip = res.locals.clientIp ?? null;
+      const answer = (claim: InboxActionResponse["claim"]): void => {
+        json(res).json({ ok: true, claim } satisfies InboxActionResponse);
+      };
+      /** The conversation must be the caller's (claimed now, or renewed): else who holds it. */
+      const claimed = async (): Promise<boolean> => {
+        const claim = await claimConversation(db, staff, entry.id);
+        if (claim.kind === "claimed") return true;
+        sendError(res, "validation_failed", { fields: { id: [`${claim.name} is answering this conversation (claimed until ${utc(claim.expiresAt)}).`] } });
+        return false;
+      };
+      switch (body.action) {
+        case "claim": {
+          const claim = await claimConversation(db, staff, entry.id);
+          return answer(claim.kind === "claimed" ? { mine: true, by: staff.name, until: claim.expiresAt.toISOString() } : { mine: false, by: claim.name, until: claim.expiresAt.toISOString() });
+        }
+        case "release":
+          await releaseClaim(db, staff, entry.id);
+          return answer(null);
+        case "typing": {
+          if (!(await claimed())) return;
+          await emitEventsNow(db, [{ profileId: entry.memberProfileId, kind: "typing", fromProfileId: entry.fictionalProfileId, conversationId: entry.id }]);
+          return answer({ mine: true, by: staff.name, until: new Date(Date.now() + 5 * 60_000).toISOString() });
+        }
+        case "note":
+          await db.transaction(async (tx) => {
+            await saveNote(tx, staff, entry, body.text);
+            await recordAudit(tx, staff, ip, { action: "inbox.note", targetType: "conversation", targetId: entry.id, siteId: entry.siteId });
+          });
+          return answer(null);
+        case "reply": {
+          if (!(await claimed())) return;
+          const [site] = await db.select().from(sites).where(eq(sites.id, entry.siteId)).limit(1);
+          const [fictional] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.id, entry.fictionalProfileId)).limit(1);
+          if (!site || !fictional) return sendError(res, "not_found");
+          const outcome = await sendMessage(
+            db,
+            site,
+            { userId: fictional.userId, profileId: entry.fictionalProfileId },
+            { to: entry.memberProfileId, body: body.text, key: body.key },
+            {
+              free: true,
+              onSent: async (tx, message) => {
+                await recordReply(tx, staff, message, entry.fictionalProfileId);
+                await recordAudit(tx, staff, ip, { action: "inbox.reply", targetType: "conversation", targetId: entry.id, siteId: entry.siteId, changes: { message_id: { before: null, after: message.id } } });
+              },
+            },
+          );
+          if (outcome.kind !== "sent") {
+            const why = outcome.kind === "recipient_unconfirmed" ? "The member has not confirmed their e-mail address yet: they cannot receive answers." : outcome.kind === "too_long" ? `At most ${outcome.max} characters.` : "The member cannot receive messages from this profile now.";
+            return sendError(res, "validation_failed", { fields: { text: [why] } });
+          }
+          await releaseClaim(db, staff, entry.id);
+          return answer(null);
+        }
+      }
+    });
+
+    route("post", "/api/staff/inbox-next.php", "inbox.answer", async (_req, res) => {
+      json(res).json({ id: await claimNext(db, staffOf(res)) });
+    });
+  };
+}

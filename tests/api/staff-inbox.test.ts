@@ -1,0 +1,141 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChatResponse } from "#contract/chat";
+import { InboxActionResponse, InboxConversation, InboxNextResponse, InboxResponse } from "#contract/staff-inbox";
+import { auditLog, operatorClaims, profiles, users } from "../../api/db/schema";
+import { hashPassword } from "../../api/domain/passwords";
+import { call, cookieHeader, insertMember, login, startApi, type Harness } from "./harness";
+import { newStaff, staffCall, staffToken } from "./staff-support";
+
+/**
+ * Issue 26 items 1-3 (docs/staff.md): the operator inbox. Queues follow the messages; one operator per conversation
+ * (a claim, under concurrency, that expires); a reply as the site-run profile reaches the member's live stream and
+ * costs nobody credits.
+ */
+let api: Harness;
+const password = "inbox-test-password";
+let passwordHash: string;
+let fictionalProfileId: number;
+let key = 0;
+const newKey = () => `inbox-key-${process.pid}-${++key}`;
+
+beforeAll(async () => {
+  api = await startApi();
+  passwordHash = await hashPassword(password);
+  const [fictional] = await api.db
+    .select({ id: profiles.id })
+    .from(profiles)
+    .where(and(eq(profiles.fictional, true), eq(profiles.siteId, 1), eq(profiles.status, "active")))
+    .limit(1);
+  if (!fictional) throw new Error("the demo data has no site-run profile on site 1");
+  fictionalProfileId = fictional.id;
+});
+afterAll(async () => api?.close());
+
+async function payingMember() {
+  const inserted = await insertMember(api, { passwordHash });
+  await api.db.update(users).set({ credits: 100, paidUser: true }).where(eq(users.id, inserted.userId));
+  return { ...inserted, token: await login(api.baseUrl, inserted.email, password) };
+}
+
+async function write(member: { token: string }, body: string) {
+  const res = await call(api, "POST", "/api/message.php", { token: member.token, body: { to: fictionalProfileId, body, key: newKey() } });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+const inboxOf = async (token: string) => InboxResponse.parse(await (await staffCall(api, token, "GET", "/api/staff/inbox.php")).json());
+const entryOf = async (token: string, memberProfileId: number) => (await inboxOf(token)).conversations.find((c) => c.member.profile_id === memberProfileId);
+const act = (token: string, body: Record<string, unknown>) => staffCall(api, token, "POST", "/api/staff/inbox-conversation.php", body);
+const credits = async (userId: number) => (await api.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId)))[0]?.credits;
+
+describe("the operator inbox", () => {
+  it("puts conversations in queues that follow the messages; a reply reaches the member live and costs nothing", async () => {
+    const member = await payingMember();
+    const operator = await staffToken(api, await newStaff(api, "operator"));
+    await write(member, "Hi there, are you around tonight?");
+    expect(await credits(member.userId)).toBe(90);
+    const entry = await entryOf(operator, member.profileId);
+    expect(entry).toMatchObject({ queue: "new", member: { paying: true }, profile: { id: fictionalProfileId }, claimed_by: null });
+
+    const opened = InboxConversation.parse(await (await staffCall(api, operator, "GET", `/api/staff/inbox-conversation.php?id=${entry!.id}`)).json());
+    expect(opened.messages.map((m) => [m.from_member, m.body])).toEqual([[true, "Hi there, are you around tonight?"]]);
+    expect(opened.member).toMatchObject({ credits: 90, paying: true });
+
+    // The member's live stream is open when the answer goes out.
+    const controller = new AbortController();
+    const stream = await fetch(`${api.baseUrl}/api/events.php`, { headers: { Cookie: cookieHeader(member.token), "X-Forwarded-Host": "localhost" }, signal: controller.signal });
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const claim = InboxActionResponse.parse(await (await act(operator, { id: entry!.id, action: "claim" })).json());
+    expect(claim.claim).toMatchObject({ mine: true });
+    expect((await act(operator, { id: entry!.id, action: "typing" })).status).toBe(200);
+    const reply = await act(operator, { id: entry!.id, action: "reply", text: "Hey! I am, what do you have in mind?", key: newKey() });
+    expect(reply.status, await reply.clone().text()).toBe(200);
+    let seen = "";
+    const deadline = Date.now() + 5000;
+    while (!/event: message/.test(seen) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += value;
+    }
+    controller.abort();
+    expect(seen).toMatch(/event: typing/);
+    expect(seen).toMatch(/event: message/);
+    // Nobody paid for the answer; the claim ended with it; the conversation waits for the member.
+    expect(await credits(member.userId)).toBe(90);
+    const after = await entryOf(operator, member.profileId);
+    expect(after).toMatchObject({ queue: "waiting", claimed_by: null });
+    const chat = ChatResponse.parse(await (await call(api, "GET", `/api/chat.php?member=${fictionalProfileId}`, { token: member.token })).json());
+    expect(chat.conversation?.messages.map((m) => m.body)).toContain("Hey! I am, what do you have in mind?");
+    const [audited] = await api.db.select().from(auditLog).where(and(eq(auditLog.action, "inbox.reply"), eq(auditLog.targetId, String(entry!.id))));
+    expect(audited).toBeTruthy();
+
+    await write(member, "Dinner?");
+    expect((await entryOf(operator, member.profileId))?.queue).toBe("unreplied");
+    // A week of silence: stopped.
+    await api.db.execute(sql`update messages set created_at = now() - interval '8 days' where conversation_id = ${entry!.id}`);
+    expect((await entryOf(operator, member.profileId))?.queue).toBe("stopped");
+  });
+
+  it("lets one of two operators claiming at once win; the other is told who holds it and cannot send; a claim expires", async () => {
+    const member = await payingMember();
+    await write(member, "Hello?");
+    const first = await staffToken(api, await newStaff(api, "operator"));
+    const secondAccount = await newStaff(api, "admin", []);
+    const second = await staffToken(api, secondAccount);
+    const entry = await entryOf(first, member.profileId);
+    const claims = await Promise.all([first, second].map(async (token) => InboxActionResponse.parse(await (await act(token, { id: entry!.id, action: "claim" })).json()).claim));
+    expect(claims.filter((c) => c?.mine)).toHaveLength(1);
+    const loser = claims[0]?.mine ? second : first;
+    const winnerName = claims.find((c) => c?.mine)?.by;
+    expect(claims.find((c) => !c?.mine)?.by).toBe(winnerName);
+    const refused = await act(loser, { id: entry!.id, action: "reply", text: "Me too!", key: newKey() });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain(`${winnerName} is answering this conversation`);
+    expect((await entryOf(loser, member.profileId))?.claimed_by?.name).toBe(winnerName);
+
+    // Five minutes without typing: the claim has run out, and the other operator can take it.
+    await api.db.update(operatorClaims).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(operatorClaims.conversationId, entry!.id));
+    expect(InboxActionResponse.parse(await (await act(loser, { id: entry!.id, action: "claim" })).json()).claim).toMatchObject({ mine: true });
+    await act(loser, { id: entry!.id, action: "release" });
+
+    // "Next" claims the longest-waiting new or unreplied conversation nobody holds.
+    const list = await inboxOf(loser);
+    const expected = list.conversations.find((c) => (c.queue === "new" || c.queue === "unreplied") && c.claimed_by === null);
+    const next = InboxNextResponse.parse(await (await staffCall(api, loser, "POST", "/api/staff/inbox-next.php")).json()).id;
+    expect(next).toBe(expected?.id ?? null);
+    if (next !== null) expect((await inboxOf(first === loser ? second : first)).conversations.find((c) => c.id === next)?.claimed_by?.id).toBe(loser === second ? secondAccount.id : expect.any(Number));
+  });
+
+  it("keeps shared notes per pair, and refuses operators' and admins' inbox to other roles", async () => {
+    const member = await payingMember();
+    await write(member, "Notes test");
+    const operator = await staffToken(api, await newStaff(api, "operator"));
+    const entry = await entryOf(operator, member.profileId);
+    expect((await act(operator, { id: entry!.id, action: "note", text: "Likes hiking; lives near the coast." })).status).toBe(200);
+    const colleague = await staffToken(api, await newStaff(api, "operator"));
+    const opened = InboxConversation.parse(await (await staffCall(api, colleague, "GET", `/api/staff/inbox-conversation.php?id=${entry!.id}`)).json());
+    expect(opened.note?.body).toBe("Likes hiking; lives near the coast.");
+    const moderator = await staffToken(api, await newStaff(api, "moderator"));
+    expect((await staffCall(api, moderator, "GET", "/api/staff/inbox.php")).status).toBe(403);
+  });
+});
