@@ -13,6 +13,7 @@ import { inboxQueueNames } from "./staff-inbox-queues";
  *                                           operator holds the conversation: fields.id says who; a reply the
  *                                           member cannot receive) | not_found 404
  *   POST /api/staff/inbox-next.php          -> InboxNextResponse: the longest-waiting unclaimed conversation, claimed
+ *   GET  /api/staff/operators.php           (admins) OperatorsQuery -> OperatorsResponse: per operator and day
  */
 
 export { inboxQueueNames };
@@ -81,3 +82,21 @@ export type InboxActionResponse = z.infer<typeof InboxActionResponse>;
 export const InboxNextResponse = z.object({ id: z.number().nullable() });
 
 export const InboxConversationQuery = z.object({ id: queryId });
+
+export const operatorDaysMax = 366;
+export const OperatorsQuery = z.object({ days: z.coerce.number().int().min(1).max(operatorDaysMax).optional() });
+export const OperatorDay = z.object({
+  staff_id: z.number(),
+  name: z.string(),
+  /** YYYY-MM-DD, UTC. */
+  day: z.string(),
+  replies: z.number(),
+  conversations: z.number(),
+  /** How long members had waited for the answers, in seconds (null: no wait known). */
+  median_seconds: z.number().nullable(),
+  p90_seconds: z.number().nullable(),
+  /** Member messages that followed an answer (before the profile's next message). */
+  member_messages_after: z.number(),
+});
+export const OperatorsResponse = z.object({ days: z.number(), rows: z.array(OperatorDay) });
+export type OperatorsResponse = z.infer<typeof OperatorsResponse>;

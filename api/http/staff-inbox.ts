@@ -4,6 +4,8 @@ import { ageOn } from "#contract/age";
 import {
   InboxAction,
   InboxConversationQuery,
+  OperatorsQuery,
+  type OperatorsResponse,
   type InboxActionResponse,
   type InboxConversation,
   type InboxEntry as InboxEntryJson,
@@ -14,7 +16,7 @@ import { profiles, sites } from "../db/schema";
 import { sendMessage } from "../domain/chat";
 import { emitEventsNow } from "../events/emit";
 import { recordAudit } from "../domain/staff/audit";
-import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inboxEntry, recordReply, releaseClaim, saveNote, type InboxEntry } from "../domain/staff/inbox";
+import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inboxEntry, operatorFigures, recordReply, releaseClaim, saveNote, type InboxEntry } from "../domain/staff/inbox";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
@@ -157,6 +159,28 @@ export function staffInboxRoutes(deps: { db: Db }) {
 
     route("post", "/api/staff/inbox-next.php", "inbox.answer", async (_req, res) => {
       json(res).json({ id: await claimNext(db, staffOf(res)) });
+    });
+
+    route("get", "/api/staff/operators.php", "operators.read", async (req, res) => {
+      const query = parseInput(res, OperatorsQuery, req.query);
+      if (!query) return;
+      const days = query.days ?? 30;
+      const now = new Date();
+      const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1)));
+      const rows = await operatorFigures(db, from);
+      json(res).json({
+        days,
+        rows: rows.map((row) => ({
+          staff_id: row.staffUserId,
+          name: row.name,
+          day: row.day,
+          replies: row.replies,
+          conversations: row.conversations,
+          median_seconds: row.medianSeconds,
+          p90_seconds: row.p90Seconds,
+          member_messages_after: row.memberMessagesAfter,
+        })),
+      } satisfies OperatorsResponse);
     });
   };
 }

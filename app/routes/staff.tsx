@@ -61,6 +61,9 @@ export default function StaffFrame() {
                 <NavLink to="/staff/accounts" className={navLink}>
                   {texts.nav.accounts}
                 </NavLink>
+                <NavLink to="/staff/operators" className={navLink}>
+                  {texts.nav.operators}
+                </NavLink>
                 <NavLink to="/staff/audit" className={navLink}>
                   {texts.nav.audit}
                 </NavLink>

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatResponse } from "#contract/chat";
-import { InboxActionResponse, InboxConversation, InboxNextResponse, InboxResponse } from "#contract/staff-inbox";
+import { InboxActionResponse, InboxConversation, InboxNextResponse, InboxResponse, OperatorsResponse } from "#contract/staff-inbox";
 import { auditLog, operatorClaims, profiles, users } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
 import { call, cookieHeader, insertMember, login, startApi, type Harness } from "./harness";
@@ -137,5 +137,25 @@ describe("the operator inbox", () => {
     expect(opened.note?.body).toBe("Likes hiking; lives near the coast.");
     const moderator = await staffToken(api, await newStaff(api, "moderator"));
     expect((await staffCall(api, moderator, "GET", "/api/staff/inbox.php")).status).toBe(403);
+  });
+
+  it("gives admins each operator's figures per day: replies, conversations, waits, and the member messages that followed", async () => {
+    const member = await payingMember();
+    await write(member, "Figures, please");
+    const account = await newStaff(api, "operator");
+    const operator = await staffToken(api, account);
+    const entry = await entryOf(operator, member.profileId);
+    await act(operator, { id: entry!.id, action: "claim" });
+    expect((await act(operator, { id: entry!.id, action: "reply", text: "Here you are", key: newKey() })).status).toBe(200);
+    await write(member, "Thanks!");
+    await write(member, "And more?");
+    const admin = await staffToken(api, await newStaff(api, "admin", []));
+    const figures = OperatorsResponse.parse(await (await staffCall(api, admin, "GET", "/api/staff/operators.php?days=7")).json());
+    const row = figures.rows.find((r) => r.staff_id === account.id);
+    expect(row).toMatchObject({ day: new Date().toISOString().slice(0, 10), replies: 1, conversations: 1, member_messages_after: 2 });
+    expect(row!.median_seconds).toBeGreaterThanOrEqual(0);
+    expect(row!.p90_seconds).toBeGreaterThanOrEqual(row!.median_seconds!);
+    expect((await staffCall(api, operator, "GET", "/api/staff/operators.php")).status).toBe(403);
+    expect((await staffCall(api, admin, "GET", "/api/staff/operators.php?days=0")).status).toBe(400);
   });
 });

@@ -112,6 +112,8 @@ const pages: Record<string, Entry> = {
   "staff.audit.tsx": { group: "staff", visits: () => at("/staff/audit") },
   "staff.events.ts": { notAPage: "the staff frame's live queue sizes (server-sent events)" },
   "staff.inbox._index.tsx": { group: "staff", visits: () => at("/staff/inbox", "/staff/inbox?queue=waiting") },
+  "staff.operators.tsx": { group: "staff", visits: () => at("/staff/operators") },
+  "staff.operators[.]csv.ts": { notAPage: "the operator figures as a CSV download" },
   "staff.inbox.$id.tsx": { group: "staff", visits: (s) => at(`/staff/inbox/${s.inboxConversation}`) },
   "staff.members._index.tsx": { group: "staff", visits: (s) => at("/staff/members", `/staff/members?q=${encodeURIComponent(s.email)}`) },
   "staff.members.$id.tsx": { group: "staff", visits: (s) => at(`/staff/members/${s.staffMember}`) },

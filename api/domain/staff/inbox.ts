@@ -183,3 +183,60 @@ export async function recordReply(tx: Pick<Db, "insert" | "select">, staff: Staf
   const waitedSeconds = before ? Math.max(0, Math.round((message.createdAt.getTime() - before.at.getTime()) / 1000)) : null;
   await tx.insert(operatorReplies).values({ messageId: message.id, staffUserId: staff.id, conversationId: message.conversationId, waitedSeconds });
 }
+
+export type OperatorDay = {
+  staffUserId: number;
+  name: string;
+  day: string;
+  replies: number;
+  conversations: number;
+  medianSeconds: number | null;
+  p90Seconds: number | null;
+  memberMessagesAfter: number;
+};
+
+/**
+ * The operators' figures per operator and day (UTC) from `from` on (issue 26 item 4): replies sent, conversations
+ * handled, the median and 90th percentile of how long members had waited for those replies, and the member messages
+ * that followed a reply (before the profile's next message).
+ */
+export async function operatorFigures(db: Db, from: Date): Promise<OperatorDay[]> {
+  const result = await db.execute<{
+    staff_user_id: number;
+    name: string;
+    day: string;
+    replies: number;
+    conversations: number;
+    median: number | null;
+    p90: number | null;
+    followed: number;
+  }>(sql`
+    select r.staff_user_id, s.name, to_char(r.created_at at time zone 'utc', 'YYYY-MM-DD') as day,
+           count(*)::int as replies,
+           count(distinct r.conversation_id)::int as conversations,
+           percentile_cont(0.5) within group (order by r.waited_seconds)::float8 as median,
+           percentile_cont(0.9) within group (order by r.waited_seconds)::float8 as p90,
+           coalesce(sum((
+             select count(*) from ${messages} m
+              where m.conversation_id = r.conversation_id and m.id > r.message_id and m.sender_profile_id <> rm.sender_profile_id
+                and m.id < coalesce((select min(n.id) from ${messages} n
+                                      where n.conversation_id = r.conversation_id and n.id > r.message_id and n.sender_profile_id = rm.sender_profile_id), 2147483647)
+           )), 0)::int as followed
+      from ${operatorReplies} r
+      join ${messages} rm on rm.id = r.message_id
+      join ${staffUsers} s on s.id = r.staff_user_id
+     where r.created_at >= ${from.toISOString()}::timestamptz
+     group by r.staff_user_id, s.name, day
+     order by day desc, s.name`);
+  const rows = (result as unknown as { rows: { staff_user_id: number; name: string; day: string; replies: number; conversations: number; median: number | null; p90: number | null; followed: number }[] }).rows;
+  return rows.map((row) => ({
+    staffUserId: Number(row.staff_user_id),
+    name: row.name,
+    day: row.day,
+    replies: Number(row.replies),
+    conversations: Number(row.conversations),
+    medianSeconds: row.median === null ? null : Math.round(Number(row.median)),
+    p90Seconds: row.p90 === null ? null : Math.round(Number(row.p90)),
+    memberMessagesAfter: Number(row.followed),
+  }));
+}

@@ -28,6 +28,8 @@ export const staffPermissions = {
   "members.erase": ["admin"],
   /** The operator inbox: claim and answer members' conversations with site-run profiles, as the profile. */
   "inbox.answer": ["admin", "operator"],
+  /** The operators' figures per day. */
+  "operators.read": ["admin"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type StaffAction = keyof typeof staffPermissions;
