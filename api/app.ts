@@ -46,6 +46,7 @@ import { mailEventRoutes, notificationRoutes } from "./http/notifications";
 import { startNotificationMailJob } from "./jobs/notification-mails";
 import { reportRoutes } from "./http/reports";
 import { staffAccountRoutes } from "./http/staff-accounts";
+import { staffCatalogueRoutes } from "./http/staff-catalogue";
 import { staffEventRoutes } from "./http/staff-events";
 import { staffInboxRoutes } from "./http/staff-inbox";
 import { staffModerationRoutes } from "./http/staff-moderation";
@@ -186,6 +187,7 @@ export function createApiApp(options: {
         staffEventRoutes({ db, secret: config.SESSION_SECRET }),
         staffAccountRoutes({ db, secret: config.SESSION_SECRET, publicUrl: config.PUBLIC_URL }),
         staffInboxRoutes({ db }),
+        staffCatalogueRoutes({ db, publicUrl: config.PUBLIC_URL }),
       ],
     }),
   );

@@ -64,6 +64,12 @@ export default function StaffFrame() {
                 <NavLink to="/staff/operators" className={navLink}>
                   {texts.nav.operators}
                 </NavLink>
+                <NavLink to="/staff/discount-codes" className={navLink}>
+                  {texts.nav.discountCodes}
+                </NavLink>
+                <NavLink to="/staff/invitations" className={navLink}>
+                  {texts.nav.invitations}
+                </NavLink>
                 <NavLink to="/staff/audit" className={navLink}>
                   {texts.nav.audit}
                 </NavLink>

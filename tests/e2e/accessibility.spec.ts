@@ -110,6 +110,8 @@ const pages: Record<string, Entry> = {
   "staff._index.tsx": { group: "staff", visits: () => at("/staff") },
   "staff.accounts.tsx": { group: "staff", visits: () => at("/staff/accounts") },
   "staff.audit.tsx": { group: "staff", visits: () => at("/staff/audit") },
+  "staff.discount-codes.tsx": { group: "staff", visits: () => at("/staff/discount-codes") },
+  "staff.invitations.tsx": { group: "staff", visits: () => at("/staff/invitations") },
   "staff.events.ts": { notAPage: "the staff frame's live queue sizes (server-sent events)" },
   "staff.inbox._index.tsx": { group: "staff", visits: () => at("/staff/inbox", "/staff/inbox?queue=waiting") },
   "staff.operators.tsx": { group: "staff", visits: () => at("/staff/operators") },

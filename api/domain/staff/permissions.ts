@@ -30,6 +30,8 @@ export const staffPermissions = {
   "inbox.answer": ["admin", "operator"],
   /** The operators' figures per day. */
   "operators.read": ["admin"],
+  /** The catalogue: discount codes, invitations. */
+  "catalogue.manage": ["admin"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type StaffAction = keyof typeof staffPermissions;

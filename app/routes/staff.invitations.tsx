@@ -1,0 +1,137 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { InvitationOutcome, InvitationsResponse } from "#contract/staff-catalogue";
+import { apiFor } from "~/utils/api.server";
+import { pageMeta } from "~/utils/page-title";
+import { staffTexts } from "~/features/staff/staff-texts.server";
+import { requireStaff } from "~/features/staff/staff-api.server";
+import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
+import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
+import { StaffCard } from "~/features/staff/staff-parts";
+import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/form-fields";
+import { Notice } from "~/components/ui/notice";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+
+/** Issue 26 item 6: invitations for invite-only signup (admins): create (its signup link shown), list, revoke. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  const texts = staffTexts().invitations;
+  const result = await apiFor(request, context).get("/api/staff/invitations.php", InvitationsResponse);
+  if (!result.ok) throw new Response(null, { status: result.status });
+  return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireStaff(request, context);
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const body = intent === "revoke" ? { action: "revoke", id: formNumber(form, "id") } : intent === "create" ? { action: "create", site_id: formNumber(form, "site_id"), days: formNumber(form, "days") } : null;
+  if (!body) throw data(null, { status: 400 });
+  const result = await staffWrite(request, context, "/api/staff/invitations.php", InvitationOutcome, body);
+  if (!result.ok) return data({ error: result.message, link: null }, { status: result.status });
+  return { error: null, link: result.data.link };
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
+
+export default function StaffInvitations() {
+  const { texts, list } = useLoaderData<typeof loader>();
+  const outcome = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const now = new Date().toISOString();
+  const c = texts.columns;
+  return (
+    <>
+      <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
+      <p className="mt-1 max-w-3xl text-sm text-gray-600">{texts.lead}</p>
+      <div className="mt-4">
+        {outcome?.error ? (
+          <FormAlert>{outcome.error}</FormAlert>
+        ) : outcome?.link ? (
+          <div role="status" className="rounded-xl bg-green-50 p-4 text-sm text-green-900 ring-1 ring-green-200">
+            <p className="font-semibold">{texts.linkTitle}</p>
+            <p className="mt-1">{texts.linkLead}</p>
+            <p className="mt-2 break-all font-mono" data-testid="staff-invitation-link">
+              {outcome.link}
+            </p>
+          </div>
+        ) : outcome ? (
+          <Notice>{texts.done}</Notice>
+        ) : null}
+      </div>
+      <div className="mt-6 max-w-xl">
+        <StaffCard title={texts.createTitle}>
+          <Form method="post" className="flex flex-wrap items-end gap-3">
+            <input type="hidden" name="intent" value="create" />
+            <div>
+              <label htmlFor="invitation-site" className="block text-sm font-medium text-gray-700">
+                {texts.site}
+              </label>
+              <select id="invitation-site" name="site_id" className={staffField}>
+                {list.sites.map((site) => (
+                  <option key={site.id} value={site.id}>
+                    {site.name} {site.invite_only ? texts.inviteOnly : ""}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label htmlFor="invitation-days" className="block text-sm font-medium text-gray-700">
+                {texts.days}
+              </label>
+              <input id="invitation-days" name="days" type="number" min={1} max={365} defaultValue={14} required className={staffField} />
+            </div>
+            <Button size="md" disabled={busy}>
+              {texts.create}
+            </Button>
+          </Form>
+        </StaffCard>
+      </div>
+      {list.invitations.length > 0 ? (
+        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
+          <table className="min-w-full text-left text-sm" data-testid="staff-invitations">
+            <thead className="border-b border-gray-200 text-gray-700">
+              <tr>
+                {[c.code, c.site, c.state, c.expires, c.actions].map((heading) => (
+                  <th key={heading} scope="col" className="px-4 py-3 font-semibold">
+                    {heading}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-gray-100 text-gray-900">
+              {list.invitations.map((invitation) => {
+                const open = invitation.used_by === null && invitation.expires_at > now;
+                return (
+                  <tr key={invitation.id}>
+                    <td className="px-4 py-3 font-mono">{invitation.code}</td>
+                    <td className="px-4 py-3">{invitation.site.name}</td>
+                    <td className="px-4 py-3">{invitation.used_by !== null ? fill(texts.used, { id: invitation.used_by }) : open ? texts.open : texts.expired}</td>
+                    <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(invitation.expires_at)}</td>
+                    <td className="px-4 py-3">
+                      {open ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="revoke" />
+                          <input type="hidden" name="id" value={invitation.id} />
+                          <Button size="sm" variant="neutral" disabled={busy} aria-label={`${texts.revoke} ${invitation.code}`}>
+                            {texts.revoke}
+                          </Button>
+                        </Form>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
