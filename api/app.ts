@@ -48,6 +48,7 @@ import { reportRoutes } from "./http/reports";
 import { staffAccountRoutes } from "./http/staff-accounts";
 import { staffCatalogueRoutes } from "./http/staff-catalogue";
 import { staffEventRoutes } from "./http/staff-events";
+import { staffProfileRoutes } from "./http/staff-profiles";
 import { staffInboxRoutes } from "./http/staff-inbox";
 import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
@@ -188,6 +189,7 @@ export function createApiApp(options: {
         staffAccountRoutes({ db, secret: config.SESSION_SECRET, publicUrl: config.PUBLIC_URL }),
         staffInboxRoutes({ db }),
         staffCatalogueRoutes({ db, publicUrl: config.PUBLIC_URL }),
+        staffProfileRoutes({ db, dataDir: config.DATA_DIR }),
       ],
     }),
   );

@@ -14,7 +14,7 @@ export const bodyLimits = {
 };
 
 /** Pages whose form takes a photo (multipart, streamed to the api); every other body is a small form. */
-const uploadPaths = [/^\/profile\/photos\/?$/, /^\/signup\/2\/?$/, /^\/chats\/[0-9]+\/?$/, /^\/members\/[0-9]+\/chat\/?$/];
+const uploadPaths = [/^\/profile\/photos\/?$/, /^\/signup\/2\/?$/, /^\/chats\/[0-9]+\/?$/, /^\/members\/[0-9]+\/chat\/?$/, /^\/staff\/profiles\/[0-9]+\/?$/];
 
 export function isUploadPath(pathname: string): boolean {
   // With JavaScript the form posts to the route's single-fetch URL, /profile/photos.data.

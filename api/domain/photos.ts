@@ -93,7 +93,14 @@ export type AddPhotoOutcome = { photo: OwnPhoto; list: PhotosResponse } | LimitR
  * New photos go last; the first active one is the main photo. The site's moderation mode decides whether a new photo
  * is live at once (post) or pending until a moderator approves it (pre); both wait in the queue at /staff/photos.
  */
-export async function addPhoto(db: Db, storage: FileStorage, owner: Owner, image: ProcessedPhoto): Promise<AddPhotoOutcome> {
+export async function addPhoto(
+  db: Db,
+  storage: FileStorage,
+  owner: Owner,
+  image: ProcessedPhoto,
+  /** reviewed: put there by staff (a site-run profile's photo): live at once and not in the moderation queue. */
+  options: { reviewed?: boolean } = {},
+): Promise<AddPhotoOutcome> {
   const filename = randomKey("photos", "jpg");
   const thumbFilename = randomKey("photos", "jpg");
   await storage.put(filename, image.full, "image/jpeg");
@@ -114,10 +121,10 @@ export async function addPhoto(db: Db, storage: FileStorage, owner: Owner, image
       const refusal = limitRefusal(owner, row?.n ?? 0);
       if (refusal) return refusal;
       // Pre-moderation: waiting for review, shown to its owner only; post-moderation: live at once. Either way in the queue (reviewed_at null).
-      const status = site?.moderation === "pre" ? "pending" : "active";
+      const status = site?.moderation === "pre" && !options.reviewed ? "pending" : "active";
       const [inserted] = await tx
         .insert(photos)
-        .values({ profileId: owner.profileId, filename, thumbFilename, status, position: (row?.last ?? -1) + 1 })
+        .values({ profileId: owner.profileId, filename, thumbFilename, status, position: (row?.last ?? -1) + 1, reviewedAt: options.reviewed ? new Date() : null })
         .returning({ id: photos.id });
       if (!inserted) throw new Error("photo insert returned nothing");
       return inserted;

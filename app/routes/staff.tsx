@@ -70,6 +70,9 @@ export default function StaffFrame() {
                 <NavLink to="/staff/invitations" className={navLink}>
                   {texts.nav.invitations}
                 </NavLink>
+                <NavLink to="/staff/profiles" className={navLink}>
+                  {texts.nav.profiles}
+                </NavLink>
                 <NavLink to="/staff/audit" className={navLink}>
                   {texts.nav.audit}
                 </NavLink>

@@ -1,7 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiscountCodeResponse } from "#contract/payments";
+import sharp from "sharp";
+import { MemberResponse } from "#contract/members";
 import { DiscountCodesResponse, InvitationOutcome, InvitationsResponse } from "#contract/staff-catalogue";
+import { SiteRunProfile } from "#contract/staff-profiles";
 import { auditLog, sites } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
 import { clearSiteCache } from "../../api/domain/sites";
@@ -79,5 +82,39 @@ describe("invitations", () => {
       await api.db.update(sites).set({ signups: "all" }).where(eq(sites.id, 1));
       clearSiteCache();
     }
+  });
+});
+
+describe("site-run profiles", () => {
+  it("an admin makes a site-run profile members see at once, gives it a photo, edits it and disables it", async () => {
+    const member = await insertMember(api, { passwordHash: await hashPassword(password) });
+    const token = await login(api.baseUrl, member.email, password);
+    const act = (body: Record<string, unknown>) => staffCall(api, admin, "POST", "/api/staff/profile.php", body);
+    const fields = { name: "Console Carla", gender: "female", date_of_birth: "1994-04-04", country: "NL", city: "Utrecht", about_me: "Made in the console." };
+    await expectApiError(await act({ action: "create", site_id: 1, ...fields, date_of_birth: "2015-01-01" }), 400, "validation_failed");
+    const created = SiteRunProfile.parse(await (await act({ action: "create", site_id: 1, ...fields })).json());
+    expect(created).toMatchObject({ name: "Console Carla", active: true, site: { id: 1 }, photos: [] });
+    const seen = async () => (await call(api, "GET", `/api/member.php?id=${created.id}`, { token })).status;
+    expect(await seen()).toBe(200);
+    const page = MemberResponse.parse(await (await call(api, "GET", `/api/member.php?id=${created.id}`, { token })).json());
+    expect(page.profile.fictional).toBe(true);
+
+    const image = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#884422" } }).jpeg().toBuffer();
+    const form = new FormData();
+    form.append("photo", new Blob([new Uint8Array(image)], { type: "image/jpeg" }), "carla.jpg");
+    const uploaded = await fetch(`${api.baseUrl}/api/staff/profile-photo.php?id=${created.id}`, { method: "POST", headers: { Cookie: `rdv_staff=${admin}` }, body: form });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    expect(SiteRunProfile.parse(await uploaded.json()).photos).toHaveLength(1);
+
+    const edited = SiteRunProfile.parse(await (await act({ action: "update", id: created.id, ...fields, city: "Delft" })).json());
+    expect(edited.city).toBe("Delft");
+    expect((await act({ action: "disable", id: created.id })).status).toBe(200);
+    expect(await seen()).toBe(404);
+    // Members' own profiles are no site-run profiles.
+    await expectApiError(await act({ action: "disable", id: member.profileId }), 404, "not_found");
+    expect(await audited("profile.create")).toBe(1);
+    expect(await audited("profile.add_photo")).toBe(1);
+    expect(await audited("profile.update")).toBe(1);
+    expect(await audited("profile.disable")).toBe(1);
   });
 });

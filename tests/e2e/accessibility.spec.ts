@@ -21,7 +21,7 @@ import { siteRunProfile, staffLogin } from "./staff-support";
 const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
 /** Sample params the groups fill in: a demo member, a package, and the member's own conversation and purchase. */
-type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number; report: number; staffMember: number; email: string; inboxConversation: number };
+type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number; report: number; staffMember: number; email: string; inboxConversation: number; siteRunProfile: number };
 
 /** A page as audited: its path and, when it differs (a redirect that stays), the path it must end on. */
 /**
@@ -112,6 +112,8 @@ const pages: Record<string, Entry> = {
   "staff.audit.tsx": { group: "staff", visits: () => at("/staff/audit") },
   "staff.discount-codes.tsx": { group: "staff", visits: () => at("/staff/discount-codes") },
   "staff.invitations.tsx": { group: "staff", visits: () => at("/staff/invitations") },
+  "staff.profiles._index.tsx": { group: "staff", visits: () => at("/staff/profiles") },
+  "staff.profiles.$id.tsx": { group: "staff", visits: (s) => at(`/staff/profiles/${s.siteRunProfile}`) },
   "staff.events.ts": { notAPage: "the staff frame's live queue sizes (server-sent events)" },
   "staff.inbox._index.tsx": { group: "staff", visits: () => at("/staff/inbox", "/staff/inbox?queue=waiting") },
   "staff.operators.tsx": { group: "staff", visits: () => at("/staff/operators") },
@@ -197,7 +199,7 @@ async function firstPackage(page: Page): Promise<number> {
   return id;
 }
 
-const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0, report: 0, staffMember: 0, email: "", inboxConversation: 0 } satisfies Samples;
+const unused = { member: 0, packageId: 0, conversation: 0, payment: 0, checkout: "", transaction: 0, report: 0, staffMember: 0, email: "", inboxConversation: 0, siteRunProfile: 0 } satisfies Samples;
 
 test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
   // Up to 17 pages a test, each loaded, hydrated and audited: a few seconds each, more on a loaded machine.
@@ -235,7 +237,7 @@ test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
     await page.goto("/staff/inbox");
     const inboxConversation = Number(/\/staff\/inbox\/(\d+)/.exec((await page.getByTestId("inbox-row").filter({ hasText: member.name }).getByRole("link").getAttribute("href")) ?? "")?.[1]);
     expect(staffMember * reportId * inboxConversation, "a member, a report and a conversation to audit").toBeGreaterThan(0);
-    report(await auditGroup(page, "staff", { ...unused, report: reportId, staffMember, email: member.email, inboxConversation }));
+    report(await auditGroup(page, "staff", { ...unused, report: reportId, staffMember, email: member.email, inboxConversation, siteRunProfile: fictional.id }));
   });
 
   test("every lander and member landing", async ({ page }) => {

@@ -32,6 +32,8 @@ export const staffPermissions = {
   "operators.read": ["admin"],
   /** The catalogue: discount codes, invitations. */
   "catalogue.manage": ["admin"],
+  /** Site-run profiles: make, change, disable, their photos. */
+  "profiles.manage": ["admin"],
 } as const satisfies Record<string, readonly StaffRole[]>;
 
 export type StaffAction = keyof typeof staffPermissions;

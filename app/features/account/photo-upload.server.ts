@@ -20,7 +20,13 @@ export function isMultipart(request: Request): boolean {
  * POST /api/photos.php as multipart. The api decides whether it is an image and whether the member
  * may have another photo; this only says so in the page's language.
  */
-export async function forwardPhotoUpload(request: Request, context: AppLoadContext, locale: Locale): Promise<PhotoUploadOutcome> {
+export async function forwardPhotoUpload(
+  request: Request,
+  context: AppLoadContext,
+  locale: Locale,
+  /** Where the api takes it: the member's own photos, or a site-run profile's in the staff console. */
+  target = "/api/photos.php",
+): Promise<PhotoUploadOutcome> {
   const t = fixedT(locale);
   let form: FormData;
   try {
@@ -38,7 +44,7 @@ export async function forwardPhotoUpload(request: Request, context: AppLoadConte
   if (!(file instanceof File) || file.size === 0) return { ok: false, status: 400, error: fixedT(locale, "photos")("upload.required") };
   const body = new FormData();
   body.append(photoUploadField, file, file.name || "photo");
-  const result = await apiFor(request, context).post("/api/photos.php", PhotoUploadResponse, body);
+  const result = await apiFor(request, context).post(target, target === "/api/photos.php" ? PhotoUploadResponse : z.unknown(), body);
   if (result.ok) return { ok: true };
   return { ok: false, status: result.status, error: apiErrorMessage(t, result.error) };
 }
