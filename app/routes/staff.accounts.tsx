@@ -8,7 +8,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
-import { StaffCard } from "~/features/staff/staff-parts";
+import { StaffCard, StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
@@ -71,52 +71,39 @@ export default function StaffAccounts() {
           <Notice>{texts.done}</Notice>
         ) : null}
       </div>
-      <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
-        <table className="min-w-full text-left text-sm" data-testid="staff-accounts">
-          <thead className="border-b border-gray-200 text-gray-700">
-            <tr>
-              {[c.name, c.email, c.role, c.sites, c.state, c.actions].map((heading) => (
-                <th key={heading} scope="col" className="px-4 py-3 font-semibold">
-                  {heading}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-100 text-gray-900">
-            {list.accounts.map((account) => (
-              <tr key={account.id} data-testid="staff-account-row">
-                <td className="px-4 py-3">{account.name}</td>
-                <td className="px-4 py-3">{account.email}</td>
-                <td className="px-4 py-3">{texts.roles[account.role]}</td>
-                <td className="px-4 py-3">{account.role === "admin" ? texts.allSites : account.site_ids.map((id) => siteName.get(id) ?? id).join(", ") || texts.noSites}</td>
-                <td className="px-4 py-3">{account.disabled ? texts.disabled : account.set_up ? texts.active : texts.notSetUp}</td>
-                <td className="px-4 py-3">
-                  {account.id === me ? null : (
-                    <Form method="post" className="flex flex-wrap gap-2">
-                      <input type="hidden" name="id" value={account.id} />
-                      <input type="hidden" name="email" value={account.email} />
-                      {account.disabled ? (
-                        <Button name="intent" value="enable" size="sm" variant="neutral" disabled={busy} aria-label={`${texts.enable} ${account.email}`}>
-                          {texts.enable}
-                        </Button>
-                      ) : (
-                        <>
-                          <Button name="intent" value="link" size="sm" variant="neutral" disabled={busy} aria-label={`${texts.newLink} ${account.email}`}>
-                            {texts.newLink}
-                          </Button>
-                          <Button name="intent" value="disable" size="sm" variant="danger" disabled={busy} aria-label={`${texts.disable} ${account.email}`}>
-                            {texts.disable}
-                          </Button>
-                        </>
-                      )}
-                    </Form>
+      <StaffTable testId="staff-accounts" headings={[c.name, c.email, c.role, c.sites, c.state, c.actions]} className="mt-6">
+        {list.accounts.map((account) => (
+          <tr key={account.id} data-testid="staff-account-row">
+            <td className="px-4 py-3">{account.name}</td>
+            <td className="px-4 py-3">{account.email}</td>
+            <td className="px-4 py-3">{texts.roles[account.role]}</td>
+            <td className="px-4 py-3">{account.role === "admin" ? texts.allSites : account.site_ids.map((id) => siteName.get(id) ?? id).join(", ") || texts.noSites}</td>
+            <td className="px-4 py-3">{account.disabled ? texts.disabled : account.set_up ? texts.active : texts.notSetUp}</td>
+            <td className="px-4 py-3">
+              {account.id === me ? null : (
+                <Form method="post" className="flex flex-wrap gap-2">
+                  <input type="hidden" name="id" value={account.id} />
+                  <input type="hidden" name="email" value={account.email} />
+                  {account.disabled ? (
+                    <Button name="intent" value="enable" size="sm" variant="neutral" disabled={busy} aria-label={`${texts.enable} ${account.email}`}>
+                      {texts.enable}
+                    </Button>
+                  ) : (
+                    <>
+                      <Button name="intent" value="link" size="sm" variant="neutral" disabled={busy} aria-label={`${texts.newLink} ${account.email}`}>
+                        {texts.newLink}
+                      </Button>
+                      <Button name="intent" value="disable" size="sm" variant="danger" disabled={busy} aria-label={`${texts.disable} ${account.email}`}>
+                        {texts.disable}
+                      </Button>
+                    </>
                   )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                </Form>
+              )}
+            </td>
+          </tr>
+        ))}
+      </StaffTable>
       <div className="mt-6 max-w-xl">
         <StaffCard title={texts.addTitle}>
           <Form method="post" className="space-y-3">

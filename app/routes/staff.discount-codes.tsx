@@ -9,7 +9,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
-import { StaffCard } from "~/features/staff/staff-parts";
+import { StaffCard, StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
@@ -78,51 +78,38 @@ export default function StaffDiscountCodes() {
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
       <p className="mt-1 max-w-3xl text-sm text-gray-600">{texts.lead}</p>
       <div className="mt-4">{outcome?.error ? <FormAlert>{outcome.error}</FormAlert> : outcome ? <Notice testId="staff-catalogue-done">{texts.done}</Notice> : null}</div>
-      <div className="mt-4 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
-        <table className="min-w-full text-left text-sm" data-testid="staff-discount-codes">
-          <thead className="border-b border-gray-200 text-gray-700">
-            <tr>
-              {[c.code, c.site, c.percentage, c.validity, c.conditions, c.uses, c.state, c.actions].map((heading) => (
-                <th key={heading} scope="col" className="px-4 py-3 font-semibold">
-                  {heading}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-100 text-gray-900">
-            {list.codes.map((code) => (
-              <tr key={code.id} data-testid="staff-discount-code">
-                <td className="px-4 py-3 font-mono">{code.code}</td>
-                <td className="px-4 py-3">{code.site?.name ?? texts.allSites}</td>
-                <td className="px-4 py-3 tabular-nums">{code.percentage}%</td>
-                <td className="px-4 py-3">{code.validity === "uses" ? fill(texts.uses, { used: code.used_count, max: code.max_uses ?? 0 }) : texts.oncePerUser}</td>
-                <td className="px-4 py-3">
-                  {[
-                    code.minimum_order_value ? fill(texts.minimum, { amount: code.minimum_order_value, currency: code.currency ?? "" }) : null,
-                    code.country ? fill(texts.country, { country: code.country }) : null,
-                    code.expires_at ? fill(texts.until, { date: utcMinute(code.expires_at) }) : null,
-                  ]
-                    .filter(Boolean)
-                    .join(", ") || texts.none}
-                </td>
-                <td className="px-4 py-3 tabular-nums">{code.uses}</td>
-                <td className="px-4 py-3">{code.active ? texts.active : texts.ended}</td>
-                <td className="px-4 py-3">
-                  {code.active ? (
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="expire" />
-                      <input type="hidden" name="id" value={code.id} />
-                      <Button size="sm" variant="neutral" disabled={busy} aria-label={`${texts.expire} ${code.code}`}>
-                        {texts.expire}
-                      </Button>
-                    </Form>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StaffTable testId="staff-discount-codes" headings={[c.code, c.site, c.percentage, c.validity, c.conditions, c.uses, c.state, c.actions]} className="mt-4">
+        {list.codes.map((code) => (
+          <tr key={code.id} data-testid="staff-discount-code">
+            <td className="px-4 py-3 font-mono">{code.code}</td>
+            <td className="px-4 py-3">{code.site?.name ?? texts.allSites}</td>
+            <td className="px-4 py-3 tabular-nums">{code.percentage}%</td>
+            <td className="px-4 py-3">{code.validity === "uses" ? fill(texts.uses, { used: code.used_count, max: code.max_uses ?? 0 }) : texts.oncePerUser}</td>
+            <td className="px-4 py-3">
+              {[
+                code.minimum_order_value ? fill(texts.minimum, { amount: code.minimum_order_value, currency: code.currency ?? "" }) : null,
+                code.country ? fill(texts.country, { country: code.country }) : null,
+                code.expires_at ? fill(texts.until, { date: utcMinute(code.expires_at) }) : null,
+              ]
+                .filter(Boolean)
+                .join(", ") || texts.none}
+            </td>
+            <td className="px-4 py-3 tabular-nums">{code.uses}</td>
+            <td className="px-4 py-3">{code.active ? texts.active : texts.ended}</td>
+            <td className="px-4 py-3">
+              {code.active ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="expire" />
+                  <input type="hidden" name="id" value={code.id} />
+                  <Button size="sm" variant="neutral" disabled={busy} aria-label={`${texts.expire} ${code.code}`}>
+                    {texts.expire}
+                  </Button>
+                </Form>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </StaffTable>
       <div className="mt-6 max-w-xl">
         <StaffCard title={texts.createTitle}>
           <Form method="post" className="grid gap-3 sm:grid-cols-2">

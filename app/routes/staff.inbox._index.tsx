@@ -13,6 +13,7 @@ import { useInboxLive } from "~/features/staff/inbox-live";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffTable } from "~/features/staff/staff-parts";
 
 type Queue = (typeof inboxQueueNames)[number];
 
@@ -79,37 +80,24 @@ export default function StaffInbox() {
           {texts.empty}
         </p>
       ) : (
-        <div className="mt-4 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
-          <table className="min-w-full text-left text-sm" data-testid="inbox">
-            <thead className="border-b border-gray-200 text-gray-700">
-              <tr>
-                {[c.member, c.profile, c.site, c.since, c.claimed].map((heading) => (
-                  <th key={heading} scope="col" className="px-4 py-3 font-semibold">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100 text-gray-900">
-              {conversations.map((conversation) => (
-                <tr key={conversation.id} data-testid="inbox-row">
-                  <td className="px-4 py-3">
-                    <Link to={`/staff/inbox/${conversation.id}`} className="font-semibold">
-                      {conversation.member.name}
-                    </Link>{" "}
-                    <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${conversation.member.paying ? "bg-amber-100 text-amber-900" : "bg-gray-100 text-gray-700"}`}>
-                      {conversation.member.paying ? texts.paying : texts.free}
-                    </span>
-                  </td>
-                  <td className="px-4 py-3">{conversation.profile.name}</td>
-                  <td className="px-4 py-3">{conversation.site.name}</td>
-                  <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(conversation.last_at)}</td>
-                  <td className="px-4 py-3">{conversation.claimed_by?.name ?? "–"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable testId="inbox" headings={[c.member, c.profile, c.site, c.since, c.claimed]} className="mt-4">
+          {conversations.map((conversation) => (
+            <tr key={conversation.id} data-testid="inbox-row">
+              <td className="px-4 py-3">
+                <Link to={`/staff/inbox/${conversation.id}`} className="font-semibold">
+                  {conversation.member.name}
+                </Link>{" "}
+                <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${conversation.member.paying ? "bg-amber-100 text-amber-900" : "bg-gray-100 text-gray-700"}`}>
+                  {conversation.member.paying ? texts.paying : texts.free}
+                </span>
+              </td>
+              <td className="px-4 py-3">{conversation.profile.name}</td>
+              <td className="px-4 py-3">{conversation.site.name}</td>
+              <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(conversation.last_at)}</td>
+              <td className="px-4 py-3">{conversation.claimed_by?.name ?? "–"}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
     </>
   );

@@ -8,7 +8,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
-import { StaffCard } from "~/features/staff/staff-parts";
+import { StaffCard, StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
@@ -90,43 +90,30 @@ export default function StaffInvitations() {
         </StaffCard>
       </div>
       {list.invitations.length > 0 ? (
-        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
-          <table className="min-w-full text-left text-sm" data-testid="staff-invitations">
-            <thead className="border-b border-gray-200 text-gray-700">
-              <tr>
-                {[c.code, c.site, c.state, c.expires, c.actions].map((heading) => (
-                  <th key={heading} scope="col" className="px-4 py-3 font-semibold">
-                    {heading}
-                  </th>
-                ))}
+        <StaffTable testId="staff-invitations" headings={[c.code, c.site, c.state, c.expires, c.actions]} className="mt-6">
+          {list.invitations.map((invitation) => {
+            const open = invitation.used_by === null && invitation.expires_at > now;
+            return (
+              <tr key={invitation.id}>
+                <td className="px-4 py-3 font-mono">{invitation.code}</td>
+                <td className="px-4 py-3">{invitation.site.name}</td>
+                <td className="px-4 py-3">{invitation.used_by !== null ? fill(texts.used, { id: invitation.used_by }) : open ? texts.open : texts.expired}</td>
+                <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(invitation.expires_at)}</td>
+                <td className="px-4 py-3">
+                  {open ? (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="revoke" />
+                      <input type="hidden" name="id" value={invitation.id} />
+                      <Button size="sm" variant="neutral" disabled={busy} aria-label={`${texts.revoke} ${invitation.code}`}>
+                        {texts.revoke}
+                      </Button>
+                    </Form>
+                  ) : null}
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100 text-gray-900">
-              {list.invitations.map((invitation) => {
-                const open = invitation.used_by === null && invitation.expires_at > now;
-                return (
-                  <tr key={invitation.id}>
-                    <td className="px-4 py-3 font-mono">{invitation.code}</td>
-                    <td className="px-4 py-3">{invitation.site.name}</td>
-                    <td className="px-4 py-3">{invitation.used_by !== null ? fill(texts.used, { id: invitation.used_by }) : open ? texts.open : texts.expired}</td>
-                    <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(invitation.expires_at)}</td>
-                    <td className="px-4 py-3">
-                      {open ? (
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="revoke" />
-                          <input type="hidden" name="id" value={invitation.id} />
-                          <Button size="sm" variant="neutral" disabled={busy} aria-label={`${texts.revoke} ${invitation.code}`}>
-                            {texts.revoke}
-                          </Button>
-                        </Form>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </StaffTable>
       ) : null}
     </>
   );

@@ -8,6 +8,7 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffTable } from "~/features/staff/staff-parts";
 
 /** Issue 25 item 6: find members of the staff member's sites by e-mail, name, id or payment id. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -44,40 +45,27 @@ export default function StaffMembers() {
           {texts.empty}
         </p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
-          <table className="min-w-full text-left text-sm" data-testid="staff-members">
-            <thead className="border-b border-gray-200 text-gray-700">
-              <tr>
-                {[c.id, c.name, c.email, c.site, c.status, c.credits, c.paying, c.signup].map((heading) => (
-                  <th key={heading} scope="col" className="px-4 py-3 font-semibold">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100 text-gray-900">
-              {members.map((member) => (
-                <tr key={member.user_id} data-testid="staff-member-row">
-                  <td className="px-4 py-3 tabular-nums">{member.user_id}</td>
-                  <td className="px-4 py-3">
-                    <Link to={`/staff/members/${member.user_id}`} className="font-semibold">
-                      {member.name}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3">{member.email}</td>
-                  <td className="px-4 py-3">{member.site.name}</td>
-                  <td className="px-4 py-3">
-                    {member.status}
-                    {member.suspended ? `, ${texts.suspended}` : ""}
-                  </td>
-                  <td className="px-4 py-3 tabular-nums">{member.credits}</td>
-                  <td className="px-4 py-3">{member.paid_user ? texts.yes : texts.no}</td>
-                  <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(member.signup_date)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable testId="staff-members" headings={[c.id, c.name, c.email, c.site, c.status, c.credits, c.paying, c.signup]} className="mt-6">
+          {members.map((member) => (
+            <tr key={member.user_id} data-testid="staff-member-row">
+              <td className="px-4 py-3 tabular-nums">{member.user_id}</td>
+              <td className="px-4 py-3">
+                <Link to={`/staff/members/${member.user_id}`} className="font-semibold">
+                  {member.name}
+                </Link>
+              </td>
+              <td className="px-4 py-3">{member.email}</td>
+              <td className="px-4 py-3">{member.site.name}</td>
+              <td className="px-4 py-3">
+                {member.status}
+                {member.suspended ? `, ${texts.suspended}` : ""}
+              </td>
+              <td className="px-4 py-3 tabular-nums">{member.credits}</td>
+              <td className="px-4 py-3">{member.paid_user ? texts.yes : texts.no}</td>
+              <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(member.signup_date)}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
     </>
   );

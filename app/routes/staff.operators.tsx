@@ -9,6 +9,7 @@ import { staffField } from "~/features/staff/staff-format";
 import { formatWait } from "~/features/staff/operator-figures";
 import { Button, ButtonAnchor } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffTable } from "~/features/staff/staff-parts";
 
 /** Issue 26 item 4: the operators' figures per day (admins), as a table and as CSV (/staff/operators.csv). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -47,32 +48,19 @@ export default function StaffOperators() {
       {figures.rows.length === 0 ? (
         <p className="mt-6 text-gray-700">{texts.empty}</p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
-          <table className="min-w-full text-left text-sm" data-testid="operator-figures">
-            <thead className="border-b border-gray-200 text-gray-700">
-              <tr>
-                {[c.day, c.operator, c.replies, c.conversations, c.median, c.p90, c.followed].map((heading) => (
-                  <th key={heading} scope="col" className="px-4 py-3 font-semibold">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100 text-gray-900">
-              {figures.rows.map((row) => (
-                <tr key={`${row.day}-${row.staff_id}`}>
-                  <td className="whitespace-nowrap px-4 py-3 tabular-nums">{row.day}</td>
-                  <td className="px-4 py-3">{row.name}</td>
-                  <td className="px-4 py-3 tabular-nums">{row.replies}</td>
-                  <td className="px-4 py-3 tabular-nums">{row.conversations}</td>
-                  <td className="px-4 py-3 tabular-nums">{formatWait(row.median_seconds)}</td>
-                  <td className="px-4 py-3 tabular-nums">{formatWait(row.p90_seconds)}</td>
-                  <td className="px-4 py-3 tabular-nums">{row.member_messages_after}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable testId="operator-figures" headings={[c.day, c.operator, c.replies, c.conversations, c.median, c.p90, c.followed]} className="mt-6">
+          {figures.rows.map((row) => (
+            <tr key={`${row.day}-${row.staff_id}`}>
+              <td className="whitespace-nowrap px-4 py-3 tabular-nums">{row.day}</td>
+              <td className="px-4 py-3">{row.name}</td>
+              <td className="px-4 py-3 tabular-nums">{row.replies}</td>
+              <td className="px-4 py-3 tabular-nums">{row.conversations}</td>
+              <td className="px-4 py-3 tabular-nums">{formatWait(row.median_seconds)}</td>
+              <td className="px-4 py-3 tabular-nums">{formatWait(row.p90_seconds)}</td>
+              <td className="px-4 py-3 tabular-nums">{row.member_messages_after}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
     </>
   );

@@ -9,6 +9,7 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffTable } from "~/features/staff/staff-parts";
 
 const statuses = ["open", ...reportStatusNames] as const;
 type Shown = (typeof statuses)[number];
@@ -61,37 +62,24 @@ export default function StaffReports() {
           {texts.empty}
         </p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
-          <table className="min-w-full text-left text-sm" data-testid="staff-reports">
-            <thead className="border-b border-gray-200 text-gray-700">
-              <tr>
-                {[columns.id, columns.source, columns.reason, columns.about, columns.site, columns.status, columns.assignee, columns.created].map((heading) => (
-                  <th key={heading} scope="col" className="px-4 py-3 font-semibold">
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-gray-100 text-gray-900">
-              {list.reports.map((report) => (
-                <tr key={report.id} data-testid="staff-report-row">
-                  <td className="px-4 py-3">
-                    <Link to={`/staff/reports/${report.id}`} className="font-semibold">
-                      {report.id}
-                    </Link>
-                  </td>
-                  <td className="px-4 py-3">{texts.source[report.source]}</td>
-                  <td className="px-4 py-3">{(texts.reasons as Record<string, string>)[report.reason] ?? report.reason}</td>
-                  <td className="px-4 py-3">{report.reported ? report.reported.name : texts.nobody}</td>
-                  <td className="px-4 py-3">{report.site.name}</td>
-                  <td className="px-4 py-3">{texts.status[report.status]}</td>
-                  <td className="px-4 py-3">{report.assignee?.name ?? texts.nobody}</td>
-                  <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(report.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable testId="staff-reports" headings={[columns.id, columns.source, columns.reason, columns.about, columns.site, columns.status, columns.assignee, columns.created]} className="mt-6">
+          {list.reports.map((report) => (
+            <tr key={report.id} data-testid="staff-report-row">
+              <td className="px-4 py-3">
+                <Link to={`/staff/reports/${report.id}`} className="font-semibold">
+                  {report.id}
+                </Link>
+              </td>
+              <td className="px-4 py-3">{texts.source[report.source]}</td>
+              <td className="px-4 py-3">{(texts.reasons as Record<string, string>)[report.reason] ?? report.reason}</td>
+              <td className="px-4 py-3">{report.reported ? report.reported.name : texts.nobody}</td>
+              <td className="px-4 py-3">{report.site.name}</td>
+              <td className="px-4 py-3">{texts.status[report.status]}</td>
+              <td className="px-4 py-3">{report.assignee?.name ?? texts.nobody}</td>
+              <td className="whitespace-nowrap px-4 py-3 tabular-nums">{utcMinute(report.created_at)}</td>
+            </tr>
+          ))}
+        </StaffTable>
       )}
       {more ? (
         <p className="mt-4">

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { MembersResponse } from "#contract/members";
@@ -61,13 +61,37 @@ export function demoStaffEmail(role: DemoStaffRole): string {
   return staff.email;
 }
 
-/** Logs a demo staff member in through the staff login page (with or without JavaScript). */
-export async function staffLogin(page: Page, role: DemoStaffRole): Promise<void> {
+/** Where a role's staff session of this run is kept for the tests that only need to be logged in. */
+const sessionFile = (role: DemoStaffRole) => path.join(process.env.E2E_DATA_DIR ?? "/tmp", "staff-totp", `${role}.session.json`);
+
+/**
+ * Logs a demo staff member in through the staff login page (with or without JavaScript), and keeps the session for
+ * the run: a TOTP code logs in once, so a role can log in about twice a minute, and many tests need staff. Later
+ * calls reuse the kept session (its cookies) while it lives; `fresh` logs in through the form regardless (a test
+ * about the login itself or its audit entry).
+ */
+export async function staffLogin(page: Page, role: DemoStaffRole, options: { fresh?: boolean } = {}): Promise<void> {
+  if (!options.fresh) {
+    try {
+      const cookies = JSON.parse(readFileSync(sessionFile(role), "utf8")) as Parameters<ReturnType<Page["context"]>["addCookies"]>[0];
+      await page.context().addCookies(cookies);
+      await page.goto("/staff");
+      if (new URL(page.url()).pathname === "/staff") return;
+    } catch {
+      // No kept session yet (or an unreadable one): log in.
+    }
+  }
   await page.goto("/staff/login");
   await page.getByLabel("E-mail address").fill(demoStaffEmail(role));
   await page.getByLabel("Password").fill(demoPassword);
   await page.getByLabel("Code from your authenticator app").fill(await freshStaffCode(role));
   await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => url.pathname === "/staff");
+  const cookies = (await page.context().cookies()).filter((cookie) => cookie.name === "rdv_staff");
+  mkdirSync(path.dirname(sessionFile(role)), { recursive: true });
+  const temporary = `${sessionFile(role)}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(cookies));
+  renameSync(temporary, sessionFile(role));
 }
 
 /** A site-run profile of a member's search (the first within ten pages), for the operator inbox. */

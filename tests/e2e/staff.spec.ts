@@ -58,7 +58,7 @@ test.describe("staff login", () => {
 });
 
 test("an admin's login is in the audit log, which filters by action", { tag: "@nojs" }, async ({ page }) => {
-  await staffLogin(page, "admin");
+  await staffLogin(page, "admin", { fresh: true });
   await expectPath(page, "/staff");
   await page.getByRole("link", { name: "Audit log" }).click();
   await expectPath(page, "/staff/audit");

@@ -1,6 +1,7 @@
 import { aliasedTable, and, asc, desc, eq, gt, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { conversations, messages, operatorClaims, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
+import { inboxQueueNames } from "#contract/staff-inbox-queues";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
 
@@ -9,8 +10,7 @@ import type { StaffMember } from "./sessions";
  * answered by one operator at a time (a claim), as the profile.
  */
 
-export const inboxQueues = ["new", "unreplied", "waiting", "stopped"] as const;
-export type InboxQueue = (typeof inboxQueues)[number];
+export type InboxQueue = (typeof inboxQueueNames)[number];
 
 /** A conversation with no message for this long is stopped. */
 export const stoppedAfterMs = 7 * 24 * 60 * 60 * 1000;

@@ -29,3 +29,23 @@ export function ReasonSelect({ id, label, reasons }: { id: string; label: string
     </div>
   );
 }
+
+/** A staff list as a table: its column headings, and its rows (each a `<tr>`). */
+export function StaffTable({ testId, headings, className = "mt-6", children }: { testId: string; headings: string[]; className?: string; children: ReactNode }) {
+  return (
+    <div className={`${className} overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200`}>
+      <table className="min-w-full text-left text-sm" data-testid={testId}>
+        <thead className="border-b border-gray-200 text-gray-700">
+          <tr>
+            {headings.map((heading) => (
+              <th key={heading} scope="col" className="px-4 py-3 font-semibold">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-gray-100 text-gray-900">{children}</tbody>
+      </table>
+    </div>
+  );
+}
