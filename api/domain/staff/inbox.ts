@@ -1,7 +1,7 @@
 import { aliasedTable, and, asc, desc, eq, gt, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { conversations, messages, operatorClaims, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
-import { inboxQueueNames } from "#contract/staff-inbox-queues";
+import type { inboxQueueNames } from "#contract/staff-inbox-queues";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
 
