@@ -46,7 +46,7 @@ const photoQueuePage = 60;
 const IdQuery = z.object({ id: queryId });
 
 /** A mail to a member about a staff decision, in the member's language, linking the page it concerns; never fails the request. */
-async function mailMember(deps: Deps, req: Request, userId: number, kind: MailKind, extra: { reasonKey?: string; details?: string; path?: string }): Promise<void> {
+async function mailMember(deps: Deps, req: Request, userId: number, kind: MailKind, extra: { reasonKey?: string; details?: string; token?: string }): Promise<void> {
   const recipient = await recipientOf(deps.db, userId);
   const site = await photoOwnerMail(deps.db, userId);
   if (!recipient || !site || site.status === "erased") return;
@@ -58,7 +58,7 @@ async function mailMember(deps: Deps, req: Request, userId: number, kind: MailKi
       language: recipient.language,
       name: recipient.name,
       site: { name: site.siteName, mailName: site.mailName, domain: site.domain },
-      link: mailLink(origin, recipient.language, kind),
+      link: mailLink(origin, recipient.language, kind, extra.token),
       userId,
       reasonKey: extra.reasonKey,
       details: extra.details,
@@ -341,7 +341,7 @@ export function staffModerationRoutes(deps: Deps) {
           if (outcome === "confirmed") return refuse("action", "This member has confirmed their e-mail address already.");
           if (outcome === "limited") return refuse("action", "An activation mail was sent a moment ago. Try again later.");
           await recordAudit(db, staff, ip(res), { action: "member.resend_activation", targetType: "member", targetId: member.userId, siteId: member.siteId });
-          await mailActivation(deps, req, member.userId, outcome.token);
+          await mailMember(deps, req, member.userId, "activation", { token: outcome.token });
           break;
         }
         case "credits": {
@@ -405,26 +405,6 @@ function endOfDay(date: string): Date {
 async function photoCdn(db: Db, siteId: number): Promise<string> {
   const [site] = await db.select({ cdn: sites.cdnPrefix }).from(sites).where(eq(sites.id, siteId)).limit(1);
   return site?.cdn ?? "/uploads/";
-}
-
-async function mailActivation(deps: Deps, req: Request, userId: number, token: string): Promise<void> {
-  const recipient = await recipientOf(deps.db, userId);
-  const site = await photoOwnerMail(deps.db, userId);
-  if (!recipient || !site) return;
-  const origin = publicOrigin(deps.publicUrl, site.domain);
-  await deps.mailer.send(
-    {
-      kind: "activation",
-      to: recipient.email,
-      language: recipient.language,
-      name: recipient.name,
-      site: { name: site.siteName, mailName: site.mailName, domain: site.domain },
-      link: mailLink(origin, recipient.language, "activation", token),
-      userId,
-      unsubscribeUrl: unsubscribeUrl(origin, unsubscribeKeyOf(deps.secret), site.siteId, userId),
-    },
-    req.log,
-  );
 }
 
 /** A reply to a complaint's sender (no member: the address they gave, in English, the site's language of support). */
