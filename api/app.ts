@@ -29,6 +29,7 @@ import { discoveryRoutes } from "./http/discovery";
 import { chatRoutes } from "./http/chat";
 import { eventRoutes } from "./http/events";
 import { EventHub, streamCapsFor } from "./events/hub";
+import { SiteCache } from "./domain/sites";
 import { paymentNotifyRoutes, paymentRoutes } from "./http/payments";
 import { directDebitRoutes } from "./http/direct-debit";
 import { complaintRoutes } from "./http/complaints";
@@ -47,6 +48,7 @@ import { startNotificationMailJob } from "./jobs/notification-mails";
 import { reportRoutes } from "./http/reports";
 import { staffAccountRoutes } from "./http/staff-accounts";
 import { staffCatalogueRoutes } from "./http/staff-catalogue";
+import { staffSiteRoutes } from "./http/staff-sites";
 import { staffEventRoutes } from "./http/staff-events";
 import { staffProfileRoutes } from "./http/staff-profiles";
 import { staffInboxRoutes } from "./http/staff-inbox";
@@ -82,10 +84,13 @@ export function createApiApp(options: {
   const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs, streamCapsFor(config.CLIENT_LIMIT_SCALE));
   // The fuzz test wires the routes over a stand-in database that cannot listen.
   if (typeof database.listen === "function") hub.start(database.listen).catch((error: unknown) => logger.error({ err: error }, "event bus failed to start"));
+  const siteCache = new SiteCache(db);
+  if (typeof database.listen === "function") siteCache.listen(database.listen).catch((error: unknown) => logger.error({ err: error }, "site change listener failed to start"));
   const providers = options.providers ?? configuredPaymentProviders(database, config, logger);
   const app = express();
   app.disable("x-powered-by");
   app.locals.hub = hub;
+  app.locals.siteCache = siteCache;
   app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
 
   app.get("/healthz", async (_req, res) => {
@@ -143,7 +148,7 @@ export function createApiApp(options: {
   // The mail provider's bounces and complaints: the shared secret is checked before the body is parsed.
   app.use(mailEventRoutes({ db, limit, secret: config.MAIL_EVENTS_SECRET }));
   app.use(express.json({ limit: bodyLimits.jsonBytes }));
-  app.use(requestContext(db, config.SESSION_SECRET));
+  app.use(requestContext(db, config.SESSION_SECRET, siteCache));
   app.use(settingsRoutes());
   app.use(pushRoutes(db, options.pushEndpoints));
   app.use(userRoutes(db, config.SESSION_SECRET, limit, pendingDeletionMailer(accountDeps)));
@@ -187,8 +192,9 @@ export function createApiApp(options: {
         staffModerationRoutes({ db, mailer, providers, publicUrl: config.PUBLIC_URL, secret: config.SESSION_SECRET, dataDir: config.DATA_DIR }),
         staffEventRoutes({ db, secret: config.SESSION_SECRET }),
         staffAccountRoutes({ db, secret: config.SESSION_SECRET, publicUrl: config.PUBLIC_URL }),
-        staffInboxRoutes({ db }),
+        staffInboxRoutes({ db, dataDir: config.DATA_DIR }),
         staffCatalogueRoutes({ db, publicUrl: config.PUBLIC_URL }),
+        staffSiteRoutes({ db }),
         staffProfileRoutes({ db, dataDir: config.DATA_DIR }),
       ],
     }),

@@ -45,6 +45,9 @@ const visibleByCountry: Record<string, readonly Locale[]> = {
   SE: ["sv"],
 };
 
+/** The countries the product serves (docs/product.md §9), in the table's order: a site's countries come from these. */
+export const siteCountries = Object.keys(visibleByCountry) as [string, ...string[]];
+
 /** All 11 when the country is unknown or not in the table. */
 export function visibleLocales(country: string | null | undefined): readonly Locale[] {
   if (!country) return locales;

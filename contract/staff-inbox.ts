@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IdempotencyKey } from "./chat";
+import { giftIds } from "./gifts";
 import { id, queryId, text } from "./input";
 import { inboxQueueNames } from "./staff-inbox-queues";
 
@@ -11,7 +12,8 @@ import { inboxQueueNames } from "./staff-inbox-queues";
  *   GET  /api/staff/inbox-conversation.php  ?id= -> InboxConversation | not_found 404
  *   POST /api/staff/inbox-conversation.php  InboxAction -> InboxActionResponse | validation_failed 400 (another
  *                                           operator holds the conversation: fields.id says who; a reply the
- *                                           member cannot receive) | not_found 404
+ *                                           member cannot receive; fields.photo_id: not an active photo of the
+ *                                           site-run profile) | not_found 404
  *   POST /api/staff/inbox-next.php          -> InboxNextResponse: the longest-waiting unclaimed conversation, claimed
  *   GET  /api/staff/operators.php           (admins) OperatorsQuery -> OperatorsResponse: per operator and day
  */
@@ -69,6 +71,10 @@ export const InboxAction = z.discriminatedUnion("action", [
   /** The operator is typing: renews the claim and shows the member the typing indicator. */
   z.object({ id, action: z.literal("typing") }),
   z.object({ id, action: z.literal("reply"), text: text(inboxReplyMax, { min: 1, trim: true, multiline: true }), key: IdempotencyKey }),
+  /** An answer with one of the site-run profile's own active photos: the member gets it as an image message. */
+  z.object({ id, action: z.literal("reply_photo"), photo_id: id, key: IdempotencyKey }),
+  /** An answer with a gift (a gift message, as members send them). Like text, both cost nobody credits. */
+  z.object({ id, action: z.literal("reply_gift"), gift: z.enum(giftIds), key: IdempotencyKey }),
   z.object({ id, action: z.literal("note"), text: text(4000, { multiline: true }) }),
 ]);
 export type InboxAction = z.infer<typeof InboxAction>;

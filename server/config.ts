@@ -10,7 +10,7 @@ const WebEnv = z.object({
   /** Express "trust proxy": set it to the load balancer in front of web; unset, the connection's address is the client's. */
   TRUST_PROXY: z.string().default("false"),
   /** Seconds a site's settings are reused per domain before asking the api again. */
-  SETTINGS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  SETTINGS_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   /**
    * docs/product.md §9 user refetch when the live stream cannot be used: every 60 s (300 s with push). Tests shorten it;
    * unset, the constants of docs/product.md §9 apply.

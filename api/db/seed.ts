@@ -1,4 +1,3 @@
-import { createECDH } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAvatar } from "@dicebear/core";
@@ -7,6 +6,7 @@ import { faker } from "@faker-js/faker";
 import { City } from "country-state-city";
 import { sql } from "drizzle-orm";
 import type { Db } from "./client";
+import { newPushKeys } from "../domain/sites";
 import { companies, creditLedger, creditPackages, discountCodes, interests, photos, profiles, sites, users } from "./schema";
 import { demoPackages } from "../domain/payments/catalogue";
 import { placeRegion } from "../services/regions";
@@ -55,12 +55,6 @@ const nicheSites: Niche[] = [
 ];
 const membersPerSite = 45;
 
-/** A VAPID key pair for web push (docs/product.md §3 push public key), as base64url of the raw P-256 keys. */
-function vapidKeys(): { pushPublicKey: string; pushPrivateKey: string } {
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  return { pushPublicKey: ecdh.getPublicKey().toString("base64url"), pushPrivateKey: ecdh.getPrivateKey().toString("base64url") };
-}
 
 /**
  * Demo data for an empty database: a company, the default site on localhost and one site per niche
@@ -127,7 +121,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           fictionalSingular: "entertainment profile",
           fictionalPlural: "entertainment profiles",
           // Web push on the niche sites; the default site shows the signup without the push step.
-          ...(n.niche === 1 ? {} : vapidKeys()),
+          ...(n.niche === 1 ? {} : newPushKeys()),
           refundDays: 14,
           deleteDiscount: 50,
           mailName: n.name,

@@ -4,7 +4,7 @@ import { and, eq, or } from "drizzle-orm";
 import sharp from "sharp";
 import type { Db } from "../db/client";
 import { conversations, messages } from "../db/schema";
-import { randomKey, type FileStorage } from "../services/storage";
+import { isStorageKey, randomKey, type FileStorage } from "../services/storage";
 import { acceptedFormats, maxInputPixels, photoLongestSide } from "./photos";
 import { imageKeyOf } from "./chat-media";
 
@@ -18,11 +18,11 @@ export const chatThumbSide = 320;
 
 export type ChatImage = { full: Buffer; thumb: Buffer; fullSize: [number, number]; thumbSize: [number, number] };
 
-/** Null: not an image we accept (or corrupt, or too many pixels). */
-export async function processChatImage(input: Buffer): Promise<ChatImage | null> {
+/** Null: not an image we accept (or corrupt, or too many pixels). `formats`: what is accepted, by content (an upload: acceptedFormats). */
+export async function processChatImage(input: Buffer, formats: ReadonlySet<string> = acceptedFormats): Promise<ChatImage | null> {
   try {
     const meta = await sharp(input, { limitInputPixels: maxInputPixels }).metadata();
-    if (!meta.format || !acceptedFormats.has(meta.format)) return null;
+    if (!meta.format || !formats.has(meta.format)) return null;
     const upright = () => sharp(input, { limitInputPixels: maxInputPixels, failOn: "error" }).rotate().flatten({ background: "#ffffff" });
     const full = await upright().resize(photoLongestSide, photoLongestSide, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 82, mozjpeg: true }).toBuffer({ resolveWithObject: true });
     const thumb = await upright().resize(chatThumbSide, chatThumbSide, { fit: "inside", withoutEnlargement: true }).jpeg({ quality: 78, mozjpeg: true }).toBuffer({ resolveWithObject: true });
@@ -30,6 +30,23 @@ export async function processChatImage(input: Buffer): Promise<ChatImage | null>
   } catch {
     return null;
   }
+}
+
+/** A profile photo's stored file is one the api wrote: an upload made JPEG, or a demo avatar drawn as SVG (api/db/seed.ts). */
+const storedPhotoFormats: ReadonlySet<string> = new Set([...acceptedFormats, "svg"]);
+
+/**
+ * A chat image made from a profile photo's stored file (under DATA_DIR/uploads, its `filename`): an operator answering
+ * with one of the site-run profile's own photos (docs/staff.md, the operator inbox). The same pipeline and files as an
+ * uploaded image, so the member sees it as any image message, and it stays when the photo is removed later. Null: the
+ * file is missing or not an image.
+ */
+export async function chatImageFromPhoto(uploadsRoot: string, filename: string): Promise<ChatImage | null> {
+  const base = path.resolve(uploadsRoot);
+  const file = path.resolve(base, filename);
+  if (!isStorageKey(filename) || !file.startsWith(base + path.sep)) return null;
+  const input = await readFile(file).catch(() => null);
+  return input ? processChatImage(input, storedPhotoFormats) : null;
 }
 
 /** Stores both files; answers the key the message's body names ("img/abc"). */

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { parse as parseCookie } from "cookie";
 import type { Db } from "../db/client";
-import { siteForDomain, type Site } from "../domain/sites";
+import type { Site, SiteCache } from "../domain/sites";
 import { sessionCookieName, sessionMember, type SessionMember } from "../domain/sessions";
 import { SiteDomain, type CompanyInfo, type Interest } from "#contract/settings";
 import { handle, sendError } from "./respond";
@@ -18,11 +18,11 @@ declare module "express-serve-static-core" {
 }
 
 /** The site comes from ?domain= (settings.php) or the forwarded host; the member from the session cookie. */
-export function requestContext(db: Db, secret: string) {
+export function requestContext(db: Db, secret: string, sites: SiteCache) {
   return handle(async (req: Request, res: Response, next: NextFunction) => {
     // A ?domain= or host that is no host name (NUL, a list) never reaches the site lookup; settings.php refuses it with 400.
     const domain = SiteDomain.safeParse(req.query.domain).data || SiteDomain.safeParse(req.hostname).data || "";
-    const bundle = await siteForDomain(db, domain);
+    const bundle = await sites.get(domain);
     res.locals.site = bundle.site;
     res.locals.company = bundle.company;
     res.locals.interests = bundle.interests;

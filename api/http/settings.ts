@@ -20,7 +20,7 @@ export function settingsRoutes(): Router {
       push_public_key: site.pushPublicKey && site.pushPrivateKey ? site.pushPublicKey : keylessSitesPushKey(req.app.locals),
       geoip_country: geoipCountry,
       geoip_selected_country: geoipCountry && site.countries.includes(geoipCountry) ? geoipCountry : (site.countries[0] ?? null),
-      support_phone: company.support_phone,
+      support_phone: site.supportPhone ?? company.support_phone,
       interests,
       company,
     };

@@ -1,5 +1,6 @@
+import path from "node:path";
 import type { Response } from "express";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { ageOn } from "#contract/age";
 import {
   InboxAction,
@@ -12,8 +13,11 @@ import {
   type InboxResponse,
 } from "#contract/staff-inbox";
 import type { Db } from "../db/client";
-import { profiles, sites } from "../db/schema";
+import { photos, profiles, sites } from "../db/schema";
 import { sendMessage } from "../domain/chat";
+import { chatImageFromPhoto, removeChatImage, storeChatImage } from "../domain/chat-images";
+import { imageBody } from "../domain/chat-media";
+import { localDiskStorage } from "../services/storage";
 import { emitEventsNow } from "../events/emit";
 import { recordAudit } from "../domain/staff/audit";
 import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inboxEntry, operatorFigures, recordReply, releaseClaim, saveNote, type InboxEntry } from "../domain/staff/inbox";
@@ -40,10 +44,14 @@ function entryJson(entry: InboxEntry): InboxEntryJson {
 /**
  * Issue 26 items 1-3 (docs/staff.md): the operator inbox. Operators and admins see their sites' conversations of
  * members with site-run profiles in queues, claim one (one operator at a time, 5 minutes, renewed while typing),
- * and answer as the profile: the reply reaches the member like any message and costs nobody credits.
+ * and answer as the profile (text, one of its own photos, or a gift): the reply reaches the member like any message
+ * and costs nobody credits.
  */
-export function staffInboxRoutes(deps: { db: Db }) {
+export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
   const { db } = deps;
+  // A photo answer: the profile photo's file (DATA_DIR/uploads) made into a chat image (DATA_DIR/chat-images, as chat-extras.ts).
+  const uploadsRoot = path.resolve(deps.dataDir, "uploads");
+  const chatImages = localDiskStorage(path.resolve(deps.dataDir, "chat-images"));
   return ({ route, staffOf }: StaffRouteKit) => {
     route("get", "/api/staff/inbox.php", "inbox.answer", async (_req, res) => {
       const entries = await inbox(db, staffOf(res));
@@ -129,27 +137,61 @@ export function staffInboxRoutes(deps: { db: Db }) {
             await recordAudit(tx, staff, ip, { action: "inbox.note", targetType: "conversation", targetId: entry.id, siteId: entry.siteId });
           });
           return answer(null);
-        case "reply": {
+        case "reply":
+        case "reply_gift":
+        case "reply_photo": {
           if (!(await claimed())) return;
           const [site] = await db.select().from(sites).where(eq(sites.id, entry.siteId)).limit(1);
           const [fictional] = await db.select({ userId: profiles.userId }).from(profiles).where(eq(profiles.id, entry.fictionalProfileId)).limit(1);
           if (!site || !fictional) return sendError(res, "not_found");
+          // What is sent, and the field a refusal names: text, a gift (its id, as members' gifts), or an image message
+          // made from one of the profile's own active photos (files of its own, as a member's uploaded image).
+          let message: { kind: "text" | "gift" | "image"; body: string; field: string };
+          let imageKey: string | null = null;
+          if (body.action === "reply") message = { kind: "text", body: body.text, field: "text" };
+          else if (body.action === "reply_gift") message = { kind: "gift", body: body.gift, field: "gift" };
+          else {
+            const [photo] = await db
+              .select({ filename: photos.filename })
+              .from(photos)
+              .where(and(eq(photos.id, body.photo_id), eq(photos.profileId, entry.fictionalProfileId), eq(photos.status, "active")))
+              .limit(1);
+            if (!photo) return sendError(res, "validation_failed", { fields: { photo_id: [`This is not one of ${entry.fictionalName}'s photos (or it is not live).`] } });
+            const image = await chatImageFromPhoto(uploadsRoot, photo.filename);
+            if (!image) {
+              req.log.warn({ photoId: body.photo_id }, "a site-run profile's photo file cannot be read");
+              return sendError(res, "validation_failed", { fields: { photo_id: ["This photo's file cannot be read: choose another one."] } });
+            }
+            imageKey = await storeChatImage(chatImages, image);
+            message = { kind: "image", body: imageBody(imageKey, image.fullSize, image.thumbSize), field: "photo_id" };
+          }
           const outcome = await sendMessage(
             db,
             site,
             { userId: fictional.userId, profileId: entry.fictionalProfileId },
-            { to: entry.memberProfileId, body: body.text, key: body.key },
+            { to: entry.memberProfileId, body: message.body, key: body.key, kind: message.kind },
             {
               free: true,
-              onSent: async (tx, message) => {
-                await recordReply(tx, staff, message, entry.fictionalProfileId);
-                await recordAudit(tx, staff, ip, { action: "inbox.reply", targetType: "conversation", targetId: entry.id, siteId: entry.siteId, changes: { message_id: { before: null, after: message.id } } });
+              onSent: async (tx, sent) => {
+                await recordReply(tx, staff, sent, entry.fictionalProfileId);
+                await recordAudit(tx, staff, ip, {
+                  action: "inbox.reply",
+                  targetType: "conversation",
+                  targetId: entry.id,
+                  siteId: entry.siteId,
+                  changes: { message_id: { before: null, after: sent.id }, kind: { before: null, after: message.kind } },
+                });
               },
             },
-          );
+          ).catch(async (error: unknown) => {
+            if (imageKey) await removeChatImage(chatImages, imageKey);
+            throw error;
+          });
+          // Refused, or the same key sent before: this answer's image files are not needed.
+          if (imageKey && (outcome.kind !== "sent" || outcome.repeated)) await removeChatImage(chatImages, imageKey);
           if (outcome.kind !== "sent") {
             const why = outcome.kind === "recipient_unconfirmed" ? "The member has not confirmed their e-mail address yet: they cannot receive answers." : outcome.kind === "too_long" ? `At most ${outcome.max} characters.` : "The member cannot receive messages from this profile now.";
-            return sendError(res, "validation_failed", { fields: { text: [why] } });
+            return sendError(res, "validation_failed", { fields: { [message.field]: [why] } });
           }
           await releaseClaim(db, staff, entry.id);
           return answer(null);

@@ -63,7 +63,7 @@ export default function StaffAudit() {
       {log.entries.length === 0 ? (
         <p className="mt-6 text-gray-700">{texts.none}</p>
       ) : (
-        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200">
+        <div className="mt-6 overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200" tabIndex={0}>
           <table className="min-w-full text-left text-sm" data-testid="staff-audit">
             <thead className="border-b border-gray-200 text-gray-700">
               <tr>

@@ -9,7 +9,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
-import { StaffCard, StaffTable } from "~/features/staff/staff-parts";
+import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
@@ -55,18 +55,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
-
-function Field({ id, label, hint, children }: { id: string; label: string; hint?: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
-        {label}
-      </label>
-      {children}
-      {hint ? <p className="mt-1 text-xs text-gray-600">{hint}</p> : null}
-    </div>
-  );
-}
 
 export default function StaffDiscountCodes() {
   const { texts, list } = useLoaderData<typeof loader>();
@@ -114,10 +102,10 @@ export default function StaffDiscountCodes() {
         <StaffCard title={texts.createTitle}>
           <Form method="post" className="grid gap-3 sm:grid-cols-2">
             <input type="hidden" name="intent" value="create" />
-            <Field id="code-code" label={texts.code} hint={texts.codeHint}>
+            <StaffField id="code-code" label={texts.code} hint={texts.codeHint}>
               <input id="code-code" name="code" required pattern="[A-Za-z0-9_\-]{3,40}" autoComplete="off" className={staffField} />
-            </Field>
-            <Field id="code-site" label={texts.site}>
+            </StaffField>
+            <StaffField id="code-site" label={texts.site}>
               <select id="code-site" name="site_id" defaultValue="" className={staffField}>
                 <option value="">{texts.allSites}</option>
                 {list.sites.map((site) => (
@@ -126,31 +114,31 @@ export default function StaffDiscountCodes() {
                   </option>
                 ))}
               </select>
-            </Field>
-            <Field id="code-percentage" label={texts.percentage}>
+            </StaffField>
+            <StaffField id="code-percentage" label={texts.percentage}>
               <input id="code-percentage" name="percentage" type="number" min={1} max={90} required className={staffField} />
-            </Field>
-            <Field id="code-validity" label={texts.validity}>
+            </StaffField>
+            <StaffField id="code-validity" label={texts.validity}>
               <select id="code-validity" name="validity" defaultValue="once_per_user" className={staffField}>
                 <option value="once_per_user">{texts.validityOnce}</option>
                 <option value="uses">{texts.validityUses}</option>
               </select>
-            </Field>
-            <Field id="code-max-uses" label={texts.maxUses}>
+            </StaffField>
+            <StaffField id="code-max-uses" label={texts.maxUses}>
               <input id="code-max-uses" name="max_uses" type="number" min={1} className={staffField} />
-            </Field>
-            <Field id="code-minimum" label={texts.minimumOrder}>
+            </StaffField>
+            <StaffField id="code-minimum" label={texts.minimumOrder}>
               <input id="code-minimum" name="minimum_order_value" type="number" min={0} defaultValue={0} className={staffField} />
-            </Field>
-            <Field id="code-currency" label={texts.currency}>
+            </StaffField>
+            <StaffField id="code-currency" label={texts.currency}>
               <input id="code-currency" name="currency" maxLength={3} autoComplete="off" className={staffField} />
-            </Field>
-            <Field id="code-country" label={texts.countryField}>
+            </StaffField>
+            <StaffField id="code-country" label={texts.countryField}>
               <input id="code-country" name="country" maxLength={2} autoComplete="off" className={staffField} />
-            </Field>
-            <Field id="code-expires" label={texts.expires}>
+            </StaffField>
+            <StaffField id="code-expires" label={texts.expires}>
               <input id="code-expires" name="expires_at" type="date" className={staffField} />
-            </Field>
+            </StaffField>
             <div className="sm:col-span-2">
               <Button size="md" disabled={busy}>
                 {texts.create}

@@ -6,9 +6,10 @@ import { useRef } from "react";
 import { InboxActionResponse, InboxConversation } from "#contract/staff-inbox";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
-import { staffTexts } from "~/features/staff/staff-texts.server";
+import { giftIds, giftImagePath, giftImageSide, isGiftId } from "#contract/gifts";
+import { giftNames, staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
-import { formText, staffWrite } from "~/features/staff/staff-write.server";
+import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
 import { StaffCard } from "~/features/staff/staff-parts";
 import { useInboxLive } from "~/features/staff/inbox-live";
@@ -20,8 +21,9 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 /**
  * Issue 26 items 2-3: one conversation of the inbox. Opening it claims it for 5 minutes (unless another operator holds
  * it: then it is read-only and says who); the operator sees both profiles, the member's account and other
- * conversations, the shared notes, and answers as the site-run profile. Sending or leaving ends the claim; typing
- * renews it (with JavaScript). Every form works without JavaScript.
+ * conversations, the shared notes, and answers as the site-run profile: text, one of its own photos or a gift (a form
+ * per photo and per gift). Sending or leaving ends the claim; typing renews it (with JavaScript). Every form works
+ * without JavaScript.
  */
 function conversationId(params: { id?: string }): number {
   if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
@@ -43,6 +45,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     title: fill(texts.detail.metaTitle, { id }),
     description: texts.lead,
     texts: { ...texts.detail, queues: texts.queues, paying: texts.paying, free: texts.free },
+    gifts: giftNames(),
     conversation: result.data,
     claim: claim.data.claim,
     done: done === "sent" || done === "notes" ? done : null,
@@ -51,7 +54,23 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-const intents = ["reply", "note", "release", "typing"] as const;
+const intents = ["reply", "reply_photo", "reply_gift", "note", "release", "typing"] as const;
+
+/** The api's answer for a form: text, photo and gift answers carry the page's idempotency key. */
+function actionBody(id: number, intent: (typeof intents)[number], form: FormData) {
+  switch (intent) {
+    case "reply":
+      return { id, action: intent, text: formText(form, "text"), key: formText(form, "key") };
+    case "reply_photo":
+      return { id, action: intent, photo_id: formNumber(form, "photo_id"), key: formText(form, "key") };
+    case "reply_gift":
+      return { id, action: intent, gift: formText(form, "gift"), key: formText(form, "key") };
+    case "note":
+      return { id, action: intent, text: formText(form, "text") };
+    default:
+      return { id, action: intent };
+  }
+}
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
@@ -59,18 +78,17 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = intents.find((i) => i === form.get("intent"));
   if (!intent) throw data(null, { status: 400 });
-  const body = intent === "reply" ? { id, action: intent, text: formText(form, "text"), key: formText(form, "key") } : intent === "note" ? { id, action: intent, text: formText(form, "text") } : { id, action: intent };
-  const result = await staffWrite(request, context, "/api/staff/inbox-conversation.php", InboxActionResponse, body);
+  const result = await staffWrite(request, context, "/api/staff/inbox-conversation.php", InboxActionResponse, actionBody(id, intent, form));
   if (intent === "typing") return result.ok ? { intent, error: null } : data({ intent, error: result.message }, { status: result.status });
   if (!result.ok) return data({ intent, error: result.message }, { status: result.status });
   if (intent === "release") throw redirect("/staff/inbox");
-  throw redirect(`/staff/inbox/${id}?done=${intent === "reply" ? "sent" : "notes"}`);
+  throw redirect(`/staff/inbox/${id}?done=${intent === "note" ? "notes" : "sent"}`);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffInboxConversation() {
-  const { texts, conversation, claim, done, sendKey } = useLoaderData<typeof loader>();
+  const { texts, gifts, conversation, claim, done, sendKey } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const typing = useFetcher();
@@ -114,7 +132,7 @@ export default function StaffInboxConversation() {
               {conversation.messages.map((message) => (
                 <li key={message.id} className={`flex flex-col ${message.from_member ? "items-start" : "items-end"}`} data-from={message.from_member ? "member" : "profile"}>
                   <p className={`max-w-[85%] whitespace-pre-line break-words rounded-2xl px-3 py-2 text-sm ${message.from_member ? "bg-gray-100 text-gray-900" : "bg-gray-900 text-white"}`}>
-                    {message.kind === "text" || message.kind === "icebreaker" ? message.body : fill(texts.media, { kind: message.kind })}
+                    {message.kind === "text" || message.kind === "icebreaker" ? message.body : message.kind === "gift" && isGiftId(message.body) ? fill(texts.gift, { gift: gifts[message.body] }) : fill(texts.media, { kind: message.kind })}
                   </p>
                   <span className="mt-0.5 text-xs text-gray-600">
                     {fill(message.from_member ? texts.fromMember : texts.fromProfile, { name: message.from_member ? member.name : profile.name })} · {utcMinute(message.at)}
@@ -139,7 +157,49 @@ export default function StaffInboxConversation() {
                 </div>
               </Form>
               {error("reply")}
-              <Form method="post" className="mt-2">
+              <p className="mt-2 text-xs text-gray-600">{texts.costsNothing}</p>
+              <details className="group mt-3" data-testid="inbox-photo-reply">
+                <Summary>{fill(texts.photoReply, { name: profile.name })}</Summary>
+                {profile.photos.length === 0 ? (
+                  <p className="mt-2 text-sm text-gray-700">{fill(texts.noPhotos, { name: profile.name })}</p>
+                ) : (
+                  <ul className="mt-2 grid grid-cols-4 gap-2">
+                    {profile.photos.map((photo, i) => (
+                      <li key={photo.id}>
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="reply_photo" />
+                          <input type="hidden" name="key" value={`${sendKey}-p${photo.id}`} />
+                          <input type="hidden" name="photo_id" value={photo.id} />
+                          <button type="submit" disabled={busy} className={choice}>
+                            <img src={photo.thumb_url} alt={fill(texts.sendPhoto, { name: profile.name, n: i + 1 })} width={96} height={96} loading="lazy" className="aspect-square w-full rounded-md object-cover" />
+                          </button>
+                        </Form>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                {error("reply_photo")}
+              </details>
+              <details className="group mt-3" data-testid="inbox-gift-reply">
+                <Summary>{texts.giftReply}</Summary>
+                <ul className="mt-2 grid grid-cols-4 gap-2 sm:grid-cols-6">
+                  {giftIds.map((gift) => (
+                    <li key={gift}>
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="reply_gift" />
+                        <input type="hidden" name="key" value={`${sendKey}-g-${gift}`} />
+                        <input type="hidden" name="gift" value={gift} />
+                        <button type="submit" disabled={busy} className={`${choice} flex flex-col items-center gap-1 text-xs text-gray-700`} aria-label={fill(texts.sendGift, { gift: gifts[gift] })}>
+                          <img src={giftImagePath(gift)} alt="" width={giftImageSide / 2} height={giftImageSide / 2} loading="lazy" />
+                          <span>{gifts[gift]}</span>
+                        </button>
+                      </Form>
+                    </li>
+                  ))}
+                </ul>
+                {error("reply_gift")}
+              </details>
+              <Form method="post" className="mt-3">
                 <input type="hidden" name="intent" value="release" />
                 <Button size="sm" variant="neutral" disabled={busy}>
                   {texts.leave}
@@ -195,6 +255,21 @@ export default function StaffInboxConversation() {
         </div>
       </div>
     </>
+  );
+}
+
+/** A photo or gift to answer with: a button of its own (a form each, so it works without JavaScript). */
+const choice = "w-full rounded-lg p-1 ring-1 ring-gray-200 hover:bg-gray-50 hover:ring-gray-400 focus:outline-none focus-visible:ring-2 focus-visible:ring-primary disabled:opacity-60";
+
+/** A disclosure's summary with a marker that turns when it is open (the site hides the browser's own marker). */
+function Summary({ children }: { children: string }) {
+  return (
+    <summary className="flex items-center gap-1 text-sm font-semibold text-gray-900">
+      <span aria-hidden="true" className="inline-block transition-transform group-open:rotate-90 motion-reduce:transition-none">
+        ▸
+      </span>
+      <span>{children}</span>
+    </summary>
   );
 }
 

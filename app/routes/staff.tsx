@@ -64,6 +64,12 @@ export default function StaffFrame() {
                 <NavLink to="/staff/operators" className={navLink}>
                   {texts.nav.operators}
                 </NavLink>
+                <NavLink to="/staff/sites" className={navLink}>
+                  {texts.nav.sites}
+                </NavLink>
+                <NavLink to="/staff/packages" className={navLink}>
+                  {texts.nav.packages}
+                </NavLink>
                 <NavLink to="/staff/discount-codes" className={navLink}>
                   {texts.nav.discountCodes}
                 </NavLink>

@@ -23,6 +23,14 @@ function cacheSettings(host: string, entry: CachedSettings): void {
   while (settingsCache.size > settingsCacheMaxHosts) settingsCache.delete(settingsCache.keys().next().value!);
 }
 
+/**
+ * Forgets every site's settings: a staff page that changed a site calls it, so this web instance shows the change on
+ * the next request; other instances show it within SETTINGS_CACHE_SECONDS.
+ */
+export function clearSettingsCache(): void {
+  settingsCache.clear();
+}
+
 /** The number of hosts with cached settings (tests: the bound holds). */
 export function settingsCacheSize(): number {
   return settingsCache.size;

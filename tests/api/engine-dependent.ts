@@ -5,6 +5,7 @@
  * these again on PostgreSQL when DATABASE_URL is set; every file runs on PGlite.
  */
 export const engineDependentApiTests = [
+  "tests/api/staff-sites.test.ts",
   "tests/api/blocks.test.ts",
   "tests/api/chat-concurrency.test.ts",
   "tests/api/chat.test.ts",

@@ -18,7 +18,7 @@ import { openDatabase, type Database, type Db } from "../../api/db/client";
 import * as schema from "../../api/db/schema";
 import { demoAccounts, demoPassword } from "../../api/db/seed";
 import { copyTemplate, testHashCost } from "./template-database";
-import { clearSiteCache } from "../../api/domain/sites";
+import { clearSiteCache, type SiteCache } from "../../api/domain/sites";
 import { sessionCookieName } from "../../api/domain/sessions";
 import type { PushEndpointPolicy } from "../../api/services/push-endpoint";
 
@@ -147,6 +147,7 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
       close: async () => {
         // Open event streams end and the bus listener stops before the database closes under them.
         await (app.locals.hub as EventHub).stop();
+        (app.locals.siteCache as SiteCache).close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();

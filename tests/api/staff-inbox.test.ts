@@ -1,8 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatResponse } from "#contract/chat";
 import { InboxActionResponse, InboxConversation, InboxNextResponse, InboxResponse, OperatorsResponse } from "#contract/staff-inbox";
-import { auditLog, operatorClaims, profiles, users } from "../../api/db/schema";
+import { auditLog, creditLedger, messages, operatorClaims, photos, profiles, users } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
 import { call, cookieHeader, insertMember, login, startApi, type Harness } from "./harness";
 import { newStaff, staffCall, staffToken } from "./staff-support";
@@ -94,6 +94,77 @@ describe("the operator inbox", () => {
     // A week of silence: stopped.
     await api.db.execute(sql`update messages set created_at = now() - interval '8 days' where conversation_id = ${entry!.id}`);
     expect((await entryOf(operator, member.profileId))?.queue).toBe("stopped");
+  });
+
+  it("answers with a gift and with one of the profile's own photos: live, of their kind, free; others' photos and held conversations are refused", async () => {
+    const member = await payingMember();
+    await write(member, "Send me something nice?");
+    const operator = await staffToken(api, await newStaff(api, "operator"));
+    const entry = await entryOf(operator, member.profileId);
+    const [own] = await api.db.select({ id: photos.id }).from(photos).where(and(eq(photos.profileId, fictionalProfileId), eq(photos.status, "active"))).limit(1);
+    const [foreign] = await api.db.select({ id: photos.id }).from(photos).where(and(ne(photos.profileId, fictionalProfileId), eq(photos.status, "active"))).limit(1);
+    if (!own || !foreign) throw new Error("the demo data has no photos to answer with");
+    // The page offers the profile's own photos.
+    const opened = InboxConversation.parse(await (await staffCall(api, operator, "GET", `/api/staff/inbox-conversation.php?id=${entry!.id}`)).json());
+    expect(opened.profile.photos.map((p) => p.id)).toContain(own.id);
+
+    // Another operator holds the conversation: no gift, no photo from this one.
+    const holder = await staffToken(api, await newStaff(api, "operator"));
+    expect(InboxActionResponse.parse(await (await act(holder, { id: entry!.id, action: "claim" })).json()).claim).toMatchObject({ mine: true });
+    for (const held of [{ action: "reply_gift", gift: "rose" }, { action: "reply_photo", photo_id: own.id }]) {
+      const refused = await act(operator, { id: entry!.id, ...held, key: newKey() });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain("is answering this conversation");
+    }
+    await act(holder, { id: entry!.id, action: "release" });
+
+    // Another profile's photo, a photo not live yet, an unknown gift: refused, nothing sent.
+    const [pending] = await api.db.insert(photos).values({ profileId: fictionalProfileId, filename: "demo/pending.svg", thumbFilename: "demo/pending.svg", status: "pending", position: 99 }).returning({ id: photos.id });
+    for (const photoId of [foreign.id, pending!.id]) {
+      const refused = await act(operator, { id: entry!.id, action: "reply_photo", photo_id: photoId, key: newKey() });
+      expect(refused.status).toBe(400);
+      expect(((await refused.json()) as { fields?: Record<string, string[]> }).fields?.photo_id?.[0]).toContain("is not one of");
+    }
+    expect((await act(operator, { id: entry!.id, action: "reply_gift", gift: "diamond", key: newKey() })).status).toBe(400);
+    expect(await api.db.select({ id: messages.id }).from(messages).where(and(eq(messages.conversationId, entry!.id), eq(messages.senderProfileId, fictionalProfileId)))).toHaveLength(0);
+
+    const controller = new AbortController();
+    const stream = await fetch(`${api.baseUrl}/api/events.php`, { headers: { Cookie: cookieHeader(member.token), "X-Forwarded-Host": "localhost" }, signal: controller.signal });
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const gift = await act(operator, { id: entry!.id, action: "reply_gift", gift: "rose", key: newKey() });
+    expect(gift.status, await gift.clone().text()).toBe(200);
+    let seen = "";
+    const deadline = Date.now() + 5000;
+    while (!/event: message/.test(seen) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += value;
+    }
+    controller.abort();
+    expect(seen).toMatch(/event: message/);
+    // Sending ended the claim; the photo answer claims again, as opening the page does.
+    expect((await entryOf(operator, member.profileId))?.claimed_by).toBeNull();
+    const photo = await act(operator, { id: entry!.id, action: "reply_photo", photo_id: own.id, key: newKey() });
+    expect(photo.status, await photo.clone().text()).toBe(200);
+
+    // The member sees both as any gift and image message; the image is theirs to load.
+    const chat = ChatResponse.parse(await (await call(api, "GET", `/api/chat.php?member=${fictionalProfileId}`, { token: member.token })).json());
+    const answers = chat.conversation!.messages.filter((m) => m.sender === fictionalProfileId);
+    expect(answers.map((m) => [m.kind, m.media?.ref])).toEqual([
+      ["gift", "rose"],
+      ["image", ""],
+    ]);
+    const image = await call(api, "GET", answers[1]!.media!.thumb_url, { token: member.token });
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toBe("image/jpeg");
+
+    // Nobody paid: the member's credits are as after their own message, the answers cost 0 and have no ledger row.
+    expect(await credits(member.userId)).toBe(90);
+    const sent = await api.db.select({ id: messages.id, credits: messages.credits }).from(messages).where(and(eq(messages.conversationId, entry!.id), eq(messages.senderProfileId, fictionalProfileId)));
+    expect(sent.map((m) => m.credits)).toEqual([0, 0]);
+    for (const m of sent) expect(await api.db.select().from(creditLedger).where(eq(creditLedger.reference, `message:${m.id}`))).toHaveLength(0);
+    const audited = await api.db.select().from(auditLog).where(and(eq(auditLog.action, "inbox.reply"), eq(auditLog.targetId, String(entry!.id))));
+    expect(audited.map((a) => (a.changes as { kind?: { after: string } }).kind?.after)).toEqual(["gift", "image"]);
   });
 
   it("lets one of two operators claiming at once win; the other is told who holds it and cannot send; a claim expires", async () => {

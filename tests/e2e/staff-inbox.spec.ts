@@ -50,3 +50,36 @@ test("a member's message to a site-run profile is answered from the operator inb
   await expect(member.page.getByTestId("chat-message").filter({ hasText: answer })).toHaveCount(1, { timeout: 10_000 });
   await member.page.context().close();
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the operator answers with a gift and one of the profile's photos, and the member gets both", async ({ page, browser, baseURL }) => {
+    const member = await activeMember(browser, baseURL ?? "");
+    const fictional = await siteRunProfile(member.page);
+    const sent = await member.page.request.post("/api/message.php", { headers: sameOrigin, data: { to: fictional.id, body: `Surprise me ${randomUUID().slice(0, 8)}`, key: randomUUID() } });
+    expect(sent.status(), await sent.text()).toBe(201);
+
+    await staffLogin(page, "operator");
+    await page.goto("/staff/inbox");
+    await page.getByTestId("inbox-row").filter({ hasText: member.name }).getByRole("link", { name: member.name }).click();
+    await expect(page.getByTestId("inbox-mine")).toBeVisible();
+    // Each gift and photo is a form of its own, behind a disclosure that opens without JavaScript.
+    await page.getByTestId("inbox-gift-reply").getByText("Send a gift").click();
+    await page.getByRole("button", { name: "Send Red rose" }).click();
+    await expect(page.getByTestId("inbox-done")).toHaveText("Sent.");
+    await expect(page.getByTestId("inbox-thread")).toContainText("Gift: Red rose");
+    await page.getByTestId("inbox-photo-reply").getByText(`Send one of ${fictional.name}'s photos`).click();
+    await page.getByRole("button", { name: `Send ${fictional.name}'s photo 1` }).click();
+    await expect(page.getByTestId("inbox-done")).toHaveText("Sent.");
+    await expect(page.getByTestId("inbox-thread")).toContainText("(image)");
+
+    await member.page.goto(`/members/${fictional.id}/chat`);
+    await expect(member.page.locator("[data-kind=gift][data-gift=rose]")).toBeVisible();
+    const image = member.page.locator("[data-kind=image] img");
+    await expect(image).toBeVisible();
+    const file = await member.page.request.get((await image.getAttribute("src")) ?? "");
+    expect([file.status(), file.headers()["content-type"]]).toEqual([200, "image/jpeg"]);
+    await member.page.context().close();
+  });
+});

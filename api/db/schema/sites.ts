@@ -38,6 +38,8 @@ export const sites = pgTable(
     pushPublicKey: text("push_public_key"),
     pushPrivateKey: text("push_private_key"),
     supportEmail: text("support_email").notNull(),
+    /** The site's own support phone; null: the company's (settings support_phone). */
+    supportPhone: text("support_phone"),
     visibleProfileFields: jsonb("visible_profile_fields").$type<string[]>().notNull().default([]),
     visibleProfileNotes: jsonb("visible_profile_notes").$type<string[]>().notNull().default([]),
     messageCredits: integer("message_credits").notNull().default(10),
@@ -62,6 +64,8 @@ export const sites = pgTable(
     /** docs/staff.md moderation modes: "pre", a new photo stays pending until a moderator approves it; "post", live at once and queued. */
     photoModeration: text("photo_moderation", { enum: ["pre", "post"] }).notNull().default("post"),
     mailName: text("mail_name").notNull(),
+    /** When staff last changed the site (docs/staff.md, the catalogue): an edit made on an older copy is refused. */
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     companyId: integer("company_id")
       .notNull()
       .references(() => companies.id),

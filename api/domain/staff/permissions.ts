@@ -30,7 +30,7 @@ export const staffPermissions = {
   "inbox.answer": ["admin", "operator"],
   /** The operators' figures per day. */
   "operators.read": ["admin"],
-  /** The catalogue: discount codes, invitations. */
+  /** The catalogue: sites and their settings, credit packages, discount codes, invitations. */
   "catalogue.manage": ["admin"],
   /** Site-run profiles: make, change, disable, their photos. */
   "profiles.manage": ["admin"],

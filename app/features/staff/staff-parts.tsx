@@ -33,7 +33,8 @@ export function ReasonSelect({ id, label, reasons }: { id: string; label: string
 /** A staff list as a table: its column headings, and its rows (each a `<tr>`). */
 export function StaffTable({ testId, headings, className = "mt-6", children }: { testId: string; headings: string[]; className?: string; children: ReactNode }) {
   return (
-    <div className={`${className} overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200`}>
+    // Focusable: a table wider than the screen scrolls by keyboard too.
+    <div className={`${className} overflow-x-auto rounded-xl bg-white ring-1 ring-gray-200`} tabIndex={0}>
       <table className="min-w-full text-left text-sm" data-testid={testId}>
         <thead className="border-b border-gray-200 text-gray-700">
           <tr>
@@ -46,6 +47,24 @@ export function StaffTable({ testId, headings, className = "mt-6", children }: {
         </thead>
         <tbody className="divide-y divide-gray-100 text-gray-900">{children}</tbody>
       </table>
+    </div>
+  );
+}
+
+/** A labelled form field of a staff page, with its hint and the api's refusal of it (linked to the input for screen readers). */
+export function StaffField({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      {children}
+      {hint ? <p className="mt-1 text-xs text-gray-600">{hint}</p> : null}
+      {error ? (
+        <p id={`${id}-error`} className="mt-1 text-xs font-medium text-red-700" data-testid="staff-field-error">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

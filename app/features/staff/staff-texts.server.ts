@@ -1,4 +1,6 @@
 import staff from "../../../locales/en/staff.json";
+import chat from "../../../locales/en/chat.json";
+import type { GiftId } from "#contract/gifts";
 
 /**
  * The staff pages' texts (issue 25): English for now, in a namespace of their own (locales/en/staff.json) so more
@@ -8,4 +10,9 @@ export type StaffTexts = typeof staff;
 
 export function staffTexts(): StaffTexts {
   return staff;
+}
+
+/** The gifts' English names (locales/en/chat.json gifts.{id}, as members see them): the inbox answers with a gift. */
+export function giftNames(): Record<GiftId, string> {
+  return chat.gifts;
 }

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
 import { apiFor } from "~/utils/api.server";
 
-export type StaffWrite<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
+export type StaffWrite<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields: Record<string, string[]> };
 
 /**
  * A staff page's write through the api: the answer, or the refusal as one English sentence for the page (the api's
@@ -12,7 +12,7 @@ export async function staffWrite<T extends z.ZodType>(request: Request, context:
   const result = await apiFor(request, context).post(path, schema, body);
   if (result.ok) return { ok: true, data: result.data };
   const fields = Object.values(result.error.fields ?? {}).flat();
-  return { ok: false, status: result.status, message: fields.length ? fields.join(" ") : result.error.message };
+  return { ok: false, status: result.status, message: fields.length ? fields.join(" ") : result.error.message, fields: result.error.fields ?? {} };
 }
 
 /** A form's text field, trimmed ("" when missing or not text). */
@@ -25,4 +25,9 @@ export function formText(form: FormData, name: string): string {
 export function formNumber(form: FormData, name: string): number {
   const value = formText(form, name);
   return /^-?\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+}
+
+/** A form's values of a repeated field (checkboxes of one name). */
+export function formList(form: FormData, name: string): string[] {
+  return form.getAll(name).filter((value): value is string => typeof value === "string");
 }

@@ -1,0 +1,335 @@
+import type { Response } from "express";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
+import {
+  PackageAction,
+  PackagesQuery,
+  SiteAction,
+  SiteQuery,
+  type PackagesResponse,
+  type SiteResponse,
+  type SiteSettingsInput,
+  type SitesResponse,
+} from "#contract/staff-sites";
+import type { Db } from "../db/client";
+import { companies, creditPackages, sites } from "../db/schema";
+import { announceSiteChange, newPushKeys, normaliseDomain, type Site } from "../domain/sites";
+import { recordAudit } from "../domain/staff/audit";
+import type { StaffMember } from "../domain/staff/sessions";
+import type { StaffRouteKit } from "./staff";
+import { parseInput, sendError } from "./respond";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+const json = (res: Response) => res.set("Cache-Control", "private, no-store");
+
+/** The columns of a site's settings as the console edits them. */
+function siteColumns(input: SiteSettingsInput) {
+  return {
+    name: input.name,
+    domain: normaliseDomain(input.domain),
+    isDefault: input.is_default,
+    domainLanguage: input.domain_language,
+    cdnPrefix: input.cdn_prefix,
+    niche: input.niche,
+    indexTitle: input.index_title,
+    description: input.description,
+    countries: input.countries,
+    signups: input.signups,
+    loggedOutSearch: input.logged_out_search,
+    loggedOutSearchTrafficsource: input.logged_out_search_trafficsource,
+    enableSiteEntryPopup: input.enable_site_entry_popup,
+    messageCredits: input.message_credits,
+    signupCredits: input.signup_credits,
+    photoCredits: input.photo_credits,
+    giftCredits: input.gift_credits,
+    messageLength: input.message_length,
+    supportEmail: input.support_email,
+    supportPhone: input.support_phone,
+    visibleProfileFields: input.visible_profile_fields,
+    visibleProfileNotes: input.visible_profile_notes,
+    searchFields: input.search_fields,
+    memberResell: input.member_resell,
+    fictionalIcon: input.fictional_icon,
+    fictionalWarning: input.fictional_warning,
+    fictionalSingular: input.fictional_singular,
+    fictionalPlural: input.fictional_plural,
+    refundDays: input.refund_days,
+    welcomeDiscountHours: input.welcome_discount_hours,
+    minAge: input.min_age,
+    askSignupMessage: input.ask_signup_message,
+    deleteDiscount: input.delete_discount,
+    photoModeration: input.photo_moderation,
+    mailName: input.mail_name,
+    companyId: input.company_id,
+  } satisfies Partial<typeof sites.$inferInsert>;
+}
+
+/** A stored site's settings, keyed as the console's form and the audit log name them. */
+function siteSettings(site: Site): SiteResponse["settings"] {
+  return {
+    name: site.name,
+    domain: site.domain,
+    is_default: site.isDefault,
+    domain_language: site.domainLanguage,
+    cdn_prefix: site.cdnPrefix,
+    niche: site.niche,
+    index_title: site.indexTitle,
+    description: site.description,
+    countries: site.countries,
+    signups: site.signups,
+    logged_out_search: site.loggedOutSearch,
+    logged_out_search_trafficsource: site.loggedOutSearchTrafficsource,
+    enable_site_entry_popup: site.enableSiteEntryPopup,
+    message_credits: site.messageCredits,
+    signup_credits: site.signupCredits,
+    photo_credits: site.photoCredits,
+    gift_credits: site.giftCredits,
+    message_length: site.messageLength,
+    support_email: site.supportEmail,
+    support_phone: site.supportPhone,
+    visible_profile_fields: site.visibleProfileFields,
+    visible_profile_notes: site.visibleProfileNotes,
+    search_fields: site.searchFields,
+    member_resell: site.memberResell,
+    fictional_icon: site.fictionalIcon,
+    fictional_warning: site.fictionalWarning,
+    fictional_singular: site.fictionalSingular,
+    fictional_plural: site.fictionalPlural,
+    refund_days: site.refundDays,
+    welcome_discount_hours: site.welcomeDiscountHours,
+    min_age: site.minAge,
+    ask_signup_message: site.askSignupMessage,
+    delete_discount: site.deleteDiscount,
+    photo_moderation: site.photoModeration,
+    mail_name: site.mailName,
+    company_id: site.companyId,
+  };
+}
+
+/** Before and after of every setting (recordAudit keeps the changed ones). */
+function settingChanges(before: Record<string, unknown> | null, after: Record<string, unknown>) {
+  return Object.fromEntries(Object.keys(after).map((key) => [key, { before: before?.[key] ?? null, after: after[key] }]));
+}
+
+/**
+ * Issue 26 item 6 (docs/staff.md, the catalogue): sites, every site setting, minimum message costs and credit packages,
+ * for admins. Each change is one transaction with its audit entry and a NOTIFY (announceSiteChange) that makes every api
+ * instance drop its cached copy of the site at commit; packages are read per request, so they need none.
+ */
+export function staffSiteRoutes(deps: { db: Db }) {
+  const { db } = deps;
+
+  /** Refusals of a site's settings that need the database: another site's domain, a company that does not exist, no default left. */
+  async function settingsRefusal(input: SiteSettingsInput, siteId: number | null): Promise<Record<string, string[]> | null> {
+    const domain = normaliseDomain(input.domain);
+    const [taken] = await db
+      .select({ id: sites.id })
+      .from(sites)
+      .where(and(eq(sites.domain, domain), siteId === null ? undefined : ne(sites.id, siteId)))
+      .limit(1);
+    if (taken) return { "settings.domain": ["Another site has this domain."] };
+    const [company] = await db.select({ id: companies.id }).from(companies).where(eq(companies.id, input.company_id)).limit(1);
+    if (!company) return { "settings.company_id": ["No company has this id."] };
+    if (!input.is_default && siteId !== null) {
+      const [current] = await db.select({ isDefault: sites.isDefault }).from(sites).where(eq(sites.id, siteId)).limit(1);
+      if (current?.isDefault) return { "settings.is_default": ["One site answers unknown domains: make another site the default instead."] };
+    }
+    return null;
+  }
+
+  /** Writes a site's change: the audit entry, the other sites' default flag when this one takes it, the announcement. */
+  async function afterSiteChange(tx: Tx, staff: StaffMember, ip: string | null, site: { id: number; isDefault: boolean }, entry: { action: string; changes?: Record<string, { before: unknown; after: unknown }> }) {
+    if (site.isDefault) await tx.update(sites).set({ isDefault: false }).where(and(ne(sites.id, site.id), eq(sites.isDefault, true)));
+    await recordAudit(tx, staff, ip, { action: entry.action, targetType: "site", targetId: site.id, siteId: site.id, changes: entry.changes });
+    await announceSiteChange(tx, site.id);
+  }
+
+  const companyList = () => db.select({ id: companies.id, name: companies.name, support_phone: companies.supportPhone }).from(companies).orderBy(asc(companies.id));
+
+  return ({ route, staffOf }: StaffRouteKit) => {
+    route("get", "/api/staff/sites.php", "catalogue.manage", async (_req, res) => {
+      const [rows, companyRows] = await Promise.all([
+        db
+          .select({
+            site: sites,
+            // Spelled out: in a query without joins drizzle leaves column names unqualified, and "id" would be the package's.
+            packages: sql<number>`(select count(*)::int from "credit_packages" p where p."site_id" = "sites"."id" and p."active")`,
+          })
+          .from(sites)
+          .orderBy(asc(sites.id)),
+        companyList(),
+      ]);
+      json(res).json({
+        sites: rows.map(({ site, packages }) => ({
+          id: site.id,
+          name: site.name,
+          domain: site.domain,
+          niche: site.niche,
+          countries: site.countries,
+          signups: site.signups,
+          is_default: site.isDefault,
+          packages: Number(packages),
+          updated_at: site.updatedAt.toISOString(),
+        })),
+        companies: companyRows,
+      } satisfies SitesResponse);
+    });
+
+    route("get", "/api/staff/site.php", "catalogue.manage", async (req, res) => {
+      const query = parseInput(res, SiteQuery, req.query);
+      if (!query) return;
+      const [[site], companyRows] = await Promise.all([db.select().from(sites).where(eq(sites.id, query.id)).limit(1), companyList()]);
+      if (!site) return sendError(res, "not_found");
+      json(res).json({
+        id: site.id,
+        settings: siteSettings(site),
+        minimum_message_costs: Object.entries(site.minimumMessageCosts)
+          .map(([country, cost]) => ({ country, costs: cost.costs, currency: cost.currency }))
+          .sort((a, b) => a.country.localeCompare(b.country)),
+        push_public_key: site.pushPublicKey && site.pushPrivateKey ? site.pushPublicKey : null,
+        updated_at: site.updatedAt.toISOString(),
+        companies: companyRows,
+      } satisfies SiteResponse);
+    });
+
+    route("post", "/api/staff/sites.php", "catalogue.manage", async (req, res) => {
+      const body = parseInput(res, SiteAction, req.body);
+      if (!body) return;
+      const staff = staffOf(res);
+      const ip = res.locals.clientIp ?? null;
+
+      if (body.action !== "create" && !(await db.select({ id: sites.id }).from(sites).where(eq(sites.id, body.id)).limit(1)).length) return sendError(res, "not_found");
+      if (body.action === "create" || body.action === "update") {
+        const refusal = await settingsRefusal(body.settings, body.action === "update" ? body.id : null);
+        if (refusal) return sendError(res, "validation_failed", { fields: refusal });
+      }
+      type Outcome = { id: number } | "not_found" | "changed" | "domain_taken";
+      let outcome: Outcome;
+      try {
+        outcome = await db.transaction(async (tx): Promise<Outcome> => {
+          if (body.action === "create") {
+            const [row] = await tx
+              .insert(sites)
+              .values({ ...siteColumns(body.settings), ...newPushKeys() })
+              .returning({ id: sites.id, isDefault: sites.isDefault });
+            if (!row) throw new Error("site insert returned nothing");
+            await afterSiteChange(tx, staff, ip, row, { action: "site.create", changes: settingChanges(null, body.settings) });
+            return { id: row.id };
+          }
+          // The row as it is now, locked: the conditional updates below compare with it.
+          const [before] = await tx.select().from(sites).where(eq(sites.id, body.id)).for("update");
+          if (!before) return "not_found";
+          if (body.action === "update") {
+            // Someone saved since this form was read: nothing of theirs is overwritten.
+            if (before.updatedAt.getTime() !== new Date(body.updated_at).getTime()) return "changed";
+            const [row] = await tx
+              .update(sites)
+              .set({ ...siteColumns(body.settings), updatedAt: sql`now()` })
+              .where(eq(sites.id, body.id))
+              .returning({ id: sites.id, isDefault: sites.isDefault });
+            if (!row) return "not_found";
+            await afterSiteChange(tx, staff, ip, row, { action: "site.update", changes: settingChanges(siteSettings(before), body.settings) });
+            return { id: row.id };
+          }
+          if (body.action === "message_cost" || body.action === "message_cost_remove") {
+            const costs = { ...before.minimumMessageCosts };
+            if (body.action === "message_cost") costs[body.country] = { costs: body.costs, currency: body.currency };
+            else if (!(body.country in costs)) return "not_found";
+            else delete costs[body.country];
+            await tx.update(sites).set({ minimumMessageCosts: costs, updatedAt: sql`now()` }).where(eq(sites.id, body.id));
+            await afterSiteChange(tx, staff, ip, { id: body.id, isDefault: false }, {
+              action: body.action === "message_cost" ? "site.message_cost" : "site.message_cost_remove",
+              changes: { [`minimum_message_costs.${body.country}`]: { before: before.minimumMessageCosts[body.country] ?? null, after: costs[body.country] ?? null } },
+            });
+            return { id: body.id };
+          }
+          const keys = body.keys === "generate" ? newPushKeys() : { pushPublicKey: null, pushPrivateKey: null };
+          await tx
+            .update(sites)
+            .set({ ...keys, updatedAt: sql`now()` })
+            .where(eq(sites.id, body.id));
+          await afterSiteChange(tx, staff, ip, { id: body.id, isDefault: false }, {
+            action: body.keys === "generate" ? "site.push_keys" : "site.push_keys_remove",
+            changes: { push_keys: { before: before.pushPublicKey !== null, after: keys.pushPublicKey !== null } },
+          });
+          return { id: body.id };
+        });
+      } catch (error) {
+        // Two admins giving two sites one domain at once: the unique index decides, the loser hears it like the check above.
+        if (/sites_domain_idx|duplicate key/.test(String((error as { cause?: unknown }).cause ?? error))) outcome = "domain_taken";
+        else throw error;
+      }
+      if (outcome === "not_found") return sendError(res, "not_found");
+      if (outcome === "domain_taken") return sendError(res, "validation_failed", { fields: { "settings.domain": ["Another site has this domain."] } });
+      if (outcome === "changed") {
+        return sendError(res, "validation_failed", { fields: { updated_at: ["Someone changed this site after you opened it. Reload the page to see their change, then make yours again."] } });
+      }
+      json(res)
+        .status(body.action === "create" ? 201 : 200)
+        .json({ ok: true, id: outcome.id });
+    });
+
+    route("get", "/api/staff/packages.php", "catalogue.manage", async (req, res) => {
+      const query = parseInput(res, PackagesQuery, req.query);
+      if (!query) return;
+      const siteRows = await db.select({ id: sites.id, name: sites.name, countries: sites.countries }).from(sites).orderBy(asc(sites.id));
+      const site = siteRows.find((row) => row.id === query.site_id) ?? siteRows[0] ?? null;
+      const rows = site
+        ? await db
+            .select({
+              pkg: creditPackages,
+              payments: sql<number>`(select count(*)::int from "payments" p where p."package_id" = "credit_packages"."id")`,
+            })
+            .from(creditPackages)
+            .where(eq(creditPackages.siteId, site.id))
+            .orderBy(asc(creditPackages.country), asc(creditPackages.position), asc(creditPackages.id))
+        : [];
+      json(res).json({
+        site,
+        sites: siteRows.map(({ id, name }) => ({ id, name })),
+        packages: rows.map(({ pkg, payments: paid }) => ({
+          id: pkg.id,
+          country: pkg.country,
+          credits: pkg.credits,
+          amount: pkg.amount,
+          currency: pkg.currency,
+          mark: pkg.mark,
+          position: pkg.position,
+          active: pkg.active,
+          payments: Number(paid),
+        })),
+      } satisfies PackagesResponse);
+    });
+
+    route("post", "/api/staff/packages.php", "catalogue.manage", async (req, res) => {
+      const body = parseInput(res, PackageAction, req.body);
+      if (!body) return;
+      const staff = staffOf(res);
+      const ip = res.locals.clientIp ?? null;
+      const done = await db.transaction(async (tx) => {
+        if (body.action === "create") {
+          const [site] = await tx.select({ id: sites.id }).from(sites).where(eq(sites.id, body.site_id)).limit(1);
+          if (!site) return false;
+          const { action: _action, site_id: siteId, ...fields } = body;
+          const [row] = await tx.insert(creditPackages).values({ siteId, ...fields }).returning({ id: creditPackages.id });
+          await recordAudit(tx, staff, ip, { action: "package.create", targetType: "credit_package", targetId: row?.id ?? null, siteId, changes: settingChanges(null, fields) });
+          return true;
+        }
+        const [before] = await tx.select().from(creditPackages).where(eq(creditPackages.id, body.id)).for("update");
+        if (!before) return false;
+        const after =
+          body.action === "update"
+            ? { country: body.country, credits: body.credits, amount: body.amount, currency: body.currency, mark: body.mark, position: body.position }
+            : { active: body.action === "enable" };
+        // A payment copies credits and amount when it is made (api/domain/payments): changing a package never changes what was bought.
+        await tx.update(creditPackages).set(after).where(eq(creditPackages.id, body.id));
+        const previous: Record<string, unknown> = { ...before };
+        await recordAudit(tx, staff, ip, { action: `package.${body.action}`, targetType: "credit_package", targetId: body.id, siteId: before.siteId, changes: settingChanges(previous, after) });
+        return true;
+      });
+      if (!done) return sendError(res, "not_found");
+      json(res)
+        .status(body.action === "create" ? 201 : 200)
+        .json({ ok: true });
+    });
+  };
+}

@@ -1,0 +1,196 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { PackagesQuery, PackagesResponse, type PackageRow } from "#contract/staff-sites";
+import { apiFor } from "~/utils/api.server";
+import { pageMeta } from "~/utils/page-title";
+import { staffTexts } from "~/features/staff/staff-texts.server";
+import { requireStaff } from "~/features/staff/staff-api.server";
+import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
+import { fill, staffField } from "~/features/staff/staff-format";
+import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts";
+import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/form-fields";
+import { Notice } from "~/components/ui/notice";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+
+/** Issue 26 item 6: a site's credit packages per country and currency (admins): the list, a new one, change, end and resume a sale. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  const texts = staffTexts().packages;
+  const url = new URL(request.url);
+  const site = PackagesQuery.shape.site_id.safeParse(url.searchParams.get("site") ?? undefined).data;
+  const result = await apiFor(request, context).get("/api/staff/packages.php", PackagesResponse, site ? { site_id: site } : undefined);
+  if (!result.ok) throw new Response(null, { status: result.status });
+  const editId = Number(url.searchParams.get("edit"));
+  return {
+    title: texts.metaTitle,
+    description: texts.lead,
+    texts,
+    list: result.data,
+    editing: result.data.packages.find((pkg) => pkg.id === editId) ?? null,
+    done: url.searchParams.get("done") === "1",
+  };
+}
+
+const Ok = z.object({ ok: z.literal(true) });
+
+/** A price typed as 19.99 or 19,99, in minor units; NaN when it is no amount (the api refuses it). */
+function minorUnits(typed: string): number {
+  return /^\d{1,6}([.,]\d{1,2})?$/.test(typed) ? Math.round(Number(typed.replace(",", ".")) * 100) : Number.NaN;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireStaff(request, context);
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const siteId = formNumber(form, "site_id");
+  const fields = () => ({
+    country: formText(form, "country"),
+    credits: formNumber(form, "credits"),
+    amount: minorUnits(formText(form, "amount")),
+    currency: formText(form, "currency").toUpperCase(),
+    mark: formText(form, "mark") || null,
+    position: formText(form, "position") ? formNumber(form, "position") : 0,
+  });
+  const body =
+    intent === "create"
+      ? { action: "create", site_id: siteId, ...fields() }
+      : intent === "update"
+        ? { action: "update", id: formNumber(form, "id"), ...fields() }
+        : intent === "disable" || intent === "enable"
+          ? { action: intent, id: formNumber(form, "id") }
+          : null;
+  if (!body) throw data(null, { status: 400 });
+  const result = await staffWrite(request, context, "/api/staff/packages.php", Ok, body);
+  if (!result.ok) {
+    const texts = staffTexts().packages;
+    const error = "amount" in body && Number.isNaN(body.amount) ? texts.badAmount : result.message;
+    return data({ intent, error, typed: Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string")) }, { status: result.status });
+  }
+  throw redirect(`/staff/packages?site=${Number.isNaN(siteId) ? "" : siteId}&done=1`);
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
+
+function price(pkg: Pick<PackageRow, "amount" | "currency">): string {
+  return `${(pkg.amount / 100).toFixed(2)} ${pkg.currency}`;
+}
+
+export default function StaffPackages() {
+  const { texts, list, editing, done } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const c = texts.columns;
+  const site = list.site;
+  // After a refusal the form shows what was typed; else the package being changed, or an empty new one.
+  const typed = refused && (refused.intent === "create" || refused.intent === "update") ? refused.typed : null;
+  const value = (name: keyof PackageRow, fallback: string) => typed?.[name] ?? (editing ? (name === "amount" ? (editing.amount / 100).toFixed(2) : String(editing[name] ?? "")) : fallback);
+  return (
+    <>
+      <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
+      <p className="mt-1 max-w-3xl text-sm text-gray-600">{texts.lead}</p>
+      <Form method="get" className="mt-4 flex flex-wrap items-end gap-2">
+        <StaffField id="packages-site" label={texts.site}>
+          <select id="packages-site" name="site" defaultValue={site?.id} className={staffField}>
+            {list.sites.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </StaffField>
+        <Button size="md" variant="neutral">
+          {texts.show}
+        </Button>
+      </Form>
+      <div className="mt-4">{refused ? <FormAlert>{refused.error}</FormAlert> : done ? <Notice testId="staff-packages-done">{texts.done}</Notice> : null}</div>
+      {list.packages.length === 0 ? (
+        <p className="mt-4 text-gray-700">{texts.empty}</p>
+      ) : (
+        <StaffTable testId="staff-packages" headings={[c.country, c.credits, c.price, c.mark, c.position, c.state, c.payments, c.actions]} className="mt-4">
+          {list.packages.map((pkg) => (
+            <tr key={pkg.id} data-testid="staff-package">
+              <td className="px-4 py-3">{pkg.country}</td>
+              <td className="px-4 py-3 tabular-nums">{pkg.credits}</td>
+              <td className="px-4 py-3 tabular-nums">{price(pkg)}</td>
+              <td className="px-4 py-3">{texts.marks[pkg.mark ?? "none"]}</td>
+              <td className="px-4 py-3 tabular-nums">{pkg.position}</td>
+              <td className="px-4 py-3">{pkg.active ? texts.onSale : texts.ended}</td>
+              <td className="px-4 py-3 tabular-nums">{pkg.payments}</td>
+              <td className="px-4 py-3">
+                <div className="flex flex-wrap items-center gap-3">
+                  <Link to={`/staff/packages?site=${site?.id ?? ""}&edit=${pkg.id}#package-form`} className="font-semibold underline" aria-label={`${texts.edit} ${pkg.credits} ${c.credits}, ${pkg.country}, ${price(pkg)}`}>
+                    {texts.edit}
+                  </Link>
+                  <Form method="post">
+                    <input type="hidden" name="intent" value={pkg.active ? "disable" : "enable"} />
+                    <input type="hidden" name="id" value={pkg.id} />
+                    <input type="hidden" name="site_id" value={site?.id ?? ""} />
+                    <Button size="sm" variant="neutral" disabled={busy} aria-label={`${pkg.active ? texts.disable : texts.enable}: ${pkg.credits} ${c.credits}, ${pkg.country}, ${price(pkg)}`}>
+                      {pkg.active ? texts.disable : texts.enable}
+                    </Button>
+                  </Form>
+                </div>
+              </td>
+            </tr>
+          ))}
+        </StaffTable>
+      )}
+      {site ? (
+        <div className="mt-6 max-w-xl" id="package-form">
+          <StaffCard title={editing ? fill(texts.editTitle, { id: editing.id }) : texts.createTitle} testId="staff-package-form">
+            <Form method="post" className="grid gap-3 sm:grid-cols-2" key={editing?.id ?? "new"}>
+              <input type="hidden" name="intent" value={editing ? "update" : "create"} />
+              <input type="hidden" name="site_id" value={site.id} />
+              {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
+              <StaffField id="package-country" label={texts.country}>
+                <select id="package-country" name="country" defaultValue={value("country", site.countries[0] ?? "")} className={staffField}>
+                  {site.countries.map((country) => (
+                    <option key={country} value={country}>
+                      {country}
+                    </option>
+                  ))}
+                </select>
+              </StaffField>
+              <StaffField id="package-credits" label={texts.credits}>
+                <input id="package-credits" name="credits" type="number" min={1} max={100000} required defaultValue={value("credits", "")} className={staffField} />
+              </StaffField>
+              <StaffField id="package-amount" label={texts.amount} hint={texts.amountHint}>
+                <input id="package-amount" name="amount" required inputMode="decimal" pattern="\d{1,6}([.,]\d{1,2})?" defaultValue={value("amount", "")} className={staffField} />
+              </StaffField>
+              <StaffField id="package-currency" label={texts.currency}>
+                <input id="package-currency" name="currency" required maxLength={3} autoComplete="off" defaultValue={value("currency", "EUR")} className={staffField} />
+              </StaffField>
+              <StaffField id="package-mark" label={texts.mark}>
+                <select id="package-mark" name="mark" defaultValue={value("mark", "")} className={staffField}>
+                  <option value="">{texts.marks.none}</option>
+                  <option value="most_chosen">{texts.marks.most_chosen}</option>
+                  <option value="best_value">{texts.marks.best_value}</option>
+                </select>
+              </StaffField>
+              <StaffField id="package-position" label={texts.position}>
+                <input id="package-position" name="position" type="number" min={0} max={1000} defaultValue={value("position", "0")} className={staffField} />
+              </StaffField>
+              <div className="flex items-center gap-3 sm:col-span-2">
+                <Button size="md" disabled={busy}>
+                  {editing ? texts.save : texts.create}
+                </Button>
+                {editing ? (
+                  <Link to={`/staff/packages?site=${site.id}`} className="text-sm font-semibold underline">
+                    {texts.cancel}
+                  </Link>
+                ) : null}
+              </div>
+            </Form>
+          </StaffCard>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

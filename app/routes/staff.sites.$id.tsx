@@ -1,0 +1,175 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { siteCountries } from "#contract/locales";
+import { SiteResponse } from "#contract/staff-sites";
+import { apiFor } from "~/utils/api.server";
+import { pageMeta } from "~/utils/page-title";
+import { staffTexts } from "~/features/staff/staff-texts.server";
+import { requireStaff } from "~/features/staff/staff-api.server";
+import { formText } from "~/features/staff/staff-write.server";
+import { saveSite } from "~/features/staff/site-settings.server";
+import { SiteSettingsForm } from "~/features/staff/site-settings";
+import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
+import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts";
+import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/form-fields";
+import { Notice } from "~/components/ui/notice";
+import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+
+/** Issue 26 item 6: one site's settings (admins), its minimum message costs per country and its push keys. */
+function siteId(params: { id?: string }): number {
+  if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
+  return Number(params.id);
+}
+
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  await requireStaff(request, context);
+  const id = siteId(params);
+  const texts = staffTexts().sites;
+  const result = await apiFor(request, context).get("/api/staff/site.php", SiteResponse, { id });
+  if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
+  const done = new URL(request.url).searchParams.get("done");
+  return { title: `${result.data.settings.name}: ${texts.editMetaTitle}`, description: texts.lead, texts, site: result.data, done: done === "created" ? texts.created : done ? texts.saved : null };
+}
+
+/** A money amount typed as 1.99 or 1,99, or NaN (the api refuses it). */
+function amount(typed: string): number {
+  return /^\d{1,4}([.,]\d{1,2})?$/.test(typed) ? Number(typed.replace(",", ".")) : Number.NaN;
+}
+
+export async function action({ request, context, params }: ActionFunctionArgs) {
+  await requireStaff(request, context);
+  const id = siteId(params);
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  const body =
+    intent === "update"
+      ? { action: "update", id, updated_at: formText(form, "updated_at") }
+      : intent === "message_cost"
+        ? { action: "message_cost", id, country: formText(form, "country"), costs: amount(formText(form, "costs")), currency: formText(form, "currency").toUpperCase() }
+        : intent === "message_cost_remove"
+          ? { action: "message_cost_remove", id, country: formText(form, "country") }
+          : intent === "push_keys"
+            ? { action: "push_keys", id, keys: formText(form, "keys") }
+            : null;
+  if (!body) throw data(null, { status: 400 });
+  const saved = await saveSite(request, context, form, body);
+  // The form keeps the time it was read: after "changed meanwhile" a second press is refused again until a reload.
+  if (!saved.ok) return data({ intent, readAt: formText(form, "updated_at"), ...saved }, { status: saved.status });
+  throw redirect(`/staff/sites/${id}?done=saved`);
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
+
+export default function StaffSite() {
+  const { texts, site, done } = useLoaderData<typeof loader>();
+  const refused = useActionData<typeof action>();
+  const busy = useNavigation().state !== "idle";
+  const costs = texts.costs;
+  const settingsRefused = refused?.intent === "update" ? refused : null;
+  const changed = settingsRefused?.fields.updated_at;
+  return (
+    <>
+      <Link to="/staff/sites" className="text-sm font-semibold underline">
+        {texts.back}
+      </Link>
+      <h1 className="mt-2 text-2xl font-bold text-gray-900">{site.settings.name}</h1>
+      <p className="mt-1 text-sm text-gray-600">
+        <span className="font-mono">{site.settings.domain}</span> · {fill(texts.editLead, { date: utcMinute(site.updated_at) })} ·{" "}
+        <Link to={`/staff/packages?site=${site.id}`} className="font-semibold underline">
+          {fill(texts.packagesLink, { name: site.settings.name })}
+        </Link>
+      </p>
+      <div className="mt-4">
+        {refused ? <FormAlert>{changed ? `${texts.changed}: ${changed.join(" ")}` : refused.error}</FormAlert> : done ? <Notice testId="staff-site-done">{done}</Notice> : null}
+      </div>
+      <SiteSettingsForm
+        texts={texts}
+        values={settingsRefused?.values ?? site.settings}
+        companies={site.companies}
+        errors={settingsRefused?.fields ?? {}}
+        intent="update"
+        updatedAt={changed ? settingsRefused.readAt : site.updated_at}
+        busy={busy}
+      />
+      <div className="mt-6 grid gap-4 lg:grid-cols-2">
+        <StaffCard title={costs.title} testId="site-message-costs">
+          <p className="text-sm text-gray-600">{costs.lead}</p>
+          {site.minimum_message_costs.length === 0 ? (
+            <p className="mt-2 text-sm text-gray-700">{costs.empty}</p>
+          ) : (
+            <StaffTable testId="site-message-cost-list" headings={[costs.country, costs.costs, ""]} className="mt-2">
+              {site.minimum_message_costs.map((cost) => (
+                <tr key={cost.country}>
+                  <td className="px-4 py-2">{cost.country}</td>
+                  <td className="px-4 py-2 tabular-nums">
+                    {cost.costs.toFixed(2)} {cost.currency}
+                  </td>
+                  <td className="px-4 py-2">
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="message_cost_remove" />
+                      <input type="hidden" name="country" value={cost.country} />
+                      <Button size="sm" variant="neutral" disabled={busy}>
+                        {fill(costs.remove, { country: cost.country })}
+                      </Button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </StaffTable>
+          )}
+          <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-3">
+            <input type="hidden" name="intent" value="message_cost" />
+            <StaffField id="cost-country" label={costs.country}>
+              <select id="cost-country" name="country" className={staffField}>
+                {siteCountries.map((country) => (
+                  <option key={country} value={country}>
+                    {country}
+                  </option>
+                ))}
+              </select>
+            </StaffField>
+            <StaffField id="cost-costs" label={costs.costs} hint={costs.hint}>
+              <input id="cost-costs" name="costs" required inputMode="decimal" pattern="\d{1,4}([.,]\d{1,2})?" className={staffField} />
+            </StaffField>
+            <StaffField id="cost-currency" label={costs.currency}>
+              <input id="cost-currency" name="currency" required maxLength={3} defaultValue="EUR" autoComplete="off" className={staffField} />
+            </StaffField>
+            <div className="sm:col-span-3">
+              <Button size="sm" disabled={busy}>
+                {costs.add}
+              </Button>
+            </div>
+          </Form>
+        </StaffCard>
+        <StaffCard title={texts.push.title} testId="site-push-keys">
+          <p className="text-sm text-gray-700">{site.push_public_key ? texts.push.on : texts.push.off}</p>
+          <p className="mt-1 text-xs text-gray-600">{texts.push.warning}</p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Form method="post">
+              <input type="hidden" name="intent" value="push_keys" />
+              <input type="hidden" name="keys" value="generate" />
+              <Button size="sm" variant="neutral" disabled={busy}>
+                {texts.push.generate}
+              </Button>
+            </Form>
+            {site.push_public_key ? (
+              <Form method="post">
+                <input type="hidden" name="intent" value="push_keys" />
+                <input type="hidden" name="keys" value="remove" />
+                <Button size="sm" variant="neutral" disabled={busy}>
+                  {texts.push.remove}
+                </Button>
+              </Form>
+            ) : null}
+          </div>
+        </StaffCard>
+      </div>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

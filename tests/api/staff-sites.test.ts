@@ -1,0 +1,191 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Settings } from "#contract/settings";
+import { PackagesResponse as MemberPackages } from "#contract/payments";
+import { PackagesResponse, SiteResponse, SitesResponse, type SiteSettingsInput } from "#contract/staff-sites";
+import { auditLog } from "../../api/db/schema";
+import { call, expectApiError, startApi, type Harness } from "./harness";
+import { newStaff, staffCall, staffToken } from "./staff-support";
+
+/**
+ * Issue 26 item 6 (docs/staff.md, the catalogue): sites with every setting, minimum message costs and credit packages
+ * made in the console. A change reaches the members' endpoints at once, on this api instance and (PostgreSQL) on another.
+ */
+let api: Harness;
+let admin: string;
+let adminId: number;
+
+beforeAll(async () => {
+  api = await startApi();
+  const account = await newStaff(api, "admin", []);
+  adminId = account.id;
+  admin = await staffToken(api, account);
+});
+afterAll(async () => api?.close());
+
+const audited = async (action: string) => (await api.db.select().from(auditLog).where(and(eq(auditLog.action, action), eq(auditLog.staffUserId, adminId)))).length;
+const settingsOf = async (on: Harness, domain: string) => Settings.parse(await (await call(on, "GET", `/api/settings.php?domain=${domain}`)).json());
+const siteOf = async (id: number) => SiteResponse.parse(await (await staffCall(api, admin, "GET", `/api/staff/site.php?id=${id}`)).json());
+const postSite = (body: Record<string, unknown>) => staffCall(api, admin, "POST", "/api/staff/sites.php", body);
+
+function newSettings(domain: string, overrides: Partial<SiteSettingsInput> = {}): SiteSettingsInput {
+  return {
+    name: "Console Dates",
+    domain,
+    is_default: false,
+    domain_language: null,
+    cdn_prefix: "/uploads/",
+    niche: 2,
+    index_title: "Meet someone tonight",
+    description: "A site made in the console.",
+    countries: ["NL", "BE"],
+    signups: "all",
+    logged_out_search: true,
+    logged_out_search_trafficsource: false,
+    enable_site_entry_popup: true,
+    message_credits: 12,
+    signup_credits: 30,
+    photo_credits: 6,
+    gift_credits: 20,
+    message_length: 800,
+    support_email: "help@console.example",
+    support_phone: null,
+    visible_profile_fields: ["city", "age", "interests"],
+    visible_profile_notes: [],
+    search_fields: ["gender", "country", "min_age", "max_age"],
+    member_resell: false,
+    fictional_icon: "★",
+    fictional_warning: "Some profiles are run by the site.",
+    fictional_singular: "host",
+    fictional_plural: "hosts",
+    refund_days: 14,
+    welcome_discount_hours: 72,
+    min_age: 18,
+    ask_signup_message: false,
+    delete_discount: null,
+    photo_moderation: "post",
+    mail_name: "Console Dates",
+    company_id: 1,
+    ...overrides,
+  };
+}
+
+async function createSite(domain: string, overrides: Partial<SiteSettingsInput> = {}): Promise<number> {
+  const res = await postSite({ action: "create", settings: newSettings(domain, overrides) });
+  expect(res.status, await res.clone().text()).toBe(201);
+  return ((await res.json()) as { id: number }).id;
+}
+
+describe("sites and their settings", () => {
+  it("an admin makes a site that answers its domain at once, with every setting as given; bad settings are refused field by field", async () => {
+    const id = await createSite("Console.Example");
+    const settings = await settingsOf(api, "console.example");
+    expect(settings).toMatchObject({ name: "Console Dates", domain: "console.example", niche: 2, countries: ["NL", "BE"], message_credits: 12, message_length: 800, fictional_plural: "hosts", support_phone: expect.any(String) });
+    expect(settings.push_public_key, "a new site gets its own push keys").toMatch(/^[A-Za-z0-9_-]{80,}$/);
+    expect((await siteOf(id)).settings.support_phone).toBeNull();
+    expect(SitesResponse.parse(await (await staffCall(api, admin, "GET", "/api/staff/sites.php")).json()).sites.find((s) => s.id === id)).toMatchObject({ domain: "console.example", packages: 0 });
+
+    const refused = async (settings: SiteSettingsInput, field: string) => expect((await expectApiError(await postSite({ action: "create", settings }), 400, "validation_failed")).fields?.[`settings.${field}`], field).toBeDefined();
+    await refused(newSettings("console.example"), "domain");
+    await refused(newSettings("localhost"), "domain");
+    await refused(newSettings("not a domain/x"), "domain");
+    await refused(newSettings("other.example", { countries: [] }), "countries");
+    await refused(newSettings("other.example", { countries: ["XX"] }), "countries.0");
+    await refused(newSettings("other.example", { company_id: 9999 }), "company_id");
+    await refused(newSettings("other.example", { logged_out_search: false, logged_out_search_trafficsource: true }), "logged_out_search_trafficsource");
+    await refused(newSettings("other.example", { min_age: 17 }), "min_age");
+    expect(await audited("site.create")).toBe(1);
+  });
+
+  it("an edit takes effect at once; an edit made on an older copy is refused and changes nothing", async () => {
+    const id = await createSite("edit.example");
+    const read = await siteOf(id);
+    await settingsOf(api, "edit.example"); // cached now
+    const changed = newSettings("edit.example", { message_credits: 3, signups: "other", support_phone: "+31 20 555 0101", photo_moderation: "pre" });
+    expect((await postSite({ action: "update", id, updated_at: read.updated_at, settings: changed })).status).toBe(200);
+    expect(await settingsOf(api, "edit.example")).toMatchObject({ message_credits: 3, signups: "other", support_phone: "+31 20 555 0101" });
+    const stale = await expectApiError(await postSite({ action: "update", id, updated_at: read.updated_at, settings: newSettings("edit.example", { message_credits: 99 }) }), 400, "validation_failed");
+    expect(stale.fields?.updated_at?.[0]).toMatch(/changed this site/);
+    expect((await settingsOf(api, "edit.example")).message_credits).toBe(3);
+    const [entry] = await api.db.select().from(auditLog).where(and(eq(auditLog.action, "site.update"), eq(auditLog.targetId, String(id))));
+    expect(entry?.changes).toMatchObject({ message_credits: { before: 12, after: 3 }, signups: { before: "all", after: "other" } });
+    expect(Object.keys(entry?.changes ?? {})).not.toContain("name");
+    await expectApiError(await postSite({ action: "update", id: 99999, updated_at: read.updated_at, settings: changed }), 404, "not_found");
+  });
+
+  it("one site stays the default: making another the default moves it, and the default cannot just be switched off", async () => {
+    const id = await createSite("default.example", { is_default: true });
+    const sites = SitesResponse.parse(await (await staffCall(api, admin, "GET", "/api/staff/sites.php")).json()).sites;
+    expect(sites.filter((s) => s.is_default).map((s) => s.id)).toEqual([id]);
+    expect((await settingsOf(api, "unknown-host.example")).domain).toBe("default.example");
+    const read = await siteOf(id);
+    await expectApiError(await postSite({ action: "update", id, updated_at: read.updated_at, settings: newSettings("default.example", { is_default: false }) }), 400, "validation_failed");
+    const first = await siteOf(1);
+    const restore = await postSite({ action: "update", id: 1, updated_at: first.updated_at, settings: { ...first.settings, is_default: true } });
+    expect(restore.status, await restore.clone().text()).toBe(200);
+    expect((await settingsOf(api, "unknown-host.example")).domain).toBe(first.settings.domain);
+  });
+
+  it("minimum message costs per country and the push keys change the settings members get", async () => {
+    const id = await createSite("costs.example");
+    expect((await postSite({ action: "message_cost", id, country: "NL", costs: 1.49, currency: "EUR" })).status).toBe(200);
+    expect((await settingsOf(api, "costs.example")).minimum_message_costs).toEqual({ NL: { costs: 1.49, currency: "EUR" } });
+    await expectApiError(await postSite({ action: "message_cost", id, country: "NL", costs: 1.499, currency: "EUR" }), 400, "validation_failed");
+    await expectApiError(await postSite({ action: "message_cost", id, country: "NL", costs: 1, currency: "euro" }), 400, "validation_failed");
+    expect((await postSite({ action: "message_cost_remove", id, country: "NL" })).status).toBe(200);
+    expect((await settingsOf(api, "costs.example")).minimum_message_costs).toEqual({});
+    await expectApiError(await postSite({ action: "message_cost_remove", id, country: "NL" }), 404, "not_found");
+
+    const before = (await settingsOf(api, "costs.example")).push_public_key;
+    expect((await postSite({ action: "push_keys", id, keys: "generate" })).status).toBe(200);
+    const after = (await settingsOf(api, "costs.example")).push_public_key;
+    expect(after).not.toBe(before);
+    expect((await postSite({ action: "push_keys", id, keys: "remove" })).status).toBe(200);
+    expect((await siteOf(id)).push_public_key).toBeNull();
+    const [keys] = await api.db.select().from(auditLog).where(eq(auditLog.action, "site.push_keys"));
+    expect(JSON.stringify(keys?.changes)).not.toContain(after ?? "no key");
+  });
+});
+
+describe("credit packages", () => {
+  it("a package made in the console is on sale at once; a change of it and its end too, with audit entries", async () => {
+    const id = await createSite("packages.example");
+    const forSale = async () => MemberPackages.parse(await (await call(api, "GET", "/api/packages.php?country=BE", { host: "packages.example" })).json()).packages;
+    expect(await forSale()).toEqual([]);
+    const create = await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", site_id: id, country: "BE", credits: 150, amount: 2999, currency: "EUR", mark: "best_value", position: 1 });
+    expect(create.status, await create.clone().text()).toBe(201);
+    expect(await forSale()).toMatchObject([{ credits: 150, amount: 2999, currency: "EUR", mark: "best_value" }]);
+    const list = PackagesResponse.parse(await (await staffCall(api, admin, "GET", `/api/staff/packages.php?site_id=${id}`)).json());
+    expect(list.site?.id).toBe(id);
+    const pkg = list.packages[0]!;
+    expect((await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "update", id: pkg.id, country: "BE", credits: 200, amount: 2999, currency: "EUR", mark: null, position: 1 })).status).toBe(200);
+    expect(await forSale()).toMatchObject([{ credits: 200, mark: null }]);
+    expect((await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "disable", id: pkg.id })).status).toBe(200);
+    expect(await forSale()).toEqual([]);
+    await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", site_id: id, country: "BE", credits: 0, amount: 100, currency: "EUR", mark: null, position: 0 }), 400, "validation_failed");
+    await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", site_id: 99999, country: "BE", credits: 10, amount: 100, currency: "EUR", mark: null, position: 0 }), 404, "not_found");
+    expect([await audited("package.create"), await audited("package.update"), await audited("package.disable")]).toEqual([1, 1, 1]);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("scale-out: a settings change reaches a second api instance", () => {
+  let second: Harness;
+  beforeAll(async () => {
+    second = await startApi({ sharedDatabase: true });
+  });
+  afterAll(async () => second?.close());
+
+  it("instance 2 answers the new settings within 2 s of a change made through instance 1, though it caches sites for 60 s", async () => {
+    const id = await createSite("second.example");
+    expect((await settingsOf(second, "second.example")).message_credits).toBe(12); // instance 2 has it cached now
+    const read = await siteOf(id);
+    expect((await postSite({ action: "update", id, updated_at: read.updated_at, settings: newSettings("second.example", { message_credits: 7 }) })).status).toBe(200);
+    const started = Date.now();
+    let seen = 12;
+    while (seen !== 7 && Date.now() - started < 2000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = (await settingsOf(second, "second.example")).message_credits;
+    }
+    expect(seen).toBe(7);
+  });
+});
