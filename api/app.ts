@@ -49,6 +49,7 @@ import { reportRoutes } from "./http/reports";
 import { staffAccountRoutes } from "./http/staff-accounts";
 import { staffCatalogueRoutes } from "./http/staff-catalogue";
 import { staffSiteRoutes } from "./http/staff-sites";
+import { camRoutes } from "./http/cam";
 import { staffEventRoutes } from "./http/staff-events";
 import { staffProfileRoutes } from "./http/staff-profiles";
 import { staffInboxRoutes } from "./http/staff-inbox";
@@ -150,6 +151,7 @@ export function createApiApp(options: {
   app.use(express.json({ limit: bodyLimits.jsonBytes }));
   app.use(requestContext(db, config.SESSION_SECRET, siteCache));
   app.use(settingsRoutes());
+  app.use(camRoutes({ db, limit }));
   app.use(pushRoutes(db, options.pushEndpoints));
   app.use(userRoutes(db, config.SESSION_SECRET, limit, pendingDeletionMailer(accountDeps)));
   app.use(accountRoutes(accountDeps));

@@ -52,12 +52,23 @@ const ApiEnv = z.object({
   PUSH_KEYLESS_SITES: optional(z.enum(["true", "false"]).transform((v) => v === "true")),
   /** web-push (default): send to the browser's push service; files: write each push as JSON under DATA_DIR/push (offline). */
   PUSH_DELIVERY: z.enum(["web-push", "files"]).default("web-push"),
-  /** Which provider takes which payment method ("cards=verotel,sdd=verotel"); unset methods go to the sandbox (docs/payments.md). */
+  /** Which provider takes which payment method ("cards=verotel,sdd=verotel,ideal=paynl"); unset methods go to the sandbox (docs/payments.md). */
   PAYMENT_ROUTES: optional(z.string().regex(/^[a-z0-9=, ]*$/, "PAYMENT_ROUTES must look like cards=verotel,sdd=verotel")),
   /** Verotel FlexPay: the website's shop ID and FlexPay signature key (Control Center), and the brand's URL. */
   VEROTEL_SHOP_ID: optional(z.string().regex(/^\d{1,12}$/, "VEROTEL_SHOP_ID must be digits")),
   VEROTEL_SIGNATURE_KEY: optional(z.string().min(8)),
   VEROTEL_URL: z.string().url().default("https://secure.verotel.com"),
+  /**
+   * PAY. (pay.nl): the sales location, the API token code and token (my.pay.nl), the sales location's secret (exchanges
+   * signed with the SL code), the Order and transaction API URLs, and PAY.'s test mode (refused in production mode).
+   */
+  PAYNL_SERVICE_ID: optional(z.string().regex(/^SL-\d{4}-\d{4}$/, "PAYNL_SERVICE_ID must look like SL-1234-5678")),
+  PAYNL_TOKEN_CODE: optional(z.string().regex(/^AT-\d{4}-\d{4}$/, "PAYNL_TOKEN_CODE must look like AT-1234-5678")),
+  PAYNL_API_TOKEN: optional(z.string().min(16)),
+  PAYNL_SERVICE_SECRET: optional(z.string().min(16)),
+  PAYNL_API_URL: z.string().url().default("https://connect.pay.nl"),
+  PAYNL_REST_URL: z.string().url().default("https://rest.pay.nl"),
+  PAYNL_TEST_MODE: optional(z.enum(["true", "false"])),
   /** Whether the offline sandbox provider takes payments in demo mode (unset: yes); production mode refuses "true". */
   PAYMENT_SANDBOX: optional(z.enum(["true", "false"])),
   /** Signs the sandbox provider's notifications; unset: derived from SESSION_SECRET. */

@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = resolveLocale(request, settings);
   context.locale = locale;
   const [user, counts, offer] = await Promise.all([getUser(request, context), getUserCounts(request, context), getUserOffer(request, context)]);
-  const alerts = user ? await memberAlerts(request, context, user, offer) : [];
+  const alerts = user ? await memberAlerts(request, context, user, offer, settings.push_public_key) : [];
   return {
     alerts: alerts.filter((alert) => alert.key !== "hide-time-bonus-modal"),
     /** docs/product.md §4 time bonus, else §9 welcome discount (a member's only; banners apply to logged-in members). */
@@ -68,7 +68,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     entryWarning: { eligible: entryWarningEligible(request, settings, user !== null), country: settings.geoip_country },
     path: splitLocale(new URL(request.url).pathname).path,
-    site: { name: settings.name, niche: settings.niche },
+    /** fictional: the site's own names for its site-run profiles (docs/product.md §3 fictional_singular, fictional_plural); empty: the translated ones. */
+    site: { name: settings.name, niche: settings.niche, fictional: { singular: settings.fictional_singular, plural: settings.fictional_plural } },
     /** The US footer (English only, docs/product.md §2): the 2257 records custodian's name and address. */
     custodian: locale === "en" ? { name: settings.company.name, address: settings.company.address, city: settings.company.city, country: settings.company.country } : null,
     /** Where photo filenames live (settings cdn_prefix), for components outside a route's data (the like modal). */

@@ -35,6 +35,7 @@ export const errorCodes = [
   "code_invalid",
   "code_expired",
   "sms_failed",
+  "provider_unavailable",
   "secret_required",
   "secret_wrong",
   "forbidden",

@@ -38,3 +38,12 @@ export const sandboxCards = ["ok", "declines_later"] as const;
 
 /** The sandbox bank's answers to a pending direct debit: collected (paid), refused (failed) or returned (bounced). */
 export const sandboxDebitOutcomes = ["paid", "failed", "bounced"] as const;
+
+/** docs/product.md §3 Payment transaction costs of a method on a site: a fixed part in minor units and a percentage of the price. */
+export type TransactionCosts = { fixed: number; percent: number };
+
+/** The transaction costs (minor units) a payment of `price` (minor units, after any discount) adds; none when the site sets none. */
+export function transactionCostsFor(costs: TransactionCosts | null | undefined, price: number): number {
+  if (!costs) return 0;
+  return costs.fixed + Math.round((price * costs.percent) / 100);
+}

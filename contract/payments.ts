@@ -49,6 +49,8 @@ export const PaymentMethod = z.object({
   needs_browser_support: z.boolean(),
   /** Paid through our direct debit form (/directdebit, issue 16) instead of a provider's checkout. */
   mandate_form: z.boolean(),
+  /** docs/product.md §3 transaction costs of this method on this site (transactionCostsFor); null: none. */
+  transaction_costs: z.object({ fixed: z.number().int(), percent: z.number() }).nullable(),
 });
 export type PaymentMethod = z.infer<typeof PaymentMethod>;
 
@@ -114,7 +116,15 @@ export const Payment = z.object({
 export type Payment = z.infer<typeof Payment>;
 
 export const PaymentQuery = z.object({ id: queryId, with_user: z.literal("1").optional() });
-export const PaymentResponse = z.object({ payment: Payment, me: UserResponse.optional() });
+export const PaymentResponse = z.object({
+  payment: Payment,
+  /**
+   * A failed payment's other ways to pay now: the methods the site routes to a provider for the payment's country,
+   * without the failed one and those that need our own form or the browser's support (a retry is one button).
+   */
+  retry_methods: z.array(PaymentMethodId).default([]),
+  me: UserResponse.optional(),
+});
 export type PaymentResponse = z.infer<typeof PaymentResponse>;
 
 export const TransactionsQuery = z.object({ with_user: z.literal("1").optional() });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { text } from "./input";
+import type { CamTiles } from "./cam";
 
-export const niches = [1, 2, 3, 4, 5, 6, 7] as const;
+export { siteNiches as niches } from "./site-fields";
 /** docs/product.md §1: slug prefix per niche (niche 1 has none). */
 export const nichePrefix: Record<number, string> = { 1: "", 2: "she", 3: "bdsm", 4: "bbw", 5: "gilf", 6: "milf", 7: "gay" };
 
@@ -26,6 +27,20 @@ export type CompanyInfo = z.infer<typeof CompanyInfo>;
 
 export const Interest = z.object({ id: z.number().int(), key: z.string() });
 export type Interest = z.infer<typeof Interest>;
+
+/** The live-cam tiles' settings (contract/cam.ts CamTiles): an https link template, the tile's texts and where tiles go. */
+export const CamTilesSchema = z.object({
+  link: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^https:\/\/[^\s]+$/, "The partner's https:// address, with {network}, {ref}, {sub1}, {sub2} or {sub3} where it takes them."),
+  title: z.string().trim().min(1, "A tile needs a title.").max(60),
+  text: z.string().trim().max(160),
+  cta: z.string().trim().min(1, "A tile needs a button text.").max(40),
+  first: z.number().int().min(0).max(50),
+  every: z.number().int().min(1).max(50),
+}) satisfies z.ZodType<CamTiles>;
 
 /** GET /api/settings.php: docs/product.md §3, "Settings (from the server)". */
 export const Settings = z.object({
@@ -70,6 +85,8 @@ export const Settings = z.object({
   mail_name: z.string(),
   company_id: z.number().int(),
   company: CompanyInfo,
+  /** docs/product.md §1 live-cam promotion tiles (contract/cam.ts); null: none on this site. */
+  cam_tiles: CamTilesSchema.nullable(),
 });
 export type Settings = z.infer<typeof Settings>;
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { paymentMethodIds } from "./payment-methods";
 import { Email, id, queryId, text } from "./input";
 import { isLocale, siteCountries } from "./locales";
-import { niches, SiteDomain, Signups } from "./settings";
-import { optionalProfileFields } from "./profile-choices";
+import { CamTilesSchema, niches, SiteDomain, Signups } from "./settings";
+import { siteProfileFields, siteSearchFields } from "./site-fields";
 
 /*
  * The catalogue in the console, part 2 (issue 26 item 6, docs/staff.md): sites with every setting of docs/product.md §3
@@ -17,16 +18,13 @@ import { optionalProfileFields } from "./profile-choices";
  *   POST /api/staff/packages.php PackageAction -> { ok } | validation_failed 400 | not_found 404
  */
 
-/** The profile fields a site may show (city and age are always part of a profile; listing them keeps older rows valid). */
-export const siteProfileFields = ["city", "age", ...optionalProfileFields] as const;
-/** The search form's fields a site may offer (docs/product.md §3 Search state). */
-export const siteSearchFields = ["gender", "country", "countryregion", "min_age", "max_age"] as const;
 
 const country = z.enum(siteCountries, { message: "Pick one of the countries the product serves." });
 const credits = z.number().int().min(0).max(100_000);
 const label = (max: number) => text(max, { trim: true });
 /** A money amount as integer minor units (cents). */
 const minorUnits = z.number().int().min(1).max(100_000_000);
+const PaymentMethodId = z.enum(paymentMethodIds);
 export const Currency = z.string().regex(/^[A-Z]{3}$/, "a currency code such as EUR");
 
 /** Every setting staff can edit; the api answers validation_failed with a message per field. */
@@ -75,6 +73,8 @@ const SiteSettingsFields = z.object({
     photo_moderation: z.enum(["pre", "post"]),
     mail_name: label(100).pipe(z.string().min(1, "Mails need a sender name.")),
     company_id: id,
+    /** docs/product.md §1 live-cam tiles; null: none. */
+    cam_tiles: CamTilesSchema.nullable(),
 });
 export const SiteSettingsInput = SiteSettingsFields.refine((s) => !s.logged_out_search_trafficsource || s.logged_out_search, {
   message: "Logged-out search for traffic sources only needs logged-out search on.",
@@ -138,8 +138,10 @@ export const SiteResponse = z.object({
     photo_moderation: z.enum(["pre", "post"]),
     mail_name: z.string(),
     company_id: z.number(),
+    cam_tiles: CamTilesSchema.nullable(),
   }),
   minimum_message_costs: z.array(MessageCostRow),
+  transaction_costs: z.array(z.object({ method: z.string(), fixed: z.number(), percent: z.number() })),
   push_public_key: z.string().nullable(),
   updated_at: z.string(),
   companies: z.array(Company),
@@ -154,6 +156,9 @@ export const SiteAction = z.discriminatedUnion("action", [
   /** docs/product.md §3 minimum_message_costs: the least a message costs in a country, in the currency's major unit. */
   z.object({ action: z.literal("message_cost"), id, country, costs: z.number().min(0.01).max(1000).multipleOf(0.01), currency: Currency }),
   z.object({ action: z.literal("message_cost_remove"), id, country }),
+  /** docs/product.md §3 transaction costs of a payment method: fixed minor units plus a percentage (two decimals) of the price. */
+  z.object({ action: z.literal("transaction_cost"), id, method: PaymentMethodId, fixed: z.number().int().min(0).max(100_000), percent: z.number().min(0).max(50).multipleOf(0.01) }),
+  z.object({ action: z.literal("transaction_cost_remove"), id, method: PaymentMethodId }),
   /** A new VAPID key pair for web push (members subscribed under the old key subscribe again), or none (no push). */
   z.object({ action: z.literal("push_keys"), id, keys: z.enum(["generate", "remove"]) }),
 ]);

@@ -73,6 +73,7 @@ export const DashboardSite = z.object({
   /** Payments paid today, per currency, in minor units. */
   revenue_today: z.array(z.object({ currency: z.string(), amount: z.number() })),
   messages_today: z.number(),
+  cam_clicks_today: z.number(),
   /** Open queues: photos waiting for review, reports new or in progress. */
   photo_queue: z.number(),
   report_queue: z.number(),

@@ -25,9 +25,10 @@ export function isUploadPath(pathname: string): boolean {
 /**
  * api calls that other servers make, each carrying its own key instead of a browser's origin: the RFC 8058
  * one-click unsubscribe (a mailbox provider POSTs to the List-Unsubscribe URL; the link's HMAC token is the
- * key) and the mail provider's bounces and complaints (a shared secret). The body caps still hold.
+ * key) and the mail provider's bounces and complaints (a shared secret), and the payment providers'
+ * notifications (PAY. posts its signed exchanges; the api checks each provider's signature first). The body caps still hold.
  */
-const serverToServerApiPaths = new Set(["/api/unsubscribe.php", "/api/mail-events.php"]);
+const serverToServerApiPaths = new Set(["/api/unsubscribe.php", "/api/mail-events.php", "/api/payment-notify.php"]);
 
 /**
  * api GETs that change something (logout is a GET in the api's contract): they pass the same-origin check

@@ -111,11 +111,20 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           // One demo site lets visitors who came with a traffic source (?network= or ?ref=) search (docs/product.md §6).
           loggedOutSearchTrafficsource: n.niche === 4,
           enableSiteEntryPopup: true,
+          // docs/product.md §1 live-cam tiles: on the default site only (an offline partner address; the niche sites show none).
+          camTiles:
+            n.niche === 1
+              ? { link: "https://cams.example/go?aff=rendezvous&network={network}&ref={ref}&sub1={sub1}", title: "Live now on cam", text: "Hundreds of models online right now. Free to watch.", cta: "Watch live", first: 4, every: 8 }
+              : null,
+          // docs/product.md §3 Payment transaction costs: Sofort and giropay (Germany, Austria) add theirs; the other methods none.
+          transactionCosts: { sofort: { fixed: 25, percent: 1.4 }, giropay: { fixed: 0, percent: 1.2 } },
           minimumMessageCosts: { NL: { costs: 1.99, currency: "EUR" }, DE: { costs: 1.99, currency: "EUR" }, GB: { costs: 1.79, currency: "GBP" }, US: { costs: 1.99, currency: "USD" } },
           supportEmail: `support@${prefix ? `${prefix}.` : ""}rendezvous.example`,
           visibleProfileFields: ["city", "age", "relationship_status", "body_type", "hair_color", "eye_color", "interests"],
           visibleProfileNotes: [],
-          searchFields: ["gender", "country", "countryregion", "min_age", "max_age"],
+          // docs/product.md §3 search_fields: the gay site's members are all men, so its search has no gender filter;
+          // the BBW site's search has no region filter.
+          searchFields: n.niche === 7 ? ["country", "countryregion", "min_age", "max_age"] : n.niche === 4 ? ["gender", "country", "min_age", "max_age"] : ["gender", "country", "countryregion", "min_age", "max_age"],
           fictionalIcon: "",
           fictionalWarning: "This is a profile of our entertainment team: chats with it are for fun, and you cannot meet this person.",
           fictionalSingular: "entertainment profile",

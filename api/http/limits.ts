@@ -52,6 +52,8 @@ export const clientLimits = {
   notification_settings: { perIp: { points: 120, seconds: 15 * 60 }, perAccount: { points: 60, seconds: 15 * 60 } },
   /** RFC 8058 one-click unsubscribe: mail providers post from few addresses for many members; a token costs one HMAC. */
   unsubscribe: { perIp: { points: 600, seconds: 10 * 60 } },
+  /** A live-cam tile's click (counted per day and site, docs/product.md §1): a person clicks a few; a script cannot inflate the count. */
+  cam_click: { perIp: { points: 30, seconds: 60 * 60 } },
   /** The mail provider's bounces and complaints (shared secret): generous for batches, tight for guessing the secret. */
   mail_events: { perIp: { points: 120, seconds: 60 } },
 } as const;

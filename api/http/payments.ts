@@ -16,9 +16,10 @@ import {
 } from "#contract/payments";
 import { withUserParam } from "#contract/members";
 import type { UserResponse } from "#contract/user";
+import { finalFailures } from "#contract/payment-methods";
 import { loadMe } from "../domain/me";
 import { publicOrigin } from "../domain/accounts/links";
-import { methodsFor, packagesFor, paymentCountry } from "../domain/payments/catalogue";
+import { methodsFor, packagesFor, paymentCountry, retryMethodsFor } from "../domain/payments/catalogue";
 import { applyNotification, lastOrder, paymentOf, paymentsOf, receiveNotification, startPayment, toPayment, type PaymentRow } from "../domain/payments/payments";
 import { countryOfIp } from "../services/geo";
 import { users } from "../db/schema";
@@ -75,7 +76,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         discount: prices.discount,
         discount_error: prices.discountError,
         // Direct debit goes through our own form when the sandbox takes it (it settles the mandate's debit on command).
-        methods: methodsFor(country, providers.forMethod("sdd")?.id === "sandbox").filter((m) => providers.forMethod(m.id) !== null),
+        methods: methodsFor(country, providers.forMethod("sdd")?.id === "sandbox", site.transactionCosts).filter((m) => providers.forMethod(m.id) !== null),
         last_order: last,
         refund_days: site.refundDays,
         ...(meAnswer ? { me: meAnswer } : {}),
@@ -104,6 +105,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
       if (outcome.kind === "not_found") return sendError(res, "not_found");
       if (outcome.kind === "discount_refused") return refuseDiscount(res, outcome.refusal);
       if (outcome.kind === "method_unavailable") return sendError(res, "validation_failed", { fields: { method: ["This payment method is not offered for this package's country."] } });
+      if (outcome.kind === "provider_unavailable") return providerUnavailable(req, res, outcome.error);
       noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
     }),
   );
@@ -118,7 +120,9 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
       if (!row) return sendError(res, "not_found");
       if (row.status === "pending") row = (await reconcile(db, providers, row, req)) ?? row;
       const meAnswer = await me(req, res);
-      noStore(res).json({ payment: toPayment(row), ...(meAnswer ? { me: meAnswer } : {}) });
+      const failed = (finalFailures as readonly string[]).includes(row.status);
+      const retryMethods = failed ? retryMethodsFor(row.country, row.method, (method) => providers.forMethod(method) !== null) : [];
+      noStore(res).json({ payment: toPayment(row), retry_methods: retryMethods, ...(meAnswer ? { me: meAnswer } : {}) });
     }),
   );
 
@@ -166,6 +170,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         storedCard: last.method === "cards" ? last.storedCard : null,
       });
       if (outcome.kind === "discount_refused") return refuseDiscount(res, outcome.refusal);
+      if (outcome.kind === "provider_unavailable") return providerUnavailable(req, res, outcome.error);
       if (outcome.kind !== "created") return sendError(res, "not_found");
       noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
     }),
@@ -283,7 +288,8 @@ export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | 
         {
           query: req.query as Record<string, unknown>,
           rawBody: typeof req.body === "string" ? req.body : "",
-          headers: { "x-sandbox-signature": req.get("x-sandbox-signature") },
+          // The sandbox's signature, and PAY.'s (HMAC of the body; its key id, method and algorithm).
+          headers: Object.fromEntries(["x-sandbox-signature", "signature", "signature-keyid", "signature-method", "signature-algorithm"].map((name) => [name, req.get(name)])),
         },
         new Date(),
         (error) => req.log.warn({ err: error, provider: provider.id }, "payment status service failed"),
@@ -319,7 +325,7 @@ async function reconcile(db: Db, providers: PaymentProviders, row: PaymentRow, r
   statusAskedAt.delete(row.id);
   statusAskedAt.set(row.id, now);
   if (statusAskedAt.size > 10_000) statusAskedAt.delete(statusAskedAt.keys().next().value!);
-  const answer = await provider.readStatus(row.reference).catch((error: unknown) => {
+  const answer = await provider.readStatus(row.reference, row.providerReference).catch((error: unknown) => {
     req.log.warn({ err: error, provider: provider.id }, "payment status service failed");
     return null;
   });
@@ -353,4 +359,11 @@ async function discountMember(db: Db, userId: number | undefined): Promise<Disco
 export function refuseDiscount(res: Response, refusal: DiscountRefusal): void {
   const params = Object.fromEntries(Object.entries(refusal).filter(([, v]) => v !== undefined)) as Record<string, string | number>;
   sendError(res, "validation_failed", { fields: { discount_code: [refusalMessage(refusal)] }, params });
+}
+
+/** A provider that did not answer a new payment: logged, and the payer hears to try again later (503); the payment ended as failed. */
+function providerUnavailable(req: Request, res: Response, error: unknown): void {
+  req.log.error({ err: error }, "payment provider did not answer a new payment");
+  res.set("Retry-After", "60");
+  sendError(res, "provider_unavailable");
 }

@@ -85,5 +85,6 @@ function siteFields(site: Site): Omit<Settings, "geoip_country" | "geoip_selecte
     delete_discount: site.deleteDiscount,
     mail_name: site.mailName,
     company_id: site.companyId,
+    cam_tiles: site.camTiles,
   };
 }

@@ -60,6 +60,7 @@ function siteColumns(input: SiteSettingsInput) {
     photoModeration: input.photo_moderation,
     mailName: input.mail_name,
     companyId: input.company_id,
+    camTiles: input.cam_tiles,
   } satisfies Partial<typeof sites.$inferInsert>;
 }
 
@@ -102,6 +103,7 @@ function siteSettings(site: Site): SiteResponse["settings"] {
     photo_moderation: site.photoModeration,
     mail_name: site.mailName,
     company_id: site.companyId,
+    cam_tiles: site.camTiles,
   };
 }
 
@@ -185,6 +187,7 @@ export function staffSiteRoutes(deps: { db: Db }) {
         minimum_message_costs: Object.entries(site.minimumMessageCosts)
           .map(([country, cost]) => ({ country, costs: cost.costs, currency: cost.currency }))
           .sort((a, b) => a.country.localeCompare(b.country)),
+        transaction_costs: Object.entries(site.transactionCosts).map(([method, costs]) => ({ method, fixed: costs.fixed, percent: costs.percent })),
         push_public_key: site.pushPublicKey && site.pushPrivateKey ? site.pushPublicKey : null,
         updated_at: site.updatedAt.toISOString(),
         companies: companyRows,
@@ -239,6 +242,18 @@ export function staffSiteRoutes(deps: { db: Db }) {
             await afterSiteChange(tx, staff, ip, { id: body.id, isDefault: false }, {
               action: body.action === "message_cost" ? "site.message_cost" : "site.message_cost_remove",
               changes: { [`minimum_message_costs.${body.country}`]: { before: before.minimumMessageCosts[body.country] ?? null, after: costs[body.country] ?? null } },
+            });
+            return { id: body.id };
+          }
+          if (body.action === "transaction_cost" || body.action === "transaction_cost_remove") {
+            const costs = { ...before.transactionCosts };
+            if (body.action === "transaction_cost") costs[body.method] = { fixed: body.fixed, percent: body.percent };
+            else if (!(body.method in costs)) return "not_found";
+            else delete costs[body.method];
+            await tx.update(sites).set({ transactionCosts: costs, updatedAt: sql`now()` }).where(eq(sites.id, body.id));
+            await afterSiteChange(tx, staff, ip, { id: body.id, isDefault: false }, {
+              action: body.action === "transaction_cost" ? "site.transaction_cost" : "site.transaction_cost_remove",
+              changes: { [`transaction_costs.${body.method}`]: { before: before.transactionCosts[body.method] ?? null, after: costs[body.method] ?? null } },
             });
             return { id: body.id };
           }

@@ -121,6 +121,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
         paying_members: site.payingMembers,
         revenue_today: site.revenueToday,
         messages_today: site.messagesToday,
+        cam_clicks_today: site.camClicksToday,
         photo_queue: site.photoQueue,
         report_queue: site.reportQueue,
       })),

@@ -14,8 +14,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const t = fixedT(urlLocale(request));
   return {
     loggedIn: user !== null,
-    title: t("home.metaTitle", { site: settings.name }),
-    description: t("home.metaDescription", { site: settings.name }),
+    // docs/product.md §3 settings: the site's index_title and description are the home page's (the translated texts when a site leaves them empty).
+    title: settings.index_title || t("home.metaTitle", { site: settings.name }),
+    description: settings.description || t("home.metaDescription", { site: settings.name }),
     site: settings.name,
     canSearch: user !== null || visitorMaySearch(settings, requestHasTrafficSource(request)),
   };

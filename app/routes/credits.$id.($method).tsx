@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { CreatePaymentResponse, DiscountCodeInput, DiscountRefusal, PaymentMethodId } from "#contract/payments";
-import { paymentMethodNames } from "#contract/payment-methods";
+import { paymentMethodNames, transactionCostsFor } from "#contract/payment-methods";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -84,7 +84,10 @@ export default function ChooseMethod() {
   const locale = useLocale();
   const { pkg, method, methods, country, discount, discountError, typedCode } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
-  const amount = formatMoney(pkg.discounted_amount ?? pkg.amount, pkg.currency, locale);
+  const price = pkg.discounted_amount ?? pkg.amount;
+  const amount = formatMoney(price, pkg.currency, locale);
+  // docs/product.md §3: the chosen method's transaction costs are shown before paying and are part of what is paid.
+  const costs = method ? transactionCostsFor(methods.find((m) => m.id === method)?.transaction_costs, price) : 0;
   return (
     <section className="container max-w-2xl py-8" data-testid={method ? "confirm-page" : "method-page"}>
       <h1 className="text-2xl font-bold text-gray-900">{t(method ? "title.confirm" : "title.method")}</h1>
@@ -113,9 +116,14 @@ export default function ChooseMethod() {
             <MethodLogo method={method} name={paymentMethodNames[method]} />
             {paymentMethodNames[method]}
           </p>
+          {costs > 0 ? (
+            <p className="text-gray-800" data-testid="order-costs">
+              {t("methods.costsLine", { amount: formatMoney(costs, pkg.currency, locale) })}
+            </p>
+          ) : null}
           <p className="text-sm text-gray-600">{t("methods.secure")}</p>
           <Button data-testid="pay">
-            {t("methods.pay", { amount })}
+            {t("methods.pay", { amount: formatMoney(price + costs, pkg.currency, locale) })}
           </Button>
           <p>
             <Link to={`/credits/${pkg.id}` + (typedCode ? `?code=${encodeURIComponent(typedCode)}` : "")}>{t("methods.other")}</Link>
@@ -123,7 +131,7 @@ export default function ChooseMethod() {
         </Form>
       ) : (
         <>
-          <MethodList packageId={pkg.id} methods={methods} discountCode={typedCode} />
+          <MethodList packageId={pkg.id} methods={methods} discountCode={typedCode} price={price} currency={pkg.currency} />
           <p className="mt-6 text-sm text-gray-600">
             {t("methods.otherCountry")} <Link to="/credits">{t("title.credits")}</Link>
           </p>

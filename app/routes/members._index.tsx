@@ -8,23 +8,28 @@ import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
 import { getRegions } from "~/features/account/regions.server";
-import { useRootData } from "~/utils/root-data";
 import { MemberCard } from "~/features/members/member-card";
+import { CamTile } from "~/features/members/cam-tile";
+import { withCamTiles } from "#contract/cam";
+import { useFictionalBadge, useRootData } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { regionLabelKey } from "#contract/region-kinds";
+import { offeredFilters, type SearchFilter } from "~/features/discovery/search-filters";
 
 /** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */
-const filterKeys = ["gender", "country", "region", "min_age", "max_age"] as const;
 /** Cards in the grid's first row at its widest (xl:grid-cols-5): on the first screen, so their photos are not lazy. */
 const firstRow = 5;
-type Filters = Partial<Record<(typeof filterKeys)[number], string>>;
+type Filters = Partial<Record<SearchFilter, string>>;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const url = new URL(request.url);
+  // The settings are cached (getSettings): waiting for them before the search costs no api call.
+  const settings = await getSettings(request, context);
+  const offered = offeredFilters(settings.search_fields);
   const filters: Filters = {};
-  for (const key of filterKeys) {
+  for (const key of offered) {
     const value = url.searchParams.get(key)?.trim();
     if (value) filters[key] = value;
   }
@@ -32,7 +37,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // A member's search starts now and brings the member along (one api call for the page); see callWithMember.
   const early = query.success ? callWithMember(request, context, "/api/members.php", MembersResponse, { ...filters, page: query.data.page }) : null;
   early?.catch(() => undefined);
-  const settings = await getSettings(request, context);
   if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context);
   else await getUser(request, context);
   const t = fixedT(locale);
@@ -42,6 +46,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     description: metaDescription(locale, "members", { site: settings.name }),
     cdn: settings.cdn_prefix,
     filters,
+    offered,
+    // docs/product.md §1 live-cam tiles, without the partner's address (the click route asks the api for it).
+    cam: settings.cam_tiles ? { title: settings.cam_tiles.title, text: settings.cam_tiles.text, cta: settings.cam_tiles.cta, first: settings.cam_tiles.first, every: settings.cam_tiles.every } : null,
     countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
     regions: [] as { value: string; label: string }[],
   };
@@ -72,9 +79,15 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta
 
 export default function Members() {
   const { t } = useTranslation();
-  const { results, similar, numResults, pageNumber, pageCount, cdn, filters, invalid } = useLoaderData<typeof loader>();
+  const { results, similar, numResults, pageNumber, pageCount, cdn, filters, invalid, cam } = useLoaderData<typeof loader>();
   // The largest image of the first screen: the first photo of the grid (a card without a photo shows an initial).
   const firstPhoto = results.findIndex((member) => member.main_image);
+  // A card's place among the results (tiles take no part): the first row loads at once, the first photo first.
+  const places = new Map(results.map((member, index) => [member.id, index]));
+  const priorityOf = (id: number) => {
+    const index = places.get(id) ?? firstRow;
+    return index === firstPhoto ? "high" : index < firstRow ? "eager" : undefined;
+  };
   const searching = Object.keys(filters).length > 0;
   const pageLink = (page: number) => `?${new URLSearchParams({ ...filters, page: String(page) }).toString()}`;
   return (
@@ -102,14 +115,21 @@ export default function Members() {
         </div>
       ) : (
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="member-cards">
-          {results.map((member, index) => (
-            <li key={member.id}>
-              {/* The first row (5 cards at the widest) is on the first screen: loaded at once, the first one first. */}
-              <MemberCard member={member} cdn={cdn} priority={index === firstPhoto ? "high" : index < firstRow ? "eager" : undefined} />
-            </li>
-          ))}
+          {withCamTiles(results, cam).map((entry) =>
+            entry.kind === "cam" ? (
+              <li key={`cam-${entry.tile}`}>
+                <CamTile tiles={cam!} slot="search" tile={entry.tile} />
+              </li>
+            ) : (
+              <li key={entry.item.id}>
+                {/* The first row (5 cards at the widest) is on the first screen: loaded at once, the first one first. */}
+                <MemberCard member={entry.item} cdn={cdn} priority={priorityOf(entry.item.id)} />
+              </li>
+            ),
+          )}
         </ul>
       )}
+      {results.some((member) => member.fictional) ? <FictionalLegend /> : null}
       {pageCount > 1 ? (
         <nav className="mt-8 flex items-center justify-center gap-4" aria-label={t("members.pagination")}>
           {pageNumber > 1 ? (
@@ -131,11 +151,17 @@ export default function Members() {
             {t("members.search.similar")}
           </h2>
           <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="similar-cards">
-            {similar.map((member) => (
-              <li key={member.id}>
-                <MemberCard member={member} cdn={cdn} />
-              </li>
-            ))}
+            {withCamTiles(similar, cam, 1).map((entry) =>
+              entry.kind === "cam" ? (
+                <li key={`cam-${entry.tile}`}>
+                  <CamTile tiles={cam!} slot="similar" tile={entry.tile} />
+                </li>
+              ) : (
+                <li key={entry.item.id}>
+                  <MemberCard member={entry.item} cdn={cdn} />
+                </li>
+              ),
+            )}
           </ul>
         </section>
       ) : null}
@@ -144,6 +170,18 @@ export default function Members() {
 }
 
 /** The one-at-a-time ways of meeting members (issue 4 item 6), for logged-in members. */
+/** Under results with site-run profiles: what their badge means, in the site's own words (fictional_plural, fictional_singular) where it has them. */
+function FictionalLegend() {
+  const { t } = useTranslation();
+  const badge = useFictionalBadge();
+  const plural = useRootData()?.site.fictional.plural || t("member:fictional.plural");
+  return (
+    <p className="mt-4 text-sm text-gray-600" data-testid="fictional-legend">
+      {t("members.fictionalLegend", { plural: plural.charAt(0).toUpperCase() + plural.slice(1), badge })}
+    </p>
+  );
+}
+
 function DiscoveryLinks() {
   const { t } = useTranslation("discovery");
   if (!useRootData()?.user) return null;
@@ -160,58 +198,69 @@ const fieldClass = "mt-1 block w-full rounded-md border border-gray-300 bg-white
 /** A GET form: the search lands in the URL; "Clear" empties the results and the count together (docs/product.md §4). */
 function SearchForm() {
   const { t } = useTranslation();
-  const { filters, countries, regions } = useLoaderData<typeof loader>();
+  const { filters, offered, countries, regions } = useLoaderData<typeof loader>();
+  const shows = (key: SearchFilter) => offered.includes(key);
   return (
     <Form method="get" action="/members" className="mt-4 grid grid-cols-2 gap-3 rounded-xl bg-white p-4 ring-1 ring-gray-100 md:grid-cols-6" data-testid="search-form">
-      <div>
-        <label htmlFor="search-gender" className="text-sm font-medium text-gray-700">
-          {t("members.search.gender")}
-        </label>
-        <select id="search-gender" name="gender" defaultValue={filters.gender ?? ""} className={fieldClass}>
-          <option value="">{t("members.search.any")}</option>
-          <option value="female">{t("profile.gender.female")}</option>
-          <option value="male">{t("profile.gender.male")}</option>
-        </select>
-      </div>
-      <div>
-        <label htmlFor="search-country" className="text-sm font-medium text-gray-700">
-          {t("steps.country")}
-        </label>
-        <select id="search-country" name="country" defaultValue={filters.country ?? ""} className={fieldClass}>
-          <option value="">{t("members.search.any")}</option>
-          {countries.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        {/* The region list is the searched country's, named as that country names its regions. */}
-        <label htmlFor="search-region" className="text-sm font-medium text-gray-700">
-          {filters.country ? t(regionLabelKey(filters.country), { ns: "profile" }) : t("steps.region")}
-        </label>
-        <select id="search-region" name="region" defaultValue={filters.region ?? ""} className={fieldClass} disabled={regions.length === 0}>
-          <option value="">{t(regions.length === 0 ? "members.search.regionAfterCountry" : "members.search.any")}</option>
-          {regions.map((r) => (
-            <option key={r.value} value={r.value}>
-              {r.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div>
-        <label htmlFor="search-min_age" className="text-sm font-medium text-gray-700">
-          {t("members.search.minAge")}
-        </label>
-        <input type="number" id="search-min_age" name="min_age" min={18} max={99} defaultValue={filters.min_age ?? ""} className={fieldClass} />
-      </div>
-      <div>
-        <label htmlFor="search-max_age" className="text-sm font-medium text-gray-700">
-          {t("members.search.maxAge")}
-        </label>
-        <input type="number" id="search-max_age" name="max_age" min={18} max={99} defaultValue={filters.max_age ?? ""} className={fieldClass} />
-      </div>
+      {shows("gender") ? (
+        <div>
+          <label htmlFor="search-gender" className="text-sm font-medium text-gray-700">
+            {t("members.search.gender")}
+          </label>
+          <select id="search-gender" name="gender" defaultValue={filters.gender ?? ""} className={fieldClass}>
+            <option value="">{t("members.search.any")}</option>
+            <option value="female">{t("profile.gender.female")}</option>
+            <option value="male">{t("profile.gender.male")}</option>
+          </select>
+        </div>
+      ) : null}
+      {shows("country") ? (
+        <div>
+          <label htmlFor="search-country" className="text-sm font-medium text-gray-700">
+            {t("steps.country")}
+          </label>
+          <select id="search-country" name="country" defaultValue={filters.country ?? ""} className={fieldClass}>
+            <option value="">{t("members.search.any")}</option>
+            {countries.map((c) => (
+              <option key={c.value} value={c.value}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {shows("region") ? (
+        <div>
+          {/* The region list is the searched country's, named as that country names its regions. */}
+          <label htmlFor="search-region" className="text-sm font-medium text-gray-700">
+            {filters.country ? t(regionLabelKey(filters.country), { ns: "profile" }) : t("steps.region")}
+          </label>
+          <select id="search-region" name="region" defaultValue={filters.region ?? ""} className={fieldClass} disabled={regions.length === 0}>
+            <option value="">{t(regions.length === 0 ? "members.search.regionAfterCountry" : "members.search.any")}</option>
+            {regions.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
+      {shows("min_age") ? (
+        <div>
+          <label htmlFor="search-min_age" className="text-sm font-medium text-gray-700">
+            {t("members.search.minAge")}
+          </label>
+          <input type="number" id="search-min_age" name="min_age" min={18} max={99} defaultValue={filters.min_age ?? ""} className={fieldClass} />
+        </div>
+      ) : null}
+      {shows("max_age") ? (
+        <div>
+          <label htmlFor="search-max_age" className="text-sm font-medium text-gray-700">
+            {t("members.search.maxAge")}
+          </label>
+          <input type="number" id="search-max_age" name="max_age" min={18} max={99} defaultValue={filters.max_age ?? ""} className={fieldClass} />
+        </div>
+      ) : null}
       <div className="col-span-2 flex items-end gap-2 md:col-span-1">
         <Button size="sm" className="flex-1">
           {t("members.search.submit")}

@@ -7,17 +7,23 @@ import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
-import { callWithMember, requireUser } from "~/utils/session.server";
+import { callWithMember, getSettings, requireUser } from "~/utils/session.server";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { Notice } from "~/components/ui/notice";
 import { pageMeta } from "~/utils/page-title";
 import { settingsFromForm } from "~/features/account/notifications.server";
 import { Button } from "~/components/ui/button";
+import { afterHydration } from "~/utils/when-shown";
+import { useHydrated } from "~/utils/hydrated";
+
+// Push happens in the browser: the switch's code loads after hydration (without JavaScript the page says push needs it).
+const PushSwitch = afterHydration(() => import("~/features/push/push-switch").then((m) => m.PushSwitch));
 
 /**
  * Issue 17 /notifications (the account menu's Settings): a switch per kind (messages, likes, matches, news)
  * and channel (e-mail, push), and, when mail stopped (docs/product.md §3 notifications_disabled), why and how to get it
- * back. Plain forms: they work without JavaScript. The texts are rendered on the server (the notifications
+ * back. Plain forms: they work without JavaScript. On a site with push keys, this browser's push switch (issue 27):
+ * on, off, or why it cannot be (app/features/push/push-switch.tsx). The texts are rendered on the server (the notifications
  * namespace never ships to the browser).
  */
 type Kind = (typeof notificationKinds)[number];
@@ -34,6 +40,16 @@ function textsOf(locale: Parameters<typeof fixedT>[0]) {
     save: t("save"),
     saved: t("saved"),
     pushHint: t("pushHint"),
+    device: {
+      title: t("device.title"),
+      label: t("device.label"),
+      on: t("device.on"),
+      off: t("device.off"),
+      needsJavaScript: t("device.needsJavaScript"),
+      notCapable: t("device.notCapable"),
+      denied: t("device.denied"),
+      failed: t("device.failed"),
+    },
     paused: {
       title: t("paused.title"),
       fbl: t("paused.fbl"),
@@ -51,7 +67,7 @@ function textsOf(locale: Parameters<typeof fixedT>[0]) {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const early = callWithMember(request, context, "/api/notifications.php", NotificationSettingsResponse, {});
-  await requireUser(request, context);
+  const [, settings] = await Promise.all([requireUser(request, context), getSettings(request, context)]);
   const result = (await early) ?? (await apiFor(request, context).get("/api/notifications.php", NotificationSettingsResponse));
   if (!result.ok) throw data(null, { status: result.status });
   const done = new URL(request.url).searchParams.get("done");
@@ -60,6 +76,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     texts,
     settings: result.data.settings,
     reasons: result.data.notifications_disabled,
+    /** The site's push key: without one the site has no push, and no switch. */
+    pushPublicKey: settings.push_public_key,
     done: done === "saved" || done === "resumed" ? done : null,
     title: texts.title,
     description: metaDescription(locale, "notifications"),
@@ -92,9 +110,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Notifications() {
-  const { texts, settings, reasons, done } = useLoaderData<typeof loader>();
+  const { texts, settings, reasons, done, pushPublicKey } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const navigation = useNavigation();
+  // Push needs JavaScript: until the page runs it (or without it), the push section says so.
+  const hydrated = useHydrated();
   // A new location after each save: the form mounts again with what the api kept.
   const { key } = useLocation();
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
@@ -187,6 +207,14 @@ export default function Notifications() {
             {texts.save}
           </Button>
         </Form>
+        {pushPublicKey ? (
+          <section aria-labelledby="push-device-title" className="min-h-32 space-y-3 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-100" data-testid="push-device">
+            <h2 id="push-device-title" className="text-lg font-semibold text-gray-900">
+              {texts.device.title}
+            </h2>
+            {hydrated ? <PushSwitch publicKey={pushPublicKey} texts={texts.device} /> : <p className="text-gray-700">{texts.device.needsJavaScript}</p>}
+          </section>
+        ) : null}
       </div>
     </section>
   );

@@ -31,7 +31,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireUser(request, context);
   const result = (await early) ?? (await apiFor(request, context).get("/api/payment.php", PaymentResponse, { id }));
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
-  return { payment: result.data.payment, title: fixedT(locale, "payments")("title.result"), description: metaDescription(locale, "payment") };
+  return { payment: result.data.payment, retryMethods: result.data.retry_methods, title: fixedT(locale, "payments")("title.result"), description: metaDescription(locale, "payment") };
 }
 
 /** The sandbox's bank (a TEST panel on a pending direct debit): collects, refuses or returns it, then shows the page again. */
@@ -58,7 +58,7 @@ export default function PaymentResult() {
   const { t } = useTranslation("payments");
   const locale = useLocale();
   const root = useRootData();
-  const { payment } = useLoaderData<typeof loader>();
+  const { payment, retryMethods } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const pending = payment.status === "pending";
   const refreshing = refreshes(payment);
@@ -120,13 +120,16 @@ export default function PaymentResult() {
                   {t("result.retryCard")}
                 </Button>
               </Form>
-              {payment.package_id ? (
-                <Form method="post" action={`/credits/${payment.package_id}/paypal`}>
-                  <button type="submit" className="rounded-full bg-white px-4 py-2 font-semibold text-gray-900 ring-1 ring-gray-300 hover:ring-primary" data-testid="retry-paypal">
-                    {t("result.payPal")}
-                  </button>
-                </Form>
-              ) : null}
+              {/* The other methods the site really routes for this country (the api's retry_methods), each one button. */}
+              {payment.package_id
+                ? retryMethods.map((method) => (
+                    <Form key={method} method="post" action={`/credits/${payment.package_id}/${method}`}>
+                      <button type="submit" className="rounded-full bg-white px-4 py-2 font-semibold text-gray-900 ring-1 ring-gray-300 hover:ring-primary" data-testid={`retry-${method}`}>
+                        {t("result.payWith", { method: paymentMethodNames[method] })}
+                      </button>
+                    </Form>
+                  ))
+                : null}
             </div>
           ) : payment.package_id ? (
             <p className="mt-3">

@@ -54,6 +54,9 @@ export default function StaffDashboard() {
                   {texts.messages}
                 </th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">
+                  {texts.camClicks}
+                </th>
+                <th scope="col" className="px-4 py-3 text-right font-semibold">
                   {texts.photoQueue}
                 </th>
                 <th scope="col" className="px-4 py-3 text-right font-semibold">
@@ -73,6 +76,9 @@ export default function StaffDashboard() {
                     {site.revenue_today.length ? site.revenue_today.map((r) => formatMoney(r.amount, r.currency, "en")).join(", ") : texts.noRevenue}
                   </td>
                   <td className="px-4 py-3 text-right tabular-nums">{site.messages_today}</td>
+                  <td className="px-4 py-3 text-right tabular-nums" data-testid="staff-dashboard-cam-clicks">
+                    {site.cam_clicks_today}
+                  </td>
                   <td className="px-4 py-3 text-right tabular-nums">{site.photo_queue}</td>
                   <td className="px-4 py-3 text-right tabular-nums">{site.report_queue}</td>
                 </tr>

@@ -2,12 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { siteCountries } from "#contract/locales";
+import { paymentMethodIds, paymentMethodNames, type PaymentMethodId } from "#contract/payment-methods";
 import { SiteResponse } from "#contract/staff-sites";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
-import { formText } from "~/features/staff/staff-write.server";
+import { formNumber, formText } from "~/features/staff/staff-write.server";
 import { saveSite } from "~/features/staff/site-settings.server";
 import { SiteSettingsForm } from "~/features/staff/site-settings";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
@@ -43,16 +44,16 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const id = siteId(params);
   const form = await request.formData();
   const intent = formText(form, "intent");
-  const body =
-    intent === "update"
-      ? { action: "update", id, updated_at: formText(form, "updated_at") }
-      : intent === "message_cost"
-        ? { action: "message_cost", id, country: formText(form, "country"), costs: amount(formText(form, "costs")), currency: formText(form, "currency").toUpperCase() }
-        : intent === "message_cost_remove"
-          ? { action: "message_cost_remove", id, country: formText(form, "country") }
-          : intent === "push_keys"
-            ? { action: "push_keys", id, keys: formText(form, "keys") }
-            : null;
+  const number = (name: string) => (formText(form, name) ? formNumber(form, name) : 0);
+  const bodies: Record<string, () => Record<string, unknown>> = {
+    update: () => ({ action: "update", id, updated_at: formText(form, "updated_at") }),
+    message_cost: () => ({ action: "message_cost", id, country: formText(form, "country"), costs: amount(formText(form, "costs")), currency: formText(form, "currency").toUpperCase() }),
+    message_cost_remove: () => ({ action: "message_cost_remove", id, country: formText(form, "country") }),
+    transaction_cost: () => ({ action: "transaction_cost", id, method: formText(form, "method"), fixed: number("fixed"), percent: formText(form, "percent") ? amount(formText(form, "percent")) : 0 }),
+    transaction_cost_remove: () => ({ action: "transaction_cost_remove", id, method: formText(form, "method") }),
+    push_keys: () => ({ action: "push_keys", id, keys: formText(form, "keys") }),
+  };
+  const body = Object.hasOwn(bodies, intent) ? bodies[intent]!() : null;
   if (!body) throw data(null, { status: 400 });
   const saved = await saveSite(request, context, form, body);
   // The form keeps the time it was read: after "changed meanwhile" a second press is refused again until a reload.
@@ -67,6 +68,7 @@ export default function StaffSite() {
   const refused = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const costs = texts.costs;
+  const fees = texts.transactionCosts;
   const settingsRefused = refused?.intent === "update" ? refused : null;
   const changed = settingsRefused?.fields.updated_at;
   return (
@@ -139,6 +141,55 @@ export default function StaffSite() {
             <div className="sm:col-span-3">
               <Button size="sm" disabled={busy}>
                 {costs.add}
+              </Button>
+            </div>
+          </Form>
+        </StaffCard>
+        <StaffCard title={fees.title} testId="site-transaction-costs">
+          <p className="text-sm text-gray-600">{fees.lead}</p>
+          {site.transaction_costs.length === 0 ? (
+            <p className="mt-2 text-sm text-gray-700">{fees.empty}</p>
+          ) : (
+            <StaffTable testId="site-transaction-cost-list" headings={[fees.method, fees.costs, ""]} className="mt-2">
+              {site.transaction_costs.map((cost) => (
+                <tr key={cost.method}>
+                  <td className="px-4 py-2">{paymentMethodNames[cost.method as PaymentMethodId] ?? cost.method}</td>
+                  <td className="px-4 py-2 tabular-nums">
+                    {(cost.fixed / 100).toFixed(2)} + {cost.percent}%
+                  </td>
+                  <td className="px-4 py-2">
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="transaction_cost_remove" />
+                      <input type="hidden" name="method" value={cost.method} />
+                      <Button size="sm" variant="neutral" disabled={busy}>
+                        {fill(fees.remove, { method: paymentMethodNames[cost.method as PaymentMethodId] ?? cost.method })}
+                      </Button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </StaffTable>
+          )}
+          <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-3">
+            <input type="hidden" name="intent" value="transaction_cost" />
+            <StaffField id="fee-method" label={fees.method}>
+              <select id="fee-method" name="method" className={staffField}>
+                {paymentMethodIds.map((method) => (
+                  <option key={method} value={method}>
+                    {paymentMethodNames[method]}
+                  </option>
+                ))}
+              </select>
+            </StaffField>
+            <StaffField id="fee-fixed" label={fees.fixed} hint={fees.fixedHint}>
+              <input id="fee-fixed" name="fixed" type="number" min={0} max={100000} defaultValue={0} className={staffField} />
+            </StaffField>
+            <StaffField id="fee-percent" label={fees.percent} hint={fees.percentHint}>
+              <input id="fee-percent" name="percent" inputMode="decimal" pattern="\d{1,2}([.,]\d{1,2})?" defaultValue="0" className={staffField} />
+            </StaffField>
+            <div className="sm:col-span-3">
+              <Button size="sm" disabled={busy}>
+                {fees.add}
               </Button>
             </div>
           </Form>

@@ -13,3 +13,9 @@ export function useLocale(): Locale {
   const { i18n } = useTranslation();
   return root?.locale ?? (isLocale(i18n.language) ? i18n.language : "en");
 }
+
+/** The badge of a site-run profile: the site's own name for one (settings fictional_singular), else the translated one. */
+export function useFictionalBadge(): string {
+  const { t } = useTranslation();
+  return useRootData()?.site.fictional.singular || t("member:fictional.badge");
+}

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { PackagesResponse, PaymentResponse, TransactionResponse, TransactionsResponse } from "#contract/payments";
 import { UserResponse } from "#contract/user";
-import { creditLedger, paymentEvents } from "../../api/db/schema";
+import { creditLedger, paymentEvents, sites } from "../../api/db/schema";
+import { clearSiteCache } from "../../api/domain/sites";
 import { hashPassword } from "../../api/domain/passwords";
 import { call, expectApiError, startApi, type Harness } from "./harness";
 import { balanceOf, newPayingMember, notify, notifyStatus, packagesFor, paymentRow, paymentStatus, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
@@ -108,6 +109,31 @@ describe("POST /api/payment.php", () => {
     const created = await startPayment(api, a, { package_id: (await nlPackage(a)).id, method: "ideal" });
     expect(created.redirect_url).toMatch(/^\/sandbox-checkout\/[A-Za-z0-9_-]{32}$/);
     expect(await paymentStatus(api, a, created.payment_id)).toBe("pending");
+  });
+});
+
+describe("transaction costs (docs/product.md §3 Payment)", () => {
+  it("are the site's per method: shown with the methods, added to the price paid after a discount, and stored with the payment", async () => {
+    await api.db.update(sites).set({ transactionCosts: { ideal: { fixed: 29, percent: 1.5 } } }).where(eq(sites.id, 1));
+    clearSiteCache();
+    try {
+      const a = await newMember();
+      const listed = await packagesFor(api, a, "NL");
+      expect(listed.methods.find((m) => m.id === "ideal")?.transaction_costs).toEqual({ fixed: 29, percent: 1.5 });
+      expect(listed.methods.find((m) => m.id === "cards")?.transaction_costs).toBeNull();
+      const pkg = await nlPackage(a);
+      const { payment_id } = await startPayment(api, a, { package_id: pkg.id, method: "ideal" });
+      const row = await paymentRow(api, payment_id);
+      const costs = 29 + Math.round((pkg.amount * 1.5) / 100);
+      expect([row.transactionCosts, row.amount]).toEqual([costs, pkg.amount + costs]);
+      const shown = TransactionResponse.parse(await (await call(api, "GET", `/api/transaction.php?id=${payment_id}`, { token: a.token })).json());
+      expect(shown.payment.transaction_costs).toBe(costs);
+      const card = await startPayment(api, a, { package_id: pkg.id, method: "cards" });
+      expect((await paymentRow(api, card.payment_id)).transactionCosts).toBe(0);
+    } finally {
+      await api.db.update(sites).set({ transactionCosts: {} }).where(eq(sites.id, 1));
+      clearSiteCache();
+    }
   });
 });
 

@@ -66,6 +66,7 @@ function newSettings(domain: string, overrides: Partial<SiteSettingsInput> = {})
     photo_moderation: "post",
     mail_name: "Console Dates",
     company_id: 1,
+    cam_tiles: null,
     ...overrides,
   };
 }
@@ -126,7 +127,7 @@ describe("sites and their settings", () => {
     expect((await settingsOf(api, "unknown-host.example")).domain).toBe(first.settings.domain);
   });
 
-  it("minimum message costs per country and the push keys change the settings members get", async () => {
+  it("minimum message costs per country, transaction costs per method and the push keys change what members get", async () => {
     const id = await createSite("costs.example");
     expect((await postSite({ action: "message_cost", id, country: "NL", costs: 1.49, currency: "EUR" })).status).toBe(200);
     expect((await settingsOf(api, "costs.example")).minimum_message_costs).toEqual({ NL: { costs: 1.49, currency: "EUR" } });
@@ -135,6 +136,13 @@ describe("sites and their settings", () => {
     expect((await postSite({ action: "message_cost_remove", id, country: "NL" })).status).toBe(200);
     expect((await settingsOf(api, "costs.example")).minimum_message_costs).toEqual({});
     await expectApiError(await postSite({ action: "message_cost_remove", id, country: "NL" }), 404, "not_found");
+
+    expect((await postSite({ action: "transaction_cost", id, method: "ideal", fixed: 29, percent: 1.5 })).status).toBe(200);
+    const methods = async () => MemberPackages.parse(await (await call(api, "GET", "/api/packages.php?country=NL", { host: "costs.example" })).json()).methods;
+    expect((await methods()).find((m) => m.id === "ideal")?.transaction_costs).toEqual({ fixed: 29, percent: 1.5 });
+    await expectApiError(await postSite({ action: "transaction_cost", id, method: "ideal", fixed: -1, percent: 0 }), 400, "validation_failed");
+    expect((await postSite({ action: "transaction_cost_remove", id, method: "ideal" })).status).toBe(200);
+    expect((await methods()).find((m) => m.id === "ideal")?.transaction_costs).toBeNull();
 
     const before = (await settingsOf(api, "costs.example")).push_public_key;
     expect((await postSite({ action: "push_keys", id, keys: "generate" })).status).toBe(200);

@@ -51,6 +51,7 @@ const pages: Record<string, Entry> = {
   "credits.repeat-order.tsx": { group: "purchase", visits: () => at("/credits/repeat-order") },
   "directdebit.tsx": { group: "account", visits: (s) => at(`/directdebit?package=${s.packageId}`) },
   "dismiss.tsx": { notAPage: "a POST only (dismiss a banner)" },
+  "cam.$slot.$tile.tsx": { notAPage: "a live-cam tile's click: counted, then a redirect to the partner" },
   "landers.alonetonight.($slug).tsx": { group: "lander", visits: () => at("/landers/alonetonight/bdsm") },
   "landers.collagelanding.($slug).tsx": { group: "lander", visits: () => at("/landers/collagelanding/MILF") },
   "landers.gallery.($slug).tsx": { group: "lander", visits: () => at("/landers/gallery/discreet") },

@@ -118,6 +118,12 @@ test.describe("visitors", () => {
     await page.goto(`${site}/members?network=x`);
     const cards = page.getByTestId("member-cards");
     await expect(cards.getByRole("link").first()).toBeVisible();
+    // This site's search_fields leave the region out (docs/product.md §3): its search form has no region filter.
+    const form = page.getByTestId("search-form");
+    await expect(form.getByLabel("Looking for")).toBeVisible();
+    await expect(form.locator('[name="region"]')).toHaveCount(0);
+    // Nor live-cam tiles: the demo sets them on the default site only.
+    await expect(page.getByTestId("cam-tile")).toHaveCount(0);
     // The traffic source is kept (cookie): the next pages need no ?network=.
     await page.goto(`${site}/members?page=2`);
     await expect(cards.getByRole("link").first()).toBeVisible();

@@ -21,6 +21,8 @@ test.describe("home", () => {
     expect(response?.status()).toBe(200);
     await expectHtmlLang(page, "en");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(englishHeadline);
+    // The site's index_title (docs/product.md §3 settings) is the home page's title.
+    await expect(page).toHaveTitle("Rendezvous: meet and chat with singles near you");
 
     const loginLink = header(page).getByRole("link", { name: "Login", exact: true });
     await expect(loginLink).toBeVisible();

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
+import { devices } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { TeasersResponse } from "#contract/members";
 import { accounts, expect, expectPath, login, sameOrigin, test } from "./fixtures";
@@ -70,4 +72,38 @@ test("a logged-in member who opens a funnel goes to the member's page", async ({
   await login(page, accounts.free);
   await page.goto(`/members/${members[0]!.id}/landing3`);
   await expectPath(page, `/members/${members[0]!.id}`);
+});
+
+test.describe("on a phone", () => {
+  // A phone's viewport, touch and user agent (the server tells a smartphone by its user agent); the worker's browser stays.
+  const { defaultBrowserType: _browser, ...phone } = devices["Pixel 7"];
+  test.use(phone);
+
+  test("a funnel signup opens the chat with the activation reminder as a modal, which closes to the chat", { tag: "@nojs" }, async ({ page }) => {
+    const { members } = TeasersResponse.parse(await (await page.request.get("/api/teasers.php?count=1")).json());
+    const member = members[0]!;
+    await page.goto(`/members/${member.id}/signup`);
+    const account = newAccountDetails();
+    const form = page.getByTestId("funnel-signup");
+    await form.getByLabel("E-mail address").fill(account.email);
+    await form.getByLabel("Username").fill(account.name);
+    await form.getByLabel("Date of birth", { exact: true }).fill("1990-02-03");
+    await form.getByLabel("Password", { exact: true }).fill(account.password);
+    await form.getByRole("button", { name: "Create account" }).click();
+
+    // docs/product.md §4: api_signup_complete on a smartphone makes the activation reminder a modal.
+    await expectPath(page, `/members/${member.id}/chat?api_signup_complete=1`, { withSearch: true });
+    const modal = page.getByRole("dialog", { name: "Please confirm your e-mail address" });
+    await expect(modal).toBeVisible();
+    await expect(modal.getByRole("button", { name: "Send the e-mail again" })).toBeVisible();
+    if (test.info().project.use.javaScriptEnabled) {
+      const audit = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(audit.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
+    await modal.getByRole("link", { name: "Close" }).click();
+    await expectPath(page, `/members/${member.id}/chat`, { withSearch: true });
+    await expect(modal).toHaveCount(0);
+    // The chat's own reminder stays.
+    await expect(page.getByTestId("chat-confirm-yours")).toBeVisible();
+  });
 });

@@ -100,7 +100,7 @@ test("a repeat order charges the stored card at once", { tag: "@nojs" }, async (
   await expect(page.getByTestId("nav-credits")).toContainText("320");
 });
 
-test("a declined stored card says 'Credit card payment failed' and offers PayPal", { tag: "@nojs" }, async ({ page }) => {
+test("a declined stored card says 'Credit card payment failed' and offers the card again and the site's other methods", { tag: "@nojs" }, async ({ page }) => {
   await signUp(page.request);
   await choosePackageAndMethod(page, "cards");
   await payAtSandbox(page, "paid", "declines_later");
@@ -110,6 +110,7 @@ test("a declined stored card says 'Credit card payment failed' and offers PayPal
   await expectStatus(page, "failed");
   await expect(page.getByTestId("payment-failed")).toContainText("Credit card payment failed");
   await expect(page.getByTestId("retry-card")).toBeVisible();
+  await expect(page.getByTestId("retry-ideal")).toHaveText("Pay with iDEAL");
   await page.getByTestId("retry-paypal").click();
   await payAtSandbox(page, "paid");
   await expectStatus(page, "paid");

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { accounts, expect, expectPath, login, test } from "./fixtures";
+import { staffLogin } from "./staff-support";
 
 /** Issue 4 item 3: member search with filters in the URL, with JavaScript on and off. */
 test.describe("member search", () => {
@@ -87,5 +88,26 @@ test.describe("member search", () => {
     expect(response?.status()).toBe(200);
     await expect(page.getByTestId("search-invalid")).toBeVisible();
     await expect(page.getByTestId("search-form")).toBeVisible();
+  });
+
+  test("live-cam tiles among the results are labelled advertising; a click goes to the partner and is counted", async ({ page, browser, baseURL }) => {
+    const tiles = page.getByTestId("cam-tile");
+    await expect(tiles.first()).toBeVisible();
+    await expect(tiles.first().getByTestId("cam-tile-ad")).toHaveText("Advertisement");
+    await expect(tiles.first().locator("img")).toHaveAttribute("src", /^\/cam\/tile-\d\.svg$/);
+    const admin = await browser.newPage({ baseURL });
+    await staffLogin(admin, "admin");
+    await admin.goto("/staff");
+    const clicksOf = async () => Number(await admin.getByTestId("staff-dashboard-site").filter({ hasText: "(localhost)" }).getByTestId("staff-dashboard-cam-clicks").innerText());
+    const before = await clicksOf();
+
+    // The click goes through our counting route, which sends the browser on to the partner (offline here: only the request is checked).
+    const partner = page.waitForRequest((request) => request.url().startsWith("https://cams.example/"));
+    await tiles.first().click();
+    expect((await partner).url()).toMatch(/^https:\/\/cams\.example\/go\?aff=rendezvous&network=/);
+    await admin.reload();
+    // At least this click (a parallel run of this test may add its own).
+    expect(await clicksOf()).toBeGreaterThanOrEqual(before + 1);
+    await admin.close();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { snippet, startOfUtcDay, swipeLikesLeft } from "../../api/domain/discovery";
+import { offeredFilters } from "../../app/features/discovery/search-filters";
 
 describe("the swipe game's day (UTC)", () => {
   it("starts at midnight UTC, whatever the time of day", () => {
@@ -23,5 +24,15 @@ describe("the about-me snippet of a card", () => {
     expect(snippet("  Hello   there  ")).toBe("Hello there");
     expect(snippet("one two three four", 10)).toBe("one two…");
     expect(snippet("abcdefghijklmnop", 10)).toBe("abcdefghij…");
+  });
+});
+
+describe("the search form's filters (settings search_fields)", () => {
+  it("offers the listed fields, the region only with the country, and every field when the site lists none", () => {
+    expect(offeredFilters(["gender", "country", "countryregion", "min_age", "max_age"])).toEqual(["gender", "country", "region", "min_age", "max_age"]);
+    expect(offeredFilters(["country", "countryregion", "min_age", "max_age"])).toEqual(["country", "region", "min_age", "max_age"]);
+    expect(offeredFilters(["countryregion", "min_age"])).toEqual(["min_age"]);
+    expect(offeredFilters(["max_age", "gender"])).toEqual(["gender", "max_age"]);
+    expect(offeredFilters([])).toEqual(["gender", "country", "region", "min_age", "max_age"]);
   });
 });

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { decimalToMinor, minorToDecimal } from "../../api/services/payments/types";
 import { createVerotelProvider, flexpaySignature, flexpayUrlSignature } from "../../api/services/payments/verotel";
-import { currencyOf, demoPackages, methodsFor, paymentCountry } from "../../api/domain/payments/catalogue";
+import { currencyOf, demoPackages, methodsFor, paymentCountry, retryMethodsFor } from "../../api/domain/payments/catalogue";
 import { formatMoney } from "../../app/features/payments/money";
+import { transactionCostsFor } from "../../contract/payment-methods";
 
 /** Issue 15 rules that need no database: money without floats, currencies and methods per country, the FlexPay signature. */
 describe("money in minor units", () => {
@@ -121,5 +122,25 @@ describe("Verotel postbacks", () => {
   it("reads a sale's postback as a claim of payment with its amount, currency and ids; a later event claims nothing", () => {
     expect(notification(signed(sale))).toEqual({ reference: "ref-1", status: "paid", amount: 2999, currency: "EUR", eventId: "9123456", providerReference: "433456" });
     expect(notification(signed({ ...sale, event: "credit" }))?.status).toBe("pending");
+  });
+});
+
+describe("transaction costs (docs/product.md §3 Payment)", () => {
+  it("are the fixed part plus the percentage of the price, rounded to the minor unit; none without costs", () => {
+    expect(transactionCostsFor({ fixed: 25, percent: 1.4 }, 2999)).toBe(25 + 42);
+    expect(transactionCostsFor({ fixed: 0, percent: 2.5 }, 1)).toBe(0);
+    expect(transactionCostsFor({ fixed: 0, percent: 50 }, 1)).toBe(1);
+    expect(transactionCostsFor({ fixed: 35, percent: 0 }, 14999)).toBe(35);
+    expect(transactionCostsFor(null, 2999)).toBe(0);
+    expect(transactionCostsFor(undefined, 2999)).toBe(0);
+  });
+});
+
+describe("a failed payment's retry methods", () => {
+  it("are the country's methods the site routes, without the failed one, direct debit and Apple Pay", () => {
+    expect(retryMethodsFor("NL", "cards", () => true)).toEqual(["ideal", "paypal", "sct", "paysafecard"]);
+    // A site that routes only cards (and direct debit) to its provider offers nothing else after a failed card: no PayPal.
+    expect(retryMethodsFor("NL", "cards", (m) => m === "cards" || m === "sdd")).toEqual([]);
+    expect(retryMethodsFor("PL", "blik", (m) => m !== "paypal")).toEqual(["prezelewy24", "cards", "paysafecard"]);
   });
 });

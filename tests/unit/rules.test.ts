@@ -5,6 +5,7 @@ import { termsVersionDate } from "~/utils/legal";
 import { localizePath, safeRedirectPath, splitLocale } from "~/utils/paths";
 import { preferredLocale } from "~/utils/locale.server";
 import { alertCandidates } from "~/features/members/member-alerts.server";
+import { browserPushState, pushAlertShows } from "~/features/push/push-state";
 import { hasBackButton } from "~/components/layout/back-button";
 import { pageTitle } from "~/utils/page-title";
 
@@ -122,6 +123,41 @@ describe("member banners before dismissals (docs/product.md §2 warning banners,
       { key: "hide-enrich-alert" },
     ]);
     expect(alertCandidates(member("not_confirmed", ["listunsubscribe"], image))).toEqual([{ key: "hide-disabled-notifications-alert", reasons: ["listunsubscribe"] }]);
+  });
+
+  it("offers push to an activated member where the site has push keys and the page is in the members area, after the other banners", () => {
+    const now = Date.now();
+    expect(alertCandidates(member("active", [], image), null, now, "KEY")).toEqual([{ key: "hide-push-notification-alert", publicKey: "KEY" }]);
+    expect(alertCandidates(member("active", ["fbl"], null), null, now, "KEY")).toEqual([
+      { key: "hide-disabled-notifications-alert", reasons: ["fbl"] },
+      { key: "hide-enrich-alert" },
+      { key: "hide-push-notification-alert", publicKey: "KEY" },
+    ]);
+    // No push keys, or a page outside the members area.
+    expect(alertCandidates(member("active", [], image), null, now, null)).toEqual([]);
+    // Not yet activated: the activation reminder speaks instead.
+    expect(alertCandidates(member("not_confirmed", [], image), null, now, "KEY")).toEqual([]);
+  });
+});
+
+describe("push states and the push alert (docs/product.md §4 Push, hide-push-notification-alert)", () => {
+  const browser = (capable: boolean, permission: NotificationPermission, subscribed: boolean) => ({ capable, permission, subscribed });
+
+  it("starts unknown, then capable or not, then subscribed or denied", () => {
+    expect(browserPushState(browser(false, "default", false))).toBe("not_capable");
+    expect(browserPushState(browser(true, "default", false))).toBe("capable");
+    expect(browserPushState(browser(true, "denied", false))).toBe("denied");
+    expect(browserPushState(browser(true, "granted", true))).toBe("subscribed");
+    // Allowed but not subscribed (the subscription was dropped, or the push step failed): can still subscribe.
+    expect(browserPushState(browser(true, "granted", false))).toBe("capable");
+    // A subscription left over after the permission was taken back does not count.
+    expect(browserPushState(browser(true, "denied", true))).toBe("denied");
+  });
+
+  it("shows the alert where the browser can push but is not subscribed, or was denied; never before it is known", () => {
+    expect(pushAlertShows("capable")).toBe(true);
+    expect(pushAlertShows("denied")).toBe(true);
+    for (const state of ["unknown", "not_capable", "subscribed", "subscribing", "failed"] as const) expect(pushAlertShows(state)).toBe(false);
   });
 });
 

@@ -124,3 +124,14 @@ export const reportNotes = pgTable(
   },
   (t) => [index("report_notes_report_idx").on(t.reportId, t.id)],
 );
+
+/** docs/product.md §1 live-cam tiles: clicks per site and UTC day (one upsert per click; `npm run report -- cam`). */
+export const camClicks = pgTable(
+  "cam_clicks",
+  {
+    siteId: siteRef(),
+    day: date("day").notNull(),
+    clicks: integer("clicks").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.day] })],
+);

@@ -1,4 +1,5 @@
 import { boolean, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { CamTiles } from "#contract/cam";
 
 /** Sites and what belongs to a site: its company and its interests. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -33,6 +34,10 @@ export const sites = pgTable(
     loggedOutSearch: boolean("logged_out_search").notNull().default(false),
     loggedOutSearchTrafficsource: boolean("logged_out_search_trafficsource").notNull().default(false),
     enableSiteEntryPopup: boolean("enable_site_entry_popup").notNull().default(true),
+    /** docs/product.md §1 live-cam promotion tiles (contract/cam.ts); null: none on this site. */
+    camTiles: jsonb("cam_tiles").$type<CamTiles>(),
+    /** docs/product.md §3 Payment transaction costs, per payment method: a fixed part (minor units of the payment's currency) and a percentage of the price. */
+    transactionCosts: jsonb("transaction_costs").$type<Record<string, { fixed: number; percent: number }>>().notNull().default({}),
     minimumMessageCosts: jsonb("minimum_message_costs").$type<Record<string, { costs: number; currency: string }>>().notNull().default({}),
     /** VAPID key pair (base64url, uncompressed P-256 point / 32-byte scalar) for web push; null: no push on this site. */
     pushPublicKey: text("push_public_key"),

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditPackages } from "../../db/schema";
 import { paymentMethodNames, type CreditPackage, type PaymentMethod, type PaymentMethodId } from "#contract/payments";
+import type { TransactionCosts } from "#contract/payment-methods";
 import type { Site } from "../sites";
 
 /** The currency a country pays in; countries without their own (CA, AU, NZ) pay in USD. */
@@ -56,10 +57,21 @@ const methodRules: [PaymentMethodId, (country: string) => boolean][] = [
   ["paysafecard", () => true],
 ];
 
-export function methodsFor(country: string, mandateForm = false): PaymentMethod[] {
+export function methodsFor(country: string, mandateForm = false, costs: Record<string, TransactionCosts> = {}): PaymentMethod[] {
   return methodRules
     .filter(([, offered]) => offered(country))
-    .map(([id]) => ({ id, name: paymentMethodNames[id], needs_browser_support: id === "applepay", mandate_form: mandateForm && id === "sdd" }));
+    .map(([id]) => ({ id, name: paymentMethodNames[id], needs_browser_support: id === "applepay", mandate_form: mandateForm && id === "sdd", transaction_costs: costs[id] ?? null }));
+}
+
+/**
+ * A failed payment's other ways to pay now (the result page's retry buttons): the methods of its country that the site
+ * routes to a provider (`routed`), without the failed one, direct debit (our own form) and those that need the browser's
+ * support (Apple Pay).
+ */
+export function retryMethodsFor(country: string, failed: string, routed: (method: PaymentMethodId) => boolean): PaymentMethodId[] {
+  return methodsFor(country)
+    .filter((m) => m.id !== failed && m.id !== "sdd" && !m.needs_browser_support && routed(m.id))
+    .map((m) => m.id);
 }
 
 export function methodOffered(country: string, method: PaymentMethodId): boolean {

@@ -2,9 +2,10 @@ import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto"
 import { derivedKey, seal, unseal } from "../sealed";
 import { and, eq, gte, inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { creditPackages, debitMandates, debitRequests, payments, users } from "../../db/schema";
+import { creditPackages, debitMandates, debitRequests, payments, sites, users } from "../../db/schema";
 import type { DebitRequestResponse, DirectDebitRequest } from "#contract/direct-debit";
 import type { DiscountRefusal } from "#contract/discounts";
+import { transactionCostsFor } from "#contract/payment-methods";
 import type { PaymentProviders } from "../../services/payments";
 import { discountForOrder, startPayment } from "./payments";
 
@@ -85,11 +86,13 @@ async function packageAndPrice(db: Db, siteId: number, userId: number, packageId
     .limit(1);
   if (!pkg) return null;
   const [member] = await db.select({ userId: users.id, signupDate: users.signupDate, paidUser: users.paidUser }).from(users).where(eq(users.id, userId));
-  const [site] = await db.execute<{ hours: number }>(sql`select welcome_discount_hours as hours from sites where id = ${siteId}`).then((r) => (r as unknown as { rows: { hours: number }[] }).rows);
+  const [site] = await db.select({ hours: sites.welcomeDiscountHours, costs: sites.transactionCosts }).from(sites).where(eq(sites.id, siteId));
   if (!member) return null;
   const found = await discountForOrder(db, { id: siteId, welcomeDiscountHours: Number(site?.hours ?? 0) }, member, { amount: pkg.amount, currency: pkg.currency, country: pkg.country, method: "sdd" }, typed, now);
   if ("refusal" in found) return { pkg, refusal: found.refusal };
-  return { pkg, amount: found.discount ? pkg.amount - Math.round((pkg.amount * found.discount.value_percentage) / 100) : pkg.amount };
+  const price = found.discount ? pkg.amount - Math.round((pkg.amount * found.discount.value_percentage) / 100) : pkg.amount;
+  // What the debit will be: the price with the site's direct-debit transaction costs, as startPayment stores it.
+  return { pkg, amount: price + transactionCostsFor(site?.costs.sdd, price) };
 }
 
 export type DebitRequestRow = typeof debitRequests.$inferSelect;

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
 import type { DiscountRefusal } from "#contract/discounts";
 import type { Payment, PaymentMethodId, PaymentStatus } from "#contract/payments";
+import { transactionCostsFor } from "#contract/payment-methods";
 import type { PaymentProviders } from "../../services/payments";
 import type { NotificationInput, PaymentProvider, ProviderNotification } from "../../services/payments/types";
 import { methodOffered } from "./catalogue";
@@ -34,15 +35,13 @@ export function toPayment(row: PaymentRow): Payment {
   };
 }
 
-/** Per-method transaction costs (minor units) added to the package's price; none today. */
-export function transactionCostsOf(_method: PaymentMethodId, _currency: string): number {
-  return 0;
-}
 
 export type CreateOutcome =
   | { kind: "created"; payment: PaymentRow; redirectUrl: string }
   | { kind: "not_found" }
   | { kind: "method_unavailable" }
+  /** The provider did not answer (or failed): the payment is ended as failed; the payer tries again later. */
+  | { kind: "provider_unavailable"; error: unknown }
   | { kind: "discount_refused"; refusal: DiscountRefusal };
 
 class HoldLost extends Error {}
@@ -99,6 +98,7 @@ export async function startPayment(
       signupDate: users.signupDate,
       paidUser: users.paidUser,
       welcomeDiscountHours: sites.welcomeDiscountHours,
+      transactionCosts: sites.transactionCosts,
       network: users.network,
       ref: users.ref,
       sub1: users.sub1,
@@ -113,10 +113,11 @@ export async function startPayment(
   const site = { id: input.siteId, welcomeDiscountHours: member.welcomeDiscountHours };
   const found = await discountForOrder(db, site, member, { amount: pkg.amount, currency: pkg.currency, country: pkg.country, method: input.method }, input.discountCode, now);
   if ("refusal" in found) return { kind: "discount_refused", refusal: found.refusal };
-  const transactionCosts = transactionCostsOf(input.method, pkg.currency);
   const insert = (discount: Discount | null) =>
     db.transaction(async (tx) => {
       const price = discount ? priceWith(discount, pkg.amount) : pkg.amount;
+      // The site's costs of this method on the price paid (after the discount), added to it and stored with the payment.
+      const transactionCosts = transactionCostsFor(member.transactionCosts[input.method], price);
       const [row] = await tx
         .insert(payments)
         .values({
@@ -175,11 +176,17 @@ export async function startPayment(
     })
     .catch(async (error: unknown) => {
       await finish(db, payment.id, "failed", now);
-      throw error;
+      return { failed: error };
     });
+  if ("failed" in created) return { kind: "provider_unavailable", error: created.failed };
   if ("charged" in created) {
     await applyNotification(db, provider, created.charged, now);
     return { kind: "created", payment, redirectUrl: `/payment/${payment.id}` };
+  }
+  // The provider's id of the order (PAY.): its status service is asked by it, the refund is made with it.
+  if (created.providerReference) {
+    const [stored] = await db.update(payments).set({ providerReference: created.providerReference }).where(eq(payments.id, payment.id)).returning();
+    if (stored) payment = stored;
   }
   return { kind: "created", payment, redirectUrl: created.redirectUrl };
 }
@@ -434,7 +441,7 @@ export async function settleAbandonedPayments(db: Db, providers: PaymentProvider
     const provider = providers.byId(row.provider);
     if (!provider) continue;
     asked++;
-    const answer = await provider.readStatus(row.reference).catch(() => null);
+    const answer = await provider.readStatus(row.reference, row.providerReference).catch(() => null);
     if (answer && answer.status !== "pending") {
       await applyNotification(db, provider, answer, now);
     } else if (!answer && now.getTime() - row.createdAt.getTime() > options.giveUpAfterMs) {

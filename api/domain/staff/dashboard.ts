@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { dataExports, messages, payments, photos, profiles, pushJobs, reports, sites, users } from "../../db/schema";
+import { camClicks, dataExports, messages, payments, photos, profiles, pushJobs, reports, sites, users } from "../../db/schema";
 
 /** Midnight UTC of a time's day: the dashboard's "today". */
 export function startOfUtcDay(now: Date): Date {
@@ -15,6 +15,8 @@ export type SiteFigures = {
   payingMembers: number;
   revenueToday: { currency: string; amount: number }[];
   messagesToday: number;
+  /** docs/product.md §1 live-cam tile clicks today (the same count `npm run report -- cam` reads). */
+  camClicksToday: number;
   /** Open queues: photos waiting for review, reports new or in progress. */
   photoQueue: number;
   reportQueue: number;
@@ -27,7 +29,7 @@ export type SiteFigures = {
 export async function dashboardFigures(db: Db, siteIds: number[] | null, now = new Date()): Promise<SiteFigures[]> {
   const since = startOfUtcDay(now);
   const onSites = (column: Parameters<typeof inArray>[0]): SQL | undefined => (siteIds ? inArray(column, siteIds.length ? siteIds : [0]) : undefined);
-  const [siteRows, signups, paying, revenue, sent, photoQueue, reportQueue] = await Promise.all([
+  const [siteRows, signups, paying, revenue, sent, photoQueue, reportQueue, camToday] = await Promise.all([
     db.select({ id: sites.id, domain: sites.domain, name: sites.name }).from(sites).where(onSites(sites.id)).orderBy(asc(sites.id)),
     db
       .select({ siteId: users.siteId, n: sql<number>`count(*)::int` })
@@ -62,6 +64,10 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
       .from(reports)
       .where(and(inArray(reports.status, ["new", "in_progress"]), onSites(reports.siteId)))
       .groupBy(reports.siteId),
+    db
+      .select({ siteId: camClicks.siteId, n: camClicks.clicks })
+      .from(camClicks)
+      .where(and(eq(camClicks.day, since.toISOString().slice(0, 10)), onSites(camClicks.siteId))),
   ]);
   const count = (rows: { siteId: number; n: number }[], siteId: number) => rows.find((row) => row.siteId === siteId)?.n ?? 0;
   return siteRows.map((site) => ({
@@ -70,6 +76,7 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
     payingMembers: count(paying, site.id),
     revenueToday: revenue.filter((row) => row.siteId === site.id).map((row) => ({ currency: row.currency, amount: row.amount })),
     messagesToday: count(sent, site.id),
+    camClicksToday: count(camToday, site.id),
     photoQueue: count(photoQueue, site.id),
     reportQueue: count(reportQueue, site.id),
   }));

@@ -2,7 +2,7 @@ import type { PaymentMethodId } from "#contract/payments";
 
 /** What a provider can say about a payment. */
 export type ProviderStatus = "pending" | "paid" | "failed" | "cancelled" | "expired";
-export type ProviderId = "sandbox" | "verotel";
+export type ProviderId = "sandbox" | "verotel" | "paynl";
 
 /** A verified notification (webhook, postback) or a server-to-server answer, in our words. */
 export type ProviderNotification = {
@@ -31,8 +31,11 @@ export type CreatePaymentInput = {
   returnUrl: string;
 };
 
-/** Either the payer goes to the provider's checkout, or (a stored card) the provider answered at once. */
-export type CreatedPayment = { redirectUrl: string } | { charged: ProviderNotification };
+/**
+ * Either the payer goes to the provider's checkout (with the provider's id of the order when it gives one at once,
+ * kept as payments.provider_reference), or (a stored card) the provider answered at once.
+ */
+export type CreatedPayment = { redirectUrl: string; providerReference?: string } | { charged: ProviderNotification };
 
 export type NotificationInput = { query: Record<string, unknown>; rawBody: string; headers: Record<string, string | undefined> };
 
@@ -47,9 +50,10 @@ export interface PaymentProvider {
   createPayment(input: CreatePaymentInput & { storedCard?: string | null }): Promise<CreatedPayment>;
   /**
    * Asks the provider for a payment's state (server to server): its answer, with the amount and currency
-   * it states (null when it does not state them); null when it does not know the payment.
+   * it states (null when it does not state them); null when it does not know the payment. A provider that looks
+   * orders up by its own id (PAY.) gets the one it gave (payments.provider_reference).
    */
-  readStatus(reference: string): Promise<ProviderNotification | null>;
+  readStatus(reference: string, providerReference?: string | null): Promise<ProviderNotification | null>;
   /**
    * Authenticates a notification: what it claims if its signature holds and it carries what only the
    * provider produces, else null (nothing else is read from a request that fails this). A claim is no

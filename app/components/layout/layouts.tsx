@@ -40,11 +40,16 @@ function LayoutBody({ layout, children }: { layout: LayoutName; children: ReactN
   const root = useRootData();
   switch (layout) {
     case "chat":
-      // Full screen: the chat page (its list and the open conversation) is the page's main content.
+      // Full screen: the chat page (its list and the open conversation) is the page's main content. The composer
+      // reminds an unconfirmed member to activate; a smartphone arriving from a member funnel's signup
+      // (api_signup_complete) gets the reminder's modal too.
       return (
-        <main id="main" className="flex h-dvh flex-col">
-          {children}
-        </main>
+        <>
+          <main id="main" className="flex h-dvh flex-col">
+            {children}
+          </main>
+          {root?.activationReminder.show ? <ActivationReminder modalOnly /> : null}
+        </>
       );
     case "empty":
       return <main id="main">{children}</main>;

@@ -1,6 +1,7 @@
 import { useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useFictionalBadge } from "~/utils/root-data";
 import type { DiscoveryDecision } from "#contract/discovery";
 import type { DiscoveryLoaderData } from "~/features/discovery/discovery.server";
 
@@ -28,6 +29,7 @@ export function SwipeCard({
 }) {
   const { t } = useTranslation("discovery");
   const { t: common } = useTranslation();
+  const fictionalBadge = useFictionalBadge();
   const drag = useRef<{ pointerId: number; startX: number } | null>(null);
   const [dx, setDx] = useState(0);
   const [dragging, setDragging] = useState(false);
@@ -102,7 +104,7 @@ export function SwipeCard({
         <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/70 to-transparent p-4 pt-16 text-white">
           {card.fictional ? (
             <span className="mb-2 inline-block rounded-full bg-white/90 px-2 py-0.5 text-xs font-medium text-sky-900 shadow-sm" data-testid="fictional-badge">
-              {common("member:fictional.badge")}
+              {fictionalBadge}
             </span>
           ) : null}
           <h2 className="text-2xl font-bold" data-testid="discovery-name">

@@ -30,7 +30,7 @@ export function landerVariant(slug: string | undefined): LanderVariant | null {
 }
 
 /** Texts every lander shows: the signup section, the empty state and the member labels. */
-function sharedTexts(locale: Locale, site: string) {
+function sharedTexts(locale: Locale, site: string, fictionalSingular: string) {
   const t = fixedT(locale, "landers");
   return {
     cta: t("shared.cta"),
@@ -39,7 +39,8 @@ function sharedTexts(locale: Locale, site: string) {
     joinElsewhere: t("shared.joinElsewhere"),
     emptyTitle: t("shared.emptyTitle"),
     emptyLead: t("shared.emptyLead", { site }),
-    fictionalBadge: t("shared.fictionalBadge"),
+    // The site's own name for a site-run profile (settings fictional_singular), else the translated one.
+    fictionalBadge: fictionalSingular || t("shared.fictionalBadge"),
     membersLabel: t("shared.membersLabel", { site }),
   };
 }
@@ -72,7 +73,7 @@ export async function loadLander(request: Request, context: AppLoadContext, { de
     description: t(`${copyKey}.lead`, { site: settings.name }),
     headline,
     lead: t(`${copyKey}.lead`, { site: settings.name }),
-    shared: sharedTexts(locale, settings.name),
+    shared: sharedTexts(locale, settings.name, settings.fictional_singular),
     fictional: { icon: settings.fictional_icon, warning: settings.fictional_warning || fixedT(locale, "member")("fictional.warning") },
     members,
     t,

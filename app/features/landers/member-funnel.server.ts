@@ -91,8 +91,11 @@ export async function loadMemberFunnel({ request, context, params }: LoaderFunct
   };
 }
 
-/** Where the funnel's signup sends the new member: the chat with the funnel's member. */
+/**
+ * Where the funnel's signup sends the new member: the chat with the funnel's member, marked api_signup_complete so
+ * a smartphone shows the activation reminder as a modal there (docs/product.md §4; app/components/layout/layouts.tsx).
+ */
 export function funnelNext(params: LoaderFunctionArgs["params"]): string | undefined {
   const id = queryId.safeParse(params.id);
-  return id.success ? `/members/${id.data}/chat` : undefined;
+  return id.success ? `/members/${id.data}/chat?api_signup_complete=1` : undefined;
 }

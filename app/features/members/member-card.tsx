@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
+import { useFictionalBadge } from "~/utils/root-data";
 import type { MemberCard as MemberCardData } from "#contract/members";
 
 /**
@@ -9,11 +10,12 @@ import type { MemberCard as MemberCardData } from "#contract/members";
  */
 export function MemberCard({ member, cdn, priority }: { member: MemberCardData; cdn: string; priority?: "eager" | "high" }) {
   const { t } = useTranslation();
+  const fictionalBadge = useFictionalBadge();
   return (
     <Link to={`/members/${member.id}`} className="member-card">
       {member.fictional ? (
         <span className="absolute left-2 top-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-medium text-sky-900 shadow-sm" data-testid="fictional-badge">
-          {t("member:fictional.badge")}
+          {fictionalBadge}
         </span>
       ) : null}
       {member.main_image ? (

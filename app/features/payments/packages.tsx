@@ -2,6 +2,7 @@ import { useBrowserValue } from "~/utils/hydrated";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import type { CreditPackage, PaymentMethod } from "#contract/payments";
+import { transactionCostsFor } from "#contract/payment-methods";
 import { formatMoney, formatPerCredit, methodLogo } from "~/features/payments/money";
 import { refusalText, type Offer, type Refusal } from "~/features/payments/offers";
 import { useLocale } from "~/utils/root-data";
@@ -157,8 +158,21 @@ function useBrowserSupports(method: PaymentMethod): boolean {
   return !method.needs_browser_support || usable;
 }
 
+/** docs/product.md §3: a method's transaction costs on this price, beside its name before paying (nothing when it has none). */
+function MethodCosts({ method, price, currency }: { method: PaymentMethod; price: number; currency: string }) {
+  const { t } = useTranslation("payments");
+  const locale = useLocale();
+  const costs = transactionCostsFor(method.transaction_costs, price);
+  if (costs === 0) return null;
+  return (
+    <span className="ml-auto text-sm font-normal text-gray-600" data-testid="method-costs">
+      {t("methods.costs", { amount: formatMoney(costs, currency, locale) })}
+    </span>
+  );
+}
+
 /** One method as a submit button of a plain POST form to /credits/{id}/{method}. */
-function MethodButton({ packageId, method, discountCode }: { packageId: number; method: PaymentMethod; discountCode?: string | null }) {
+function MethodButton({ packageId, method, discountCode, price, currency }: { packageId: number; method: PaymentMethod; discountCode?: string | null; price: number; currency: string }) {
   const supported = useBrowserSupports(method);
   const action = `/credits/${packageId}/${method.id}`;
   // docs/product.md §4 "loading": with JavaScript the chosen method shows it is on its way (and cannot be sent twice).
@@ -177,6 +191,7 @@ function MethodButton({ packageId, method, discountCode }: { packageId: number; 
         >
           <MethodLogo method={method.id} name={method.name} />
           <span>{method.name}</span>
+          <MethodCosts method={method} price={price} currency={currency} />
         </Link>
       </li>
     );
@@ -194,19 +209,21 @@ function MethodButton({ packageId, method, discountCode }: { packageId: number; 
         >
           <MethodLogo method={method.id} name={method.name} />
           <span>{method.name}</span>
+          <MethodCosts method={method} price={price} currency={currency} />
         </button>
       </Form>
     </li>
   );
 }
 
-export function MethodList({ packageId, methods, exclude, discountCode }: { packageId: number; methods: PaymentMethod[]; exclude?: string; discountCode?: string | null }) {
+/** The methods for a package; `price` (minor units, after any discount) and `currency` give each method's transaction costs. */
+export function MethodList({ packageId, methods, exclude, discountCode, price, currency }: { packageId: number; methods: PaymentMethod[]; exclude?: string; discountCode?: string | null; price: number; currency: string }) {
   return (
     <ul className="mt-4 grid gap-2 sm:grid-cols-2" data-testid="methods">
       {methods
         .filter((m) => m.id !== exclude)
         .map((method) => (
-          <MethodButton key={method.id} packageId={packageId} method={method} discountCode={discountCode} />
+          <MethodButton key={method.id} packageId={packageId} method={method} discountCode={discountCode} price={price} currency={currency} />
         ))}
     </ul>
   );

@@ -40,8 +40,9 @@ export function ResendActivationForm() {
 /**
  * docs/product.md §4 activation reminder: when the user is not_confirmed, the profile disabled and no
  * notifications are disabled. A modal on a smartphone arriving with api_signup_complete, else an alert.
+ * `modalOnly`: the modal or nothing (the chat layout, where the composer carries the reminder).
  */
-export function ActivationReminder() {
+export function ActivationReminder({ modalOnly = false }: { modalOnly?: boolean }) {
   const { t } = useTranslation();
   const root = useRootData();
   const matches = useMatches();
@@ -62,6 +63,7 @@ export function ActivationReminder() {
     rest.delete("api_signup_complete");
     return <ActivationReminderModal closeHref={location.pathname + (rest.size ? `?${rest}` : "")} />;
   }
+  if (modalOnly) return null;
   return (
     <div role="alert" className="border-b border-amber-200 bg-amber-50" data-testid="activation-reminder">
       <div className="container py-3">

@@ -1,8 +1,8 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { locales, siteCountries, visibleLocales } from "#contract/locales";
-import { niches } from "#contract/settings";
-import { siteProfileFields, siteSearchFields, type SiteResponse } from "#contract/staff-sites";
+import { siteNiches, siteProfileFields, siteSearchFields } from "#contract/site-fields";
+import type { SiteResponse } from "#contract/staff-sites";
 import { Button } from "~/components/ui/button";
 import type { StaffTexts } from "./staff-texts.server";
 import { StaffCard, StaffField } from "./staff-parts";
@@ -105,7 +105,7 @@ export function SiteSettingsForm({ texts, values, companies, errors, intent, upd
         {text("domain", { required: true, maxLength: 253 })}
         {select(
           "niche",
-          niches.map((n) => ({ value: String(n), label: String(n) })),
+          siteNiches.map((n) => ({ value: String(n), label: String(n) })),
         )}
         {text("cdn_prefix", { required: true, maxLength: 300 })}
         {text("index_title", { required: true, maxLength: 200 })}
@@ -164,12 +164,46 @@ export function SiteSettingsForm({ texts, values, companies, errors, intent, upd
         {number("welcome_discount_hours", 0, 1440)}
         {number("delete_discount", 1, 90, true)}
       </Section>
+      <Section title={texts.sections.cam}>
+        <CamTilesFields texts={texts} values={values.cam_tiles} error={error} />
+      </Section>
       <div>
         <Button size="md" disabled={busy}>
           {intent === "create" ? texts.create : texts.save}
         </Button>
       </div>
     </Form>
+  );
+}
+
+/** docs/product.md §1 live-cam tiles: on or off, the partner's link template, the tile's texts and where tiles go. */
+function CamTilesFields({ texts, values, error }: { texts: Texts; values: Values["cam_tiles"]; error: (name: string) => string | undefined }) {
+  const c = texts.cam;
+  const field = (name: "link" | "title" | "text" | "cta", maxLength: number, hint?: string) => (
+    <StaffField id={`site-cam-${name}`} label={c[name]} hint={hint} error={error(`cam_tiles.${name}`)}>
+      <input id={`site-cam-${name}`} name={`cam_${name}`} maxLength={maxLength} defaultValue={values?.[name] ?? ""} className={staffField} />
+    </StaffField>
+  );
+  const number = (name: "first" | "every", min: number) => (
+    <StaffField id={`site-cam-${name}`} label={c[name]} error={error(`cam_tiles.${name}`)}>
+      <input id={`site-cam-${name}`} name={`cam_${name}`} type="number" min={min} max={50} defaultValue={values?.[name] ?? (name === "first" ? 4 : 8)} className={staffField} />
+    </StaffField>
+  );
+  return (
+    <>
+      <div className="flex items-start gap-2 sm:col-span-2">
+        <input id="site-cam-on" name="cam_on" type="checkbox" defaultChecked={values !== null} className={`mt-0.5 ${checkboxClass}`} />
+        <label htmlFor="site-cam-on" className="text-sm text-gray-800">
+          {c.on}
+        </label>
+      </div>
+      <div className="sm:col-span-2">{field("link", 500, c.linkHint)}</div>
+      {field("title", 60)}
+      {field("cta", 40)}
+      <div className="sm:col-span-2">{field("text", 160)}</div>
+      {number("first", 0)}
+      {number("every", 1)}
+    </>
   );
 }
 
@@ -214,5 +248,8 @@ export function siteSettingsBody(form: FormData, read: { text: (name: string) =>
     photo_moderation: read.text("photo_moderation"),
     mail_name: read.text("mail_name"),
     company_id: read.number("company_id"),
+    cam_tiles: on("cam_on")
+      ? { link: read.text("cam_link"), title: read.text("cam_title"), text: read.text("cam_text"), cta: read.text("cam_cta"), first: read.number("cam_first"), every: read.number("cam_every") }
+      : null,
   };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "transaction_costs" jsonb DEFAULT '{}'::jsonb NOT NULL;
