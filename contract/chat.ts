@@ -112,6 +112,8 @@ export const ChatResponse = z.object({
   photo_credits: z.number().int(),
   credits: z.number().int(),
   message_length: z.number().int(),
+  /** docs/product.md §3 minimum_message_costs: the least one message costs in money in the member's country (null: the site sets none there). */
+  minimum_message_cost: z.object({ costs: z.number(), currency: z.string() }).nullable().default(null),
   me: UserResponse.optional(),
 });
 export type ChatResponse = z.infer<typeof ChatResponse>;

@@ -317,7 +317,7 @@ export type OpenChatOutcome = { kind: "found"; chat: Omit<ChatResponse, "me"> } 
  */
 export async function openChat(
   db: Db,
-  site: Pick<Site, "id" | "messageCredits" | "giftCredits" | "photoCredits" | "messageLength">,
+  site: Pick<Site, "id" | "messageCredits" | "giftCredits" | "photoCredits" | "messageLength" | "minimumMessageCosts">,
   me: { userId: number; profileId: number },
   target: { conversation: number } | { member: number },
   before?: number,
@@ -361,7 +361,7 @@ export async function openChat(
   // A conversation that exists stays readable (by id and by member), its composer closed.
   if (!side && (profile.invisible || closed === "unavailable")) return { kind: "not_found" };
 
-  const [balance] = await db.select({ credits: users.credits }).from(users).where(eq(users.id, me.userId));
+  const [balance] = await db.select({ credits: users.credits, country: profiles.country }).from(users).innerJoin(profiles, eq(profiles.id, me.profileId)).where(eq(users.id, me.userId));
   const base = {
     profile: chatProfile(profile),
     composer: closed ?? ("open" as const),
@@ -370,6 +370,8 @@ export async function openChat(
     photo_credits: site.photoCredits,
     credits: balance?.credits ?? 0,
     message_length: site.messageLength,
+    // docs/product.md §3 minimum_message_costs: the least a message costs in money in the member's country, shown with its price in credits.
+    minimum_message_cost: (balance?.country ? site.minimumMessageCosts[balance.country] : undefined) ?? null,
   };
   if (!side) return { kind: "found", chat: { ...base, conversation: null, has_earlier: false } };
 

@@ -169,6 +169,8 @@ describe("send, list and open", () => {
     // Opened by id and by member: the same conversation, with the sender's price and balance.
     const byId = await open(a, `?conversation=${answer.message.conversation_id}`);
     expect(byId).toMatchObject({ profile: { id: b.profileId, name: b.name }, composer: "open", has_earlier: false, message_credits: cost, credits: 4 * cost, message_length: maxLength });
+    // The demo site's minimum message cost in the member's country (NL), shown with the price in credits.
+    expect(byId.minimum_message_cost).toEqual({ costs: 1.99, currency: "EUR" });
     expect(byId.conversation?.messages).toEqual([answer.message]);
     expect(await open(a, `?member=${b.profileId}`)).toEqual(byId);
     // with_user answers the member too.
@@ -179,7 +181,7 @@ describe("send, list and open", () => {
     const a = await newMember({ credits: cost });
     const b = await newMember();
     const chat = await open(a, `?member=${b.profileId}`);
-    expect(chat).toEqual({ conversation: null, profile: { id: b.profileId, name: b.name, thumbnail: null, fictional: false }, composer: "open", has_earlier: false, message_credits: cost, gift_credits: expect.any(Number), photo_credits: expect.any(Number), credits: cost, message_length: maxLength });
+    expect(chat).toEqual({ conversation: null, profile: { id: b.profileId, name: b.name, thumbnail: null, fictional: false }, composer: "open", has_earlier: false, message_credits: cost, gift_credits: expect.any(Number), photo_credits: expect.any(Number), credits: cost, message_length: maxLength, minimum_message_cost: { costs: 1.99, currency: "EUR" } });
     const list = await chats(a, `?member=${b.profileId}`);
     expect(list.open).toEqual(chat);
     expect(list.chats).toEqual([]);

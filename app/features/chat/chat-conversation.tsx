@@ -160,8 +160,13 @@ type ComposerProps = {
   onSend: (p: Pending) => void;
 };
 
+/** docs/product.md §3 minimum_message_costs: an amount in the currency's major unit, as the page's language writes money. */
+function money(cost: { costs: number; currency: string }, language: string): string {
+  return new Intl.NumberFormat(language, { style: "currency", currency: cost.currency }).format(cost.costs);
+}
+
 function Composer({ open, page, hydrated, refused, text, setText, onSend }: ComposerProps) {
-  const { t } = useTranslation("chat");
+  const { t, i18n } = useTranslation("chat");
   const [key, setKey] = useState(page.sendKey);
   const { profile } = open;
   const lastTyping = useRef(0);
@@ -247,7 +252,8 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
         </nav>
         <p className="mt-1 flex flex-wrap justify-between gap-2 text-xs text-gray-500" data-testid="chat-cost">
           <span>
-            {open.message_credits > 0 ? t("composer.cost", { count: open.message_credits }) : t("composer.free")} · {t("composer.balance", { count: open.credits })}
+            {open.message_credits > 0 ? t("composer.cost", { count: open.message_credits }) : t("composer.free")}
+            {open.message_credits > 0 && open.minimum_message_cost ? ` (${t("composer.minimum", { amount: money(open.minimum_message_cost, i18n.language) })})` : null} · {t("composer.balance", { count: open.credits })}
             {open.credits < open.message_credits ? (
               <>
                 {" · "}
