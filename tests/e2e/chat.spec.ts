@@ -23,8 +23,12 @@ const blockedBy = (name: string) => text(common, "errors.blocked_by_member").rep
 /** What a fresh member starts with, and what a message costs on the default site (demo data). */
 const signupCredits = 20;
 const messageCredits = 10;
-/** "10 credits per message · You have 20 credits" */
-const costLine = (credits: number) => `${t("composer.cost_other", { count: messageCredits })} · ${t(credits === 1 ? "composer.balance_one" : "composer.balance_other", { count: credits })}`;
+/** "10 credits per message (at least €1.99 per message) · You have 20 credits": the minimum where the member's country has one. */
+const costLine = (credits: number) => {
+  const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const minimum = escape(t("composer.minimum", { amount: "AMOUNT" })).replace("AMOUNT", "[^)]+");
+  return new RegExp(`${escape(t("composer.cost_other", { count: messageCredits }))}(?: \\(${minimum}\\))? · ${escape(t(credits === 1 ? "composer.balance_one" : "composer.balance_other", { count: credits }))}`);
+};
 
 /** Fresh, activated (free) members with browser pages of their own, deleted after each test. */
 const activeMember = membersDeletedAfterEach();

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { camImagePath, type CamSlot, type CamTiles } from "#contract/cam";
 
@@ -9,7 +10,8 @@ import { camImagePath, type CamSlot, type CamTiles } from "#contract/cam";
 export function CamTile({ tiles, slot, tile }: { tiles: Omit<CamTiles, "link">; slot: CamSlot; tile: number }) {
   const { t } = useTranslation();
   return (
-    <a href={`/cam/${slot}/${tile}`} rel="sponsored nofollow" className="member-card" data-testid="cam-tile">
+    // A document navigation (the route counts, then redirects to another site); Link keeps the page's locale prefix.
+    <Link to={`/cam/${slot}/${tile}`} reloadDocument rel="sponsored nofollow" className="member-card" data-testid="cam-tile">
       <span className="absolute left-2 top-2 rounded-full bg-black/70 px-2 py-0.5 text-xs font-medium text-white" data-testid="cam-tile-ad">
         {t("members.cam.ad")}
       </span>
@@ -19,6 +21,6 @@ export function CamTile({ tiles, slot, tile }: { tiles: Omit<CamTiles, "link">; 
         {tiles.text ? <p className="mt-0.5 line-clamp-2 text-sm text-gray-600">{tiles.text}</p> : null}
         <p className="mt-1 text-sm font-semibold text-primary-dark">{tiles.cta}</p>
       </div>
-    </a>
+    </Link>
   );
 }
