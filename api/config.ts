@@ -22,7 +22,8 @@ const ApiEnv = z.object({
   CLIENT_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
   /** log2 of scrypt's N for new password hashes (api/domain/passwords.ts); never below 17 in production. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
-  DEMO_DATA: z.enum(["true", "false"]).default("true").transform((v) => v === "true"),
+  /** Demo data in an empty database: on in demo mode; in production mode only when asked for by name (DEMO_DATA=true). */
+  DEMO_DATA: optional(z.enum(["true", "false"])),
   /** smtp(s)://user:pass@host:port; unset: every mail is written as an .eml file under DATA_DIR/mail. */
   SMTP_URL: optional(z.string().url()),
   /** Sender address of every mail; unset: noreply@<site domain>. The display name is always the site's mail_name. */
@@ -105,7 +106,7 @@ function optional<T extends z.ZodType>(schema: T) {
 }
 
 /** APP_MODE is resolved (contract/app-mode.ts): demo or production, never unset. */
-export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET" | "PUBLIC_URL"> & { SESSION_SECRET: string; PUBLIC_URL: string; APP_MODE: AppMode };
+export type ApiConfig = Omit<z.infer<typeof ApiEnv>, "SESSION_SECRET" | "PUBLIC_URL" | "DEMO_DATA"> & { SESSION_SECRET: string; PUBLIC_URL: string; APP_MODE: AppMode; DEMO_DATA: boolean };
 
 /** "https://{domain}", "http://{domain}:3000", "https://dates.example": an http(s) origin, nothing after the host and port. */
 function isOriginTemplate(value: string): boolean {
@@ -121,31 +122,45 @@ function publicUrlOf(config: z.infer<typeof ApiEnv>, mode: AppMode): string {
   return mode === "production" ? "https://{domain}" : `http://{domain}:${config.PORT}`;
 }
 
+/**
+ * The api's configuration from the environment. Every refusal is one line of the thrown error, all of them at once
+ * (an operator fixes them in one go): a malformed value, and in production mode what a live site must not run
+ * without: a session secret of its own, a mail transport, and no payment sandbox.
+ */
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
-  const parsed = ApiEnv.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`Invalid api configuration: ${issue?.path.join(".")}: ${issue?.message}`);
-  }
+  const refuse = (lines: string[]): never => {
+    throw new Error(lines.map((line) => `Invalid api configuration: ${line}`).join("\n"));
+  };
   let mode: AppMode;
   try {
     mode = appModeOf(env);
   } catch (error) {
-    throw new Error(`Invalid api configuration: ${(error as Error).message}`);
+    return refuse([(error as Error).message]);
   }
-  const config = { ...parsed.data, APP_MODE: mode, PUBLIC_URL: publicUrlOf(parsed.data, mode) };
-  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) throw new Error("Invalid api configuration: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together");
-  if (mode === "production" && config.PASSWORD_HASH_COST < productionHashCost) {
-    throw new Error(`Invalid api configuration: PASSWORD_HASH_COST must be at least ${productionHashCost} in production`);
-  }
-  // The sandbox checkout lets a member mark their own payment paid: a production api never takes it (docs/payments.md).
-  if (mode === "production" && config.PAYMENT_SANDBOX === "true") {
-    throw new Error("Invalid api configuration: PAYMENT_SANDBOX=true is refused in production mode (the sandbox checkout lets members mark their own payments paid; set APP_MODE=demo for a demo)");
-  }
+  const parsed = ApiEnv.safeParse(env);
+  if (!parsed.success) return refuse(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
+  const config = { ...parsed.data, APP_MODE: mode, PUBLIC_URL: publicUrlOf(parsed.data, mode), DEMO_DATA: parsed.data.DEMO_DATA === undefined ? mode === "demo" : parsed.data.DEMO_DATA === "true" };
+  const problems: string[] = [];
+  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) problems.push("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together");
+  if (mode === "production") problems.push(...productionProblems(config));
+  if (problems.length) return refuse(problems);
   setPasswordHashCost(config.PASSWORD_HASH_COST);
   if (config.SESSION_SECRET) return { ...config, SESSION_SECRET: config.SESSION_SECRET };
-  if (mode === "production") throw new Error("Invalid api configuration: SESSION_SECRET is required in production mode");
   return { ...config, SESSION_SECRET: localSecret(config.DATA_DIR) };
+}
+
+/** What production mode refuses, one line each (docs/security.md, Modes). */
+function productionProblems(config: Omit<ApiConfig, "SESSION_SECRET"> & { SESSION_SECRET?: string }): string[] {
+  const problems: string[] = [];
+  // No default: outside production a secret is generated into DATA_DIR, which a second instance would not share.
+  if (!config.SESSION_SECRET) problems.push("SESSION_SECRET is required in production mode (32 or more random characters, e.g. from `openssl rand -base64 32`)");
+  if (config.PASSWORD_HASH_COST < productionHashCost) problems.push(`PASSWORD_HASH_COST must be at least ${productionHashCost} in production`);
+  // The sandbox checkout lets a member mark their own payment paid: a production api never takes it (docs/payments.md).
+  if (config.PAYMENT_SANDBOX === "true") {
+    problems.push("PAYMENT_SANDBOX=true is refused in production mode (the sandbox checkout lets members mark their own payments paid; set APP_MODE=demo for a demo)");
+  }
+  if (!config.SMTP_URL) problems.push("SMTP_URL is required in production mode (without it mails are only written to files in DATA_DIR/mail and never reach members)");
+  return problems;
 }
 
 function localSecret(dataDir: string): string {

@@ -100,7 +100,8 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "rdv-profile-data-"));
   const [apiPort, webPort] = [await freePort(), await freePort()];
-  const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn" };
+  // The production build in demo mode, as `npm start` runs it (production mode makes no demo data).
+  const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", APP_MODE: "demo", LOG_LEVEL: "warn" };
   // PostgreSQL only when asked for by name (a scratch database: the api seeds demo data into it).
   if (process.env.PROFILE_DATABASE_URL) base.DATABASE_URL = process.env.PROFILE_DATABASE_URL;
   else delete base.DATABASE_URL;

@@ -176,8 +176,10 @@ function gitDescription(): string | null {
 /** The environment for the app's processes: this one's, without anything that would point them elsewhere. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ["DATABASE_URL", "API_URL", "PORT", "HOST", "API_PORT", "API_HOST", "DATA_DIR", "SESSION_SECRET", "DEMO_DATA"]) delete env[name];
-  return { ...env, NODE_ENV: "production", LOG_LEVEL: "warn", ...extra };
+  for (const name of ["DATABASE_URL", "API_URL", "PORT", "HOST", "API_PORT", "API_HOST", "DATA_DIR", "SESSION_SECRET", "DEMO_DATA", "SMTP_URL"]) delete env[name];
+  // The production build in demo mode, as `npm start` runs it: demo data and the sandbox (production mode needs a mail
+  // transport and makes no demo data, docs/security.md).
+  return { ...env, NODE_ENV: "production", APP_MODE: "demo", LOG_LEVEL: "warn", ...extra };
 }
 
 type Target = { name: string; url: string; headers: Record<string, string>; type: RegExp; servers: string[] };
@@ -509,7 +511,7 @@ async function main(): Promise<number> {
         connections,
         headers: browserHeaders,
         gzipLevel,
-        env: { NODE_ENV: "production", LOG_LEVEL: "warn" },
+        env: { NODE_ENV: "production", APP_MODE: "demo", LOG_LEVEL: "warn" },
         paidSends: { senders: paidSenders, startCredits: senderCredits, apiEnv: { CLIENT_LIMIT_SCALE: clientLimitScale } },
         liveStream: { listeners: liveListeners, senders: liveSenders, startCredits: senderCredits, sends: live.sends, seconds: live.seconds, p99AimMs: liveP99AimMs },
       },

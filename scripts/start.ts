@@ -8,6 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { configErrorExitCode } from "#contract/app-mode";
 import { serviceEnvs } from "./start-env";
+import { loadApiConfig } from "../api/config";
 
 const dev = process.argv.includes("--dev");
 const apiPort = process.env.API_PORT ?? "3001";
@@ -16,6 +17,9 @@ const external = Boolean(process.env.API_URL);
 let envs: ReturnType<typeof serviceEnvs>;
 try {
   envs = serviceEnvs(process.env, { dev, apiPort });
+  // A live site's api must not start half-configured: every missing setting is one line, before anything is built or
+  // started (the api refuses the same at its own start; demo mode has defaults for all of it).
+  if (envs.mode === "production" && !external) loadApiConfig({ ...process.env, ...envs.api });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(configErrorExitCode);

@@ -97,7 +97,7 @@ describe("configuration", () => {
   });
 
   it("takes the links' origin from PUBLIC_URL, else https://{domain} in production and web's local port elsewhere", () => {
-    const base = { SESSION_SECRET: "s".repeat(40), DATA_DIR: "/tmp/unused" };
+    const base = { SESSION_SECRET: "s".repeat(40), DATA_DIR: "/tmp/unused", SMTP_URL: "smtp://127.0.0.1:2525" };
     expect(loadApiConfig({ ...base, NODE_ENV: "production" }).PUBLIC_URL).toBe("https://{domain}");
     expect(loadApiConfig({ ...base, NODE_ENV: "production", PORT: "8080" }).PUBLIC_URL).toBe("https://{domain}");
     expect(loadApiConfig({ ...base, NODE_ENV: "development" }).PUBLIC_URL).toBe("http://{domain}:3000");

@@ -16,6 +16,8 @@ import { createLogger } from "../../api/logger";
 const root = path.resolve(__dirname, "../..");
 const dataDir = mkdtempSync(path.join(tmpdir(), "rdv-app-mode-"));
 const secret = "s".repeat(40);
+/** Production mode needs a mail transport: an address is enough to start (nothing here sends mail). */
+const smtp = "smtp://127.0.0.1:2525";
 const refusal =
   "Invalid api configuration: PAYMENT_SANDBOX=true is refused in production mode (the sandbox checkout lets members mark their own payments paid; set APP_MODE=demo for a demo)";
 
@@ -24,7 +26,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 /** The environment of a child: this one's without anything that would point it elsewhere or pick its mode. */
 function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["DATABASE_URL", "API_URL", "HOST", "PORT", "API_PORT", "API_HOST", "APP_MODE", "NODE_ENV", "PAYMENT_SANDBOX", "PAYMENT_ROUTES", "SESSION_SECRET"]) delete env[name];
+  for (const name of ["DATABASE_URL", "API_URL", "HOST", "PORT", "API_PORT", "API_HOST", "APP_MODE", "NODE_ENV", "PAYMENT_SANDBOX", "PAYMENT_ROUTES", "SESSION_SECRET", "SMTP_URL", "DEMO_DATA"]) delete env[name];
   return { ...env, DATA_DIR: dataDir, LOG_LEVEL: "warn", ...extra };
 }
 
@@ -61,7 +63,7 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
 const loadApiConfig = (env: Record<string, string>) => loadApiConfigOf(env as NodeJS.ProcessEnv);
 
 describe("production mode and the sandbox", () => {
-  const base = { SESSION_SECRET: secret, DATA_DIR: dataDir };
+  const base = { SESSION_SECRET: secret, DATA_DIR: dataDir, SMTP_URL: smtp };
 
   it("refuses PAYMENT_SANDBOX=true, whether production comes from APP_MODE or from NODE_ENV", () => {
     expect(() => loadApiConfig({ ...base, APP_MODE: "production", PAYMENT_SANDBOX: "true" })).toThrow(refusal);
@@ -69,7 +71,14 @@ describe("production mode and the sandbox", () => {
     // A demo on web's production build keeps its sandbox.
     expect(loadApiConfig({ ...base, APP_MODE: "demo", NODE_ENV: "production", PAYMENT_SANDBOX: "true" }).APP_MODE).toBe("demo");
     expect(() => loadApiConfig({ ...base, APP_MODE: "live" })).toThrow('Invalid api configuration: APP_MODE must be demo or production, not "live"');
-    expect(() => loadApiConfig({ DATA_DIR: dataDir, APP_MODE: "production" })).toThrow("Invalid api configuration: SESSION_SECRET is required in production mode");
+    // Everything production mode misses, one line each, at once.
+    expect(() => loadApiConfig({ DATA_DIR: dataDir, APP_MODE: "production" })).toThrow(
+      [
+        "Invalid api configuration: SESSION_SECRET is required in production mode (32 or more random characters, e.g. from `openssl rand -base64 32`)",
+        "Invalid api configuration: SMTP_URL is required in production mode (without it mails are only written to files in DATA_DIR/mail and never reach members)",
+      ].join("\n"),
+    );
+    expect(() => loadApiConfig({ ...base, SESSION_SECRET: "short", API_PORT: "x" })).toThrow(/^Invalid api configuration: API_PORT: .*\nInvalid api configuration: SESSION_SECRET: SESSION_SECRET must be at least 32 characters$/);
   });
 
   it("never registers the sandbox in production mode, and refuses a route to it", () => {
@@ -89,17 +98,36 @@ describe("production mode and the sandbox", () => {
   });
 
   it("stops the api with that one line on stderr and exit code 78", async () => {
-    const result = await run(["api/main.ts"], childEnv({ APP_MODE: "production", PAYMENT_SANDBOX: "true", SESSION_SECRET: secret, API_PORT: "0" }));
+    const result = await run(["api/main.ts"], childEnv({ APP_MODE: "production", PAYMENT_SANDBOX: "true", SESSION_SECRET: secret, SMTP_URL: smtp, API_PORT: "0" }));
     expect(result).toEqual({ code: configErrorExitCode, stdout: "", stderr: `${refusal}\n` });
   }, deadlineMs + 10_000);
 
   it("stops npm start instead of restarting the api", async () => {
     // --dev: web starts from Vite's dev server, so no production build is needed; the api is refused before it listens.
-    // PORT: web's port, which the api also reads (mailed links), so a real one.
-    const result = await run(["scripts/start.ts", "--dev"], childEnv({ APP_MODE: "production", PAYMENT_SANDBOX: "true", SESSION_SECRET: secret, API_PORT: "0", PORT: "5990", HOST: "127.0.0.1" }));
+    // PORT: web's port, which the api also reads (mailed links), so a real one. A demo: npm start checks a production
+    // configuration itself (the next test), so here the api is the one that refuses.
+    const result = await run(["scripts/start.ts", "--dev"], childEnv({ APP_MODE: "demo", VAPID_PUBLIC_KEY: "BPublicKeyOnly", SESSION_SECRET: secret, API_PORT: "0", PORT: "5990", HOST: "127.0.0.1" }));
     expect(result.code).toBe(configErrorExitCode);
-    expect(result.stderr).toContain(`${refusal}\n`);
+    expect(result.stderr).toContain("Invalid api configuration: VAPID_PUBLIC_KEY: VAPID_PUBLIC_KEY must be a base64url P-256 public key\n");
     expect(result.stdout).toContain(`api exited (${configErrorExitCode})`);
     expect(result.stdout).not.toContain("restarting api");
   }, deadlineMs + 10_000);
+
+  it("NODE_ENV=production npm start without settings refuses with one line per missing setting, before building or starting anything", async () => {
+    const result = await run(["scripts/start.ts"], childEnv({ NODE_ENV: "production", API_PORT: "0", PORT: "5991" }));
+    expect(result.code).toBe(configErrorExitCode);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      "Invalid api configuration: SESSION_SECRET is required in production mode (32 or more random characters, e.g. from `openssl rand -base64 32`)",
+      "Invalid api configuration: SMTP_URL is required in production mode (without it mails are only written to files in DATA_DIR/mail and never reach members)",
+    ]);
+    expect(result.stdout).not.toContain("building");
+    expect(result.stdout).not.toContain("Rendezvous (");
+  }, deadlineMs + 10_000);
+
+  it("makes demo data only in demo mode, or in production mode when asked for by name", () => {
+    expect(loadApiConfig({ ...base, APP_MODE: "demo" }).DEMO_DATA).toBe(true);
+    expect(loadApiConfig({ ...base, APP_MODE: "production" }).DEMO_DATA).toBe(false);
+    expect(loadApiConfig({ ...base, APP_MODE: "production", DEMO_DATA: "true" }).DEMO_DATA).toBe(true);
+    expect(loadApiConfig({ ...base, APP_MODE: "demo", DEMO_DATA: "false" }).DEMO_DATA).toBe(false);
+  });
 });

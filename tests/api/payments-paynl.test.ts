@@ -367,7 +367,7 @@ describe("PAY. configuration", () => {
   const database = {} as Database;
   // Last in this file: loadApiConfig sets the process's password hash cost (17 in production mode).
   const load = (env: Record<string, string>) => {
-    const all: Record<string, string> = { SESSION_SECRET: "s".repeat(40), DATA_DIR: api.dataDir, ...env };
+    const all: Record<string, string> = { SESSION_SECRET: "s".repeat(40), DATA_DIR: api.dataDir, SMTP_URL: "smtp://127.0.0.1:2525", ...env };
     return loadApiConfig(all as NodeJS.ProcessEnv);
   };
 

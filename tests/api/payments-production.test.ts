@@ -14,7 +14,7 @@ const password = "production-test-password";
 
 beforeAll(async () => {
   api = await startApi({
-    env: { APP_MODE: "production", PASSWORD_HASH_COST: "17", SANDBOX_WEBHOOK_SECRET: sandboxSecret, PAYMENT_ROUTES: "cards=verotel", VEROTEL_SHOP_ID: "1234", VEROTEL_SIGNATURE_KEY: "production-signature-key" },
+    env: { APP_MODE: "production", SMTP_URL: "smtp://127.0.0.1:2525", PASSWORD_HASH_COST: "17", SANDBOX_WEBHOOK_SECRET: sandboxSecret, PAYMENT_ROUTES: "cards=verotel", VEROTEL_SHOP_ID: "1234", VEROTEL_SIGNATURE_KEY: "production-signature-key" },
   });
   passwordHash = await hashPassword(password);
 });
