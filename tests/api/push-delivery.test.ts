@@ -117,7 +117,11 @@ async function sendMessage(from: Member, to: Member, body: string): Promise<Send
   return SendMessageResponse.parse(await res.json());
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 8000): Promise<T> {
+/**
+ * Polls until `probe` answers. 20 s: in CI this file shares two cores with the api fuzz test, and a retried push once
+ * took longer than the 8 s this waited before (it passes in well under a second on its own).
+ */
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 20_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
