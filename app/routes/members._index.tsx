@@ -17,7 +17,6 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { regionLabelKey } from "#contract/region-kinds";
 import { offeredFilters, type SearchFilter } from "~/features/discovery/search-filters";
 
-/** The search lives in the URL (docs/product.md §3 Search state), so it works without JavaScript and can be shared. */
 /** Cards in the grid's first row at its widest (xl:grid-cols-5): on the first screen, so their photos are not lazy. */
 const firstRow = 5;
 type Filters = Partial<Record<SearchFilter, string>>;
@@ -25,7 +24,8 @@ type Filters = Partial<Record<SearchFilter, string>>;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const url = new URL(request.url);
-  // The settings are cached (getSettings): waiting for them before the search costs no api call.
+  // The search may set only the filters the site offers, so the settings come first: cached per domain (getSettings),
+  // they cost an api call before the search once per SETTINGS_CACHE_SECONDS at most.
   const settings = await getSettings(request, context);
   const offered = offeredFilters(settings.search_fields);
   const filters: Filters = {};

@@ -7,7 +7,7 @@ import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
-import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
+import { formDecimal, formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField } from "~/features/staff/staff-format";
 import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
@@ -36,11 +36,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 const Ok = z.object({ ok: z.literal(true) });
 
-/** A price typed as 19.99 or 19,99, in minor units; NaN when it is no amount (the api refuses it). */
-function minorUnits(typed: string): number {
-  return /^\d{1,6}([.,]\d{1,2})?$/.test(typed) ? Math.round(Number(typed.replace(",", ".")) * 100) : Number.NaN;
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const form = await request.formData();
@@ -49,7 +44,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const fields = () => ({
     country: formText(form, "country"),
     credits: formNumber(form, "credits"),
-    amount: minorUnits(formText(form, "amount")),
+    // A price typed as 19.99 or 19,99, in minor units.
+    amount: Math.round(formDecimal(form, "amount", 6) * 100),
     currency: formText(form, "currency").toUpperCase(),
     mark: formText(form, "mark") || null,
     position: formText(form, "position") ? formNumber(form, "position") : 0,

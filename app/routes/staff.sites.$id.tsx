@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -8,7 +9,7 @@ import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
-import { formNumber, formText } from "~/features/staff/staff-write.server";
+import { formDecimal, formNumber, formText } from "~/features/staff/staff-write.server";
 import { saveSite } from "~/features/staff/site-settings.server";
 import { SiteSettingsForm } from "~/features/staff/site-settings";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
@@ -34,11 +35,6 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   return { title: `${result.data.settings.name}: ${texts.editMetaTitle}`, description: texts.lead, texts, site: result.data, done: done === "created" ? texts.created : done ? texts.saved : null };
 }
 
-/** A money amount typed as 1.99 or 1,99, or NaN (the api refuses it). */
-function amount(typed: string): number {
-  return /^\d{1,4}([.,]\d{1,2})?$/.test(typed) ? Number(typed.replace(",", ".")) : Number.NaN;
-}
-
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const id = siteId(params);
@@ -47,9 +43,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const number = (name: string) => (formText(form, name) ? formNumber(form, name) : 0);
   const bodies: Record<string, () => Record<string, unknown>> = {
     update: () => ({ action: "update", id, updated_at: formText(form, "updated_at") }),
-    message_cost: () => ({ action: "message_cost", id, country: formText(form, "country"), costs: amount(formText(form, "costs")), currency: formText(form, "currency").toUpperCase() }),
+    message_cost: () => ({ action: "message_cost", id, country: formText(form, "country"), costs: formDecimal(form, "costs", 4), currency: formText(form, "currency").toUpperCase() }),
     message_cost_remove: () => ({ action: "message_cost_remove", id, country: formText(form, "country") }),
-    transaction_cost: () => ({ action: "transaction_cost", id, method: formText(form, "method"), fixed: number("fixed"), percent: formText(form, "percent") ? amount(formText(form, "percent")) : 0 }),
+    transaction_cost: () => ({ action: "transaction_cost", id, method: formText(form, "method"), fixed: number("fixed"), percent: formText(form, "percent") ? formDecimal(form, "percent", 2) : 0 }),
     transaction_cost_remove: () => ({ action: "transaction_cost_remove", id, method: formText(form, "method") }),
     push_keys: () => ({ action: "push_keys", id, keys: formText(form, "keys") }),
   };
@@ -96,104 +92,59 @@ export default function StaffSite() {
         busy={busy}
       />
       <div className="mt-6 grid gap-4 lg:grid-cols-2">
-        <StaffCard title={costs.title} testId="site-message-costs">
-          <p className="text-sm text-gray-600">{costs.lead}</p>
-          {site.minimum_message_costs.length === 0 ? (
-            <p className="mt-2 text-sm text-gray-700">{costs.empty}</p>
-          ) : (
-            <StaffTable testId="site-message-cost-list" headings={[costs.country, costs.costs, ""]} className="mt-2">
-              {site.minimum_message_costs.map((cost) => (
-                <tr key={cost.country}>
-                  <td className="px-4 py-2">{cost.country}</td>
-                  <td className="px-4 py-2 tabular-nums">
-                    {cost.costs.toFixed(2)} {cost.currency}
-                  </td>
-                  <td className="px-4 py-2">
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="message_cost_remove" />
-                      <input type="hidden" name="country" value={cost.country} />
-                      <Button size="sm" variant="neutral" disabled={busy}>
-                        {fill(costs.remove, { country: cost.country })}
-                      </Button>
-                    </Form>
-                  </td>
-                </tr>
+        <CostList
+          texts={costs}
+          testId="site-message-costs"
+          keyName="country"
+          keyLabel={costs.country}
+          rows={site.minimum_message_costs.map((cost) => ({ key: cost.country, label: cost.country, value: `${cost.costs.toFixed(2)} ${cost.currency}`, removeLabel: fill(costs.remove, { country: cost.country }) }))}
+          busy={busy}
+        >
+          <input type="hidden" name="intent" value="message_cost" />
+          <StaffField id="cost-country" label={costs.country}>
+            <select id="cost-country" name="country" className={staffField}>
+              {siteCountries.map((country) => (
+                <option key={country} value={country}>
+                  {country}
+                </option>
               ))}
-            </StaffTable>
-          )}
-          <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-3">
-            <input type="hidden" name="intent" value="message_cost" />
-            <StaffField id="cost-country" label={costs.country}>
-              <select id="cost-country" name="country" className={staffField}>
-                {siteCountries.map((country) => (
-                  <option key={country} value={country}>
-                    {country}
-                  </option>
-                ))}
-              </select>
-            </StaffField>
-            <StaffField id="cost-costs" label={costs.costs} hint={costs.hint}>
-              <input id="cost-costs" name="costs" required inputMode="decimal" pattern="\d{1,4}([.,]\d{1,2})?" className={staffField} />
-            </StaffField>
-            <StaffField id="cost-currency" label={costs.currency}>
-              <input id="cost-currency" name="currency" required maxLength={3} defaultValue="EUR" autoComplete="off" className={staffField} />
-            </StaffField>
-            <div className="sm:col-span-3">
-              <Button size="sm" disabled={busy}>
-                {costs.add}
-              </Button>
-            </div>
-          </Form>
-        </StaffCard>
-        <StaffCard title={fees.title} testId="site-transaction-costs">
-          <p className="text-sm text-gray-600">{fees.lead}</p>
-          {site.transaction_costs.length === 0 ? (
-            <p className="mt-2 text-sm text-gray-700">{fees.empty}</p>
-          ) : (
-            <StaffTable testId="site-transaction-cost-list" headings={[fees.method, fees.costs, ""]} className="mt-2">
-              {site.transaction_costs.map((cost) => (
-                <tr key={cost.method}>
-                  <td className="px-4 py-2">{paymentMethodNames[cost.method as PaymentMethodId] ?? cost.method}</td>
-                  <td className="px-4 py-2 tabular-nums">
-                    {(cost.fixed / 100).toFixed(2)} + {cost.percent}%
-                  </td>
-                  <td className="px-4 py-2">
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="transaction_cost_remove" />
-                      <input type="hidden" name="method" value={cost.method} />
-                      <Button size="sm" variant="neutral" disabled={busy}>
-                        {fill(fees.remove, { method: paymentMethodNames[cost.method as PaymentMethodId] ?? cost.method })}
-                      </Button>
-                    </Form>
-                  </td>
-                </tr>
+            </select>
+          </StaffField>
+          <StaffField id="cost-costs" label={costs.costs} hint={costs.hint}>
+            <input id="cost-costs" name="costs" required inputMode="decimal" pattern="\d{1,4}([.,]\d{1,2})?" className={staffField} />
+          </StaffField>
+          <StaffField id="cost-currency" label={costs.currency}>
+            <input id="cost-currency" name="currency" required maxLength={3} defaultValue="EUR" autoComplete="off" className={staffField} />
+          </StaffField>
+        </CostList>
+        <CostList
+          texts={fees}
+          testId="site-transaction-costs"
+          keyName="method"
+          keyLabel={fees.method}
+          rows={site.transaction_costs.map((cost) => {
+            const name = paymentMethodNames[cost.method as PaymentMethodId] ?? cost.method;
+            return { key: cost.method, label: name, value: `${(cost.fixed / 100).toFixed(2)} + ${cost.percent}%`, removeLabel: fill(fees.remove, { method: name }) };
+          })}
+          busy={busy}
+        >
+          <input type="hidden" name="intent" value="transaction_cost" />
+          <StaffField id="fee-method" label={fees.method}>
+            <select id="fee-method" name="method" className={staffField}>
+              {paymentMethodIds.map((method) => (
+                <option key={method} value={method}>
+                  {paymentMethodNames[method]}
+                </option>
               ))}
-            </StaffTable>
-          )}
-          <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-3">
-            <input type="hidden" name="intent" value="transaction_cost" />
-            <StaffField id="fee-method" label={fees.method}>
-              <select id="fee-method" name="method" className={staffField}>
-                {paymentMethodIds.map((method) => (
-                  <option key={method} value={method}>
-                    {paymentMethodNames[method]}
-                  </option>
-                ))}
-              </select>
-            </StaffField>
-            <StaffField id="fee-fixed" label={fees.fixed} hint={fees.fixedHint}>
-              <input id="fee-fixed" name="fixed" type="number" min={0} max={100000} defaultValue={0} className={staffField} />
-            </StaffField>
-            <StaffField id="fee-percent" label={fees.percent} hint={fees.percentHint}>
-              <input id="fee-percent" name="percent" inputMode="decimal" pattern="\d{1,2}([.,]\d{1,2})?" defaultValue="0" className={staffField} />
-            </StaffField>
-            <div className="sm:col-span-3">
-              <Button size="sm" disabled={busy}>
-                {fees.add}
-              </Button>
-            </div>
-          </Form>
-        </StaffCard>
+            </select>
+          </StaffField>
+          <StaffField id="fee-fixed" label={fees.fixed} hint={fees.fixedHint}>
+            <input id="fee-fixed" name="fixed" type="number" min={0} max={100000} defaultValue={0} className={staffField} />
+          </StaffField>
+          <StaffField id="fee-percent" label={fees.percent} hint={fees.percentHint}>
+            <input id="fee-percent" name="percent" inputMode="decimal" pattern="\d{1,2}([.,]\d{1,2})?" defaultValue="0" className={staffField} />
+          </StaffField>
+        </CostList>
         <StaffCard title={texts.push.title} testId="site-push-keys">
           <p className="text-sm text-gray-700">{site.push_public_key ? texts.push.on : texts.push.off}</p>
           <p className="mt-1 text-xs text-gray-600">{texts.push.warning}</p>
@@ -218,6 +169,64 @@ export default function StaffSite() {
         </StaffCard>
       </div>
     </>
+  );
+}
+
+/**
+ * A site's costs of one kind (minimum message costs per country, transaction costs per method): the list with a remove
+ * button per row and the form that sets one (`children`, with its fields and intent).
+ */
+function CostList({
+  texts,
+  testId,
+  keyName,
+  keyLabel,
+  rows,
+  busy,
+  children,
+}: {
+  texts: { title: string; lead: string; empty: string; costs: string; add: string };
+  testId: string;
+  keyName: "country" | "method";
+  keyLabel: string;
+  rows: { key: string; label: string; value: string; removeLabel: string }[];
+  busy: boolean;
+  children: ReactNode;
+}) {
+  const removeIntent = keyName === "country" ? "message_cost_remove" : "transaction_cost_remove";
+  return (
+    <StaffCard title={texts.title} testId={testId}>
+      <p className="text-sm text-gray-600">{texts.lead}</p>
+      {rows.length === 0 ? (
+        <p className="mt-2 text-sm text-gray-700">{texts.empty}</p>
+      ) : (
+        <StaffTable testId={`${testId.replace(/s$/, "")}-list`} headings={[keyLabel, texts.costs, ""]} className="mt-2">
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td className="px-4 py-2">{row.label}</td>
+              <td className="px-4 py-2 tabular-nums">{row.value}</td>
+              <td className="px-4 py-2">
+                <Form method="post">
+                  <input type="hidden" name="intent" value={removeIntent} />
+                  <input type="hidden" name={keyName} value={row.key} />
+                  <Button size="sm" variant="neutral" disabled={busy}>
+                    {row.removeLabel}
+                  </Button>
+                </Form>
+              </td>
+            </tr>
+          ))}
+        </StaffTable>
+      )}
+      <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-3">
+        {children}
+        <div className="sm:col-span-3">
+          <Button size="sm" disabled={busy}>
+            {texts.add}
+          </Button>
+        </div>
+      </Form>
+    </StaffCard>
   );
 }
 

@@ -27,6 +27,12 @@ export function formNumber(form: FormData, name: string): number {
   return /^-?\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
 }
 
+/** A form's amount typed as 1.99 or 1,99 (up to `digits` digits before the point, two after), or NaN (the api refuses it). */
+export function formDecimal(form: FormData, name: string, digits: number): number {
+  const value = formText(form, name);
+  return new RegExp(`^\\d{1,${digits}}([.,]\\d{1,2})?$`).test(value) ? Number(value.replace(",", ".")) : Number.NaN;
+}
+
 /** A form's values of a repeated field (checkboxes of one name). */
 export function formList(form: FormData, name: string): string[] {
   return form.getAll(name).filter((value): value is string => typeof value === "string");
