@@ -29,6 +29,8 @@ function runDataDir(): string {
 const dataDir = runDataDir();
 // The shared secret of POST /api/mail-events.php for this run (tests/e2e/notifications.spec.ts posts bounces with it).
 process.env.E2E_MAIL_EVENTS_SECRET ??= randomBytes(24).toString("base64url");
+// The bearer token of both services' /metrics for this run (tests/e2e/metrics.spec.ts scrapes them with it).
+process.env.E2E_METRICS_TOKEN ??= randomBytes(24).toString("base64url");
 
 const chromiumLaunchOptions = { executablePath: findChromium() ?? "/usr/bin/chromium-headless-shell", args: chromiumArgs };
 
@@ -92,6 +94,7 @@ export default defineConfig({
       // A fresh secret per run rather than one generated into the data directory.
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       MAIL_EVENTS_SECRET: process.env.E2E_MAIL_EVENTS_SECRET,
+      METRICS_TOKEN: process.env.E2E_METRICS_TOKEN,
       // Mailed links open this run's web (each site on its own domain), also where NODE_ENV=production is inherited.
       PUBLIC_URL: `http://{domain}:${webPort}`,
     },

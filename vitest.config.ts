@@ -20,9 +20,16 @@ export default defineConfig({
           include: ["tests/api/**/*.test.ts"],
           // Migrated and seeded once per pass; each file gets a copy (a database of its own), so files run side by side.
           globalSetup: ["tests/api/global-setup.ts"],
+          // Every answer an api test gets is held to the OpenAPI document (tests/api/answer-check.ts).
+          setupFiles: ["tests/api/answer-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
+      },
+      {
+        extends: true,
+        // Processes of the production build on PostgreSQL: scripts/test.ts runs it after the build, with DATABASE_URL.
+        test: { name: "scale", include: ["tests/scale/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 240_000 },
       },
     ],
   },

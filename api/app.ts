@@ -17,6 +17,7 @@ import { answerAfterBody, bodyCap, bodyLimits, refuseTooLarge } from "./http/bod
 import { createClientLimiter } from "./http/limits";
 import { HashQueueFull } from "./domain/hash-queue";
 import { settingsRoutes } from "./http/settings";
+import { openApiRoutes } from "./http/openapi";
 import { userRoutes } from "./http/user";
 import { pushRoutes } from "./http/push";
 import type { PushEndpointPolicy } from "./services/push-endpoint";
@@ -56,6 +57,7 @@ import { staffInboxRoutes } from "./http/staff-inbox";
 import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
 import { staffSetupRoutes } from "./http/staff-setup";
+import { apiMetricsEndpoint, apiRequestMetrics, labelRoute } from "./http/metrics";
 
 export function createApiApp(options: {
   database: Database;
@@ -103,6 +105,9 @@ export function createApiApp(options: {
     }
   });
 
+  // Every request but the load balancer's health checks, counted and timed by its route pattern.
+  app.use(apiRequestMetrics);
+
   app.use(
     pinoHttp({
       logger,
@@ -140,10 +145,12 @@ export function createApiApp(options: {
     res.set("Connection", "close");
     sendError(res, "validation_failed", { fields: { host: ["must be a host name with an optional port"] } });
   });
+  // Prometheus' scrape, behind METRICS_TOKEN (docs/operations.md, Metrics).
+  app.get("/metrics", apiMetricsEndpoint({ database, hub, token: config.METRICS_TOKEN, notificationMailMinutes: config.NOTIFICATION_MAIL_MINUTES, logger }));
   app.use(clientContext);
   app.use(bodyCap);
   app.use(answerAfterBody);
-  app.use("/uploads", express.static(path.resolve(config.DATA_DIR, "uploads"), { maxAge: "30d", immutable: true, fallthrough: false }));
+  app.use("/uploads", labelRoute("/uploads"), express.static(path.resolve(config.DATA_DIR, "uploads"), { maxAge: "30d", immutable: true, fallthrough: false }));
   // Provider notifications: no session, raw body (the signature is over it), so before the JSON parser.
   app.use(paymentNotifyRoutes({ db, providers }));
   // The mail provider's bounces and complaints: the shared secret is checked before the body is parsed.
@@ -151,6 +158,7 @@ export function createApiApp(options: {
   app.use(express.json({ limit: bodyLimits.jsonBytes }));
   app.use(requestContext(db, config.SESSION_SECRET, siteCache));
   app.use(settingsRoutes());
+  app.use(openApiRoutes());
   app.use(camRoutes({ db, limit }));
   app.use(pushRoutes(db, options.pushEndpoints));
   app.use(userRoutes(db, config.SESSION_SECRET, limit, pendingDeletionMailer(accountDeps)));
@@ -176,7 +184,7 @@ export function createApiApp(options: {
       logger,
     }),
   );
-  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), periodic: options.dataExportTimer ?? false });
+  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), periodic: options.dataExportTimer ?? false, intervalMs: 5 * 60_000 * config.JOB_INTERVAL_SCALE });
   app.use(dataExportRoutes({ db, dataDir: config.DATA_DIR, limit, job: dataExportJob, publicUrl: config.PUBLIC_URL }));
 
   app.use(complaintRoutes({ db, mailer, limit }));
@@ -203,7 +211,7 @@ export function createApiApp(options: {
   );
   app.use(notificationRoutes({ db, limit, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET) }));
   if (options.notificationMailTimer) {
-    startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true });
+    startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true, pollMs: 60_000 * config.JOB_INTERVAL_SCALE });
   }
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));

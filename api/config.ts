@@ -20,6 +20,8 @@ const ApiEnv = z.object({
   TRUST_PROXY: z.string().default("loopback"),
   /** Multiplies every client limit (api/http/limits.ts): 1 in production; test servers that sign up hundreds of members from one address raise it. */
   CLIENT_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
+  /** Multiplies the periodic jobs' intervals (api/jobs/schedule.ts): 1 in production; the scale-out test shortens them. */
+  JOB_INTERVAL_SCALE: z.coerce.number().min(0.0001).max(1).default(1),
   /** log2 of scrypt's N for new password hashes (api/domain/passwords.ts); never below 17 in production. */
   PASSWORD_HASH_COST: z.coerce.number().int().min(10).max(20).default(17),
   /** Demo data in an empty database: on in demo mode; in production mode only when asked for by name (DEMO_DATA=true). */
@@ -96,6 +98,11 @@ const ApiEnv = z.object({
   MAIL_EVENTS_SECRET: optional(z.string().min(24, "MAIL_EVENTS_SECRET must be at least 24 characters")),
   /** Issue 17 notification mails: at most one mail per kind (message, like, match) per member in this many minutes. */
   NOTIFICATION_MAIL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
+  /**
+   * Issue 28: the bearer token of GET /metrics (Prometheus' text format, docs/operations.md Metrics); unset: the
+   * endpoint answers 404. The same value as web's, so one scrape configuration reads both.
+   */
+  METRICS_TOKEN: optional(z.string().min(24, "METRICS_TOKEN must be at least 24 characters")),
   /** A sandbox payment left pending settles as paid after this many ms. */
   SANDBOX_PENDING_SETTLE_MS: z.coerce.number().int().min(0).max(86_400_000).default(5000),
 });

@@ -1,9 +1,12 @@
 import { configErrorExitCode } from "#contract/app-mode";
 import { loadApiConfig } from "./config";
-import { openDatabase } from "./db/client";
+import { openDatabase, type Database } from "./db/client";
+import type { ApiConfig } from "./config";
+import type { Logger } from "pino";
 import { seedDemoData, seedMissingDiscountCodes, seedMissingPackages } from "./db/seed";
 import { seedDemoStaff } from "./db/seed-staff";
 import { createApiApp } from "./app";
+import { openApiDocument } from "./openapi/document";
 import { createLogger } from "./logger";
 import { logProcessFailures } from "#contract/log-redaction";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
@@ -28,17 +31,8 @@ async function main() {
     dataDir: config.DATA_DIR,
     onConnectionLost: (error) => logger.warn({ err: error }, "database connection lost; the pool opens a new one"),
   });
-  if (config.DEMO_DATA) {
-    const seeded = await seedDemoData(database.db, { uploadsDir: `${config.DATA_DIR}/uploads` });
-    if (seeded) logger.info({ members: seeded.members, sites: seeded.sites }, "demo data created");
-    else {
-      if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
-      if (await seedMissingDiscountCodes(database.db)) logger.info("demo discount codes created");
-    }
-    // Demo staff (a published password and TOTP secret) only with the demo data made just now, and never in
-    // production mode: an existing database keeps the staff it has (docs/staff.md).
-    if (seeded && config.APP_MODE !== "production" && (await seedDemoStaff(database.db, config.SESSION_SECRET))) logger.info("demo staff accounts created");
-  }
+  // Instances started together on one database seed it once (the others find the data and leave it).
+  if (config.DEMO_DATA) await database.exclusive(() => seedDemo(database, config, logger));
   let providers;
   try {
     providers = configuredPaymentProviders(database, config, logger);
@@ -47,8 +41,11 @@ async function main() {
     process.exit(configErrorExitCode);
   }
   const app = createApiApp({ database, config, logger, providers, dataExportTimer: true, notificationMailTimer: true });
-  startEraseJob(database.db, { dataDir: config.DATA_DIR, logger });
-  startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger });
+  // GET /api/openapi.json's document, built at start (api/openapi/document.ts) rather than by the first request.
+  openApiDocument();
+  const every = (ms: number) => ms * config.JOB_INTERVAL_SCALE;
+  startEraseJob(database.db, { dataDir: config.DATA_DIR, logger, intervalMs: every(60 * 60_000) });
+  startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger, intervalMs: every(6 * 60 * 60_000) });
   // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,
   // and the settings then report that public key, so browsers subscribe with the key pushes are signed with.
   const keylessSites = config.PUSH_KEYLESS_SITES ?? Boolean(config.VAPID_PUBLIC_KEY);
@@ -62,7 +59,7 @@ async function main() {
     subject: config.VAPID_SUBJECT,
     listen: database.listen,
   });
-  startSettlePaymentsJob(database.db, providers, { logger });
+  startSettlePaymentsJob(database.db, providers, { logger, intervalMs: every(60_000) });
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
     logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind, mode: config.APP_MODE, sandbox: providers.sandboxEnabled }, "api listening");
   });
@@ -79,3 +76,17 @@ async function main() {
 }
 
 void main();
+
+/** The demo data (sites, members, packages, codes), and demo staff with data made just now. */
+async function seedDemo(database: Database, config: ApiConfig, logger: Logger): Promise<void> {
+  const seeded = await seedDemoData(database.db, { uploadsDir: `${config.DATA_DIR}/uploads` });
+  if (seeded) logger.info({ members: seeded.members, sites: seeded.sites }, "demo data created");
+  else {
+    if (await seedMissingPackages(database.db)) logger.info("demo credit packages created");
+    if (await seedMissingDiscountCodes(database.db)) logger.info("demo discount codes created");
+  }
+  // Demo staff (a published password and TOTP secret) only with the demo data made just now, and never in
+  // production mode: an existing database keeps the staff it has (docs/staff.md).
+  if (seeded && config.APP_MODE !== "production" && (await seedDemoStaff(database.db, config.SESSION_SECRET))) logger.info("demo staff accounts created");
+}
+

@@ -215,7 +215,7 @@ export function stopSends(): void {
 /** Relative offsets of the recipients of a sender: both neighbours on each side, so each conversation is written from both ends. */
 const recipientOffsets = [1, -1, 2, -2, 3, -3];
 
-async function sendPhase(api: URL, setup: SendersSetup, options: { seconds: number; connections: number }, createdBySender: number[]): Promise<Phase> {
+async function sendPhase(apis: URL[], setup: SendersSetup, options: { seconds: number; connections: number }, createdBySender: number[]): Promise<Phase> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const phase: Phase = { requests: 0, created: 0, createdInTime: 0, statusCodes: {}, errors: 0, timeouts: 0, latencies: [], seconds: options.seconds, drainedSeconds: 0 };
   const { senders } = setup;
@@ -224,6 +224,8 @@ async function sendPhase(api: URL, setup: SendersSetup, options: { seconds: numb
   const connection = async (c: number) => {
     const index = c % senders.length;
     const sender = senders[index];
+    // Several api instances (the bench's --scale): connection c sends to instance c mod n.
+    const api = apis[c % apis.length]!;
     if (!sender) return;
     const headers = {
       accept: "application/json",
@@ -288,11 +290,11 @@ function percentile(sorted: number[], p: number): number {
  * api's CPU time around the measured run (`cpu` is called before and after it).
  */
 export async function runPaidSends(
-  apiUrl: string,
+  apiUrl: string | string[],
   setup: SendersSetup,
   options: { seconds: number; warmupSeconds: number; connections: number; beforeMeasure: () => Promise<void>; cpu: () => number | null },
 ): Promise<PaidSendsResult> {
-  const api = new URL(apiUrl);
+  const api = (Array.isArray(apiUrl) ? apiUrl : [apiUrl]).map((url) => new URL(url));
   const createdBySender = setup.senders.map(() => 0);
   let warmup: Phase | null = null;
   if (options.warmupSeconds > 0) warmup = await sendPhase(api, setup, { seconds: options.warmupSeconds, connections: options.connections }, createdBySender);

@@ -48,8 +48,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
 import { bareRemixBuild } from "./bare-remix/paths";
+import { createScratchDatabase, describeDatabase, runPgbench, type PgbenchResult } from "./postgres";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
 import { cpuMs, waitForIdle } from "./cpu";
 import { measure, stopRunning, warmUp, type LoadResult } from "./load";
@@ -57,6 +57,7 @@ import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
 import { runLiveStream, stopLiveStream, type LiveStreamResult } from "./live-stream";
 import { firstLoadBudgetBytes, routeFirstLoads } from "./route-budgets";
+import { measureScale, scaleTable } from "./scale";
 import { firstLoadTable, kb, routeBudgetTable, liveStreamTable, loadTable, paidSendsTable, streamMemoryTable } from "./report";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -127,42 +128,6 @@ function ensureBareRemixBuild(force: boolean): void {
   if (result.status !== 0 || !existsSync(serverBuild)) throw new Error(`the bare Remix build failed (exit ${result.status ?? result.signal})`);
 }
 
-/** host:port/database of a PostgreSQL URL, without user or password. */
-function describeDatabase(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}${parsed.pathname}`;
-  } catch {
-    return "(unparsable DATABASE_URL)";
-  }
-}
-
-/**
- * A new, empty database on the server of `url`, for one run: the api seeds its demo data into it and
- * bare Remix its table, and `drop` removes it at the end. The database named in the URL is not touched.
- */
-async function createScratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `rdv_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  try {
-    await admin(`CREATE DATABASE ${name}`);
-  } catch (error) {
-    throw new Error(`could not create a scratch database on ${describeDatabase(url)} (the role needs CREATEDB): ${error instanceof Error ? error.message : String(error)}`);
-  }
-  const scratch = new URL(url);
-  scratch.pathname = `/${name}`;
-  log(`postgres: scratch database ${name} on ${describeDatabase(url)}`);
-  return { url: scratch.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name}`) };
-}
-
 function gitDescription(): string | null {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
@@ -184,7 +149,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 type Target = { name: string; url: string; headers: Record<string, string>; type: RegExp; servers: string[] };
 type DatabaseKind = "pglite" | "postgres";
-type SetResult = { load: LoadResult[]; paidSends: PaidSendsResult; liveStream: LiveStreamResult; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
+type SetResult = { load: LoadResult[]; paidSends: PaidSendsResult; liveStream: LiveStreamResult | null; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
 type LiveSettings = { sends: number; seconds: number };
 
 const bareRemixName = "bare Remix";
@@ -202,7 +167,19 @@ function cleanup(): Promise<void> {
 /** Starts api + web (+ bare Remix, + bare Express in the first set), measures every target, stops them. */
 async function measureSet(
   kind: DatabaseKind,
-  options: { databaseUrl: string | null; withBareExpress: boolean; withFirstLoad: boolean; seconds: number; warmupSeconds: number; connections: number; live: LiveSettings },
+  options: {
+    databaseUrl: string | null;
+    withBareExpress: boolean;
+    withFirstLoad: boolean;
+    seconds: number;
+    warmupSeconds: number;
+    connections: number;
+    live: LiveSettings;
+    /** --targets: only the page targets whose names contain one of these (bare Remix always); null: all. */
+    targets: string[] | null;
+    /** --no-live: skip the live stream rows. */
+    withLive: boolean;
+  },
 ): Promise<SetResult> {
   const { seconds, warmupSeconds, connections } = options;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-bench-"));
@@ -274,6 +251,8 @@ async function measureSet(
       { name: "web /chats", url: `${web}/chats`, headers: member, type: html, servers: ["web", "api"] },
       { name: "web /chats/{id}", url: `${web}/chats/${await newestConversationId(web, cookie)}`, headers: member, type: html, servers: ["web", "api"] },
     ];
+    const wanted = options.targets;
+    if (wanted) targets.splice(0, targets.length, ...targets.filter((t) => t.name === bareRemixName || wanted.some((w) => t.name.includes(w))));
     for (const target of targets) await expect200(target.url, target.headers, target.type);
 
     const pages: FirstLoad[] = [];
@@ -321,38 +300,45 @@ async function measureSet(
     });
     group.check();
 
-    const webPid = group.pid("web");
-    log(`${kind}: live stream: ${liveListeners} streams through web, then ${options.live.sends} sends over ${options.live.seconds} s from ${liveSenders} senders...`);
-    const liveStarted = Date.now();
-    const liveStream = await runLiveStream({
-      web,
-      api,
-      setup: liveSetup,
-      sends: options.live.sends,
-      seconds: options.live.seconds,
-      connections,
-      pids: { web: webPid, api: apiPid },
-      memoryFiles,
-      settle: async () => {
-        await waitForIdle([webPid, apiPid]);
-        group.check();
-      },
-      cpu: { web: () => cpuMs(webPid), api: () => cpuMs(apiPid) },
-      log: (message) => log(`${kind}: live stream: ${message}`),
-    });
-    group.check();
-    log(
-      `${kind}: live stream: ${liveStream.delivered} of ${liveStream.created} delivered, p50 ${liveStream.latencyMs.p50.toFixed(1)} ms, p99 ${liveStream.latencyMs.p99.toFixed(1)} ms ` +
-        `(${((Date.now() - liveStarted) / 1000).toFixed(1)} s with the streams)`,
-    );
+    async function measureLiveStream(): Promise<LiveStreamResult> {
+      if (!liveSetup) throw new Error("bench: the live stream's members were not prepared");
+      const webPid = group.pid("web");
+      log(`${kind}: live stream: ${liveListeners} streams through web, then ${options.live.sends} sends over ${options.live.seconds} s from ${liveSenders} senders...`);
+      const liveStarted = Date.now();
+      const liveStream = await runLiveStream({
+        web,
+        api,
+        setup: liveSetup,
+        sends: options.live.sends,
+        seconds: options.live.seconds,
+        connections,
+        pids: { web: webPid, api: apiPid },
+        memoryFiles,
+        settle: async () => {
+          await waitForIdle([webPid, apiPid]);
+          group.check();
+        },
+        cpu: { web: () => cpuMs(webPid), api: () => cpuMs(apiPid) },
+        log: (message) => log(`${kind}: live stream: ${message}`),
+      });
+      group.check();
+      log(
+        `${kind}: live stream: ${liveStream.delivered} of ${liveStream.created} delivered, p50 ${liveStream.latencyMs.p50.toFixed(1)} ms, p99 ${liveStream.latencyMs.p99.toFixed(1)} ms ` +
+          `(${((Date.now() - liveStarted) / 1000).toFixed(1)} s with the streams)`,
+      );
+      return liveStream;
+    }
+    const liveStream = options.withLive ? await measureLiveStream() : null;
     // PGlite's files belong to the api while it runs: the check reads the database after it stopped.
     log(`${kind}: stopping the servers, then checking the credits...`);
     await group.stopAll();
     const output = group.output();
     paidSends.accounting = await checkAccounting(location, senders, paidSends);
     log(`${kind}: paid sends: ${paidSends.accounting.summary}`);
-    liveStream.accounting = await checkAccounting(location, liveSetup.senders, liveStream);
-    log(`${kind}: live sends: ${liveStream.accounting.summary}`);
+    if (liveStream) {
+      liveStream.accounting = await checkAccounting(location, liveSetup.senders, liveStream);
+      log(`${kind}: live sends: ${liveStream.accounting.summary}`);
+    }
     return { load, paidSends, liveStream, pages, output };
   } finally {
     log(`${kind}: stopping the servers...`);
@@ -370,6 +356,7 @@ async function main(): Promise<number> {
   // Before anything of ours runs: other work on the machine makes every number noisy.
   const loadBefore = os.loadavg()[0] ?? 0;
   const force = process.argv.includes("--build");
+  const flags = parseFlags(process.argv.slice(2));
   ensureBuild(force);
   ensureBareRemixBuild(force);
   const buildTime = statSync(path.join(root, "build/server/index.js")).mtime;
@@ -386,16 +373,28 @@ async function main(): Promise<number> {
   }
 
   try {
-    const settings = { seconds, warmupSeconds, connections, live };
-    const pglite = await measureSet("pglite", { databaseUrl: null, withBareExpress: true, withFirstLoad: true, ...settings });
+    const settings = { seconds, warmupSeconds, connections, live, targets: flags.targets, withLive: flags.live };
+    const pglite = flags.sets.includes("pglite") ? await measureSet("pglite", { databaseUrl: null, withBareExpress: true, withFirstLoad: true, ...settings }) : null;
     let postgres: SetResult | null = null;
-    if (postgresUrl) {
+    let pgbench: PgbenchResult | null = null;
+    if (postgresUrl && flags.sets.includes("postgres")) {
       const scratch = await createScratchDatabase(postgresUrl);
       cleanups.push(scratch.drop);
       postgres = await measureSet("postgres", { databaseUrl: scratch.url, withBareExpress: false, withFirstLoad: false, ...settings });
+      // The server's own yardstick in the same run: pgbench's TPC-B at 50 clients, scale 5 (issue 28).
+      pgbench = await runPgbench(postgresUrl, { clients: 50, seconds, scale: 5 });
     }
+    const scale =
+      postgresUrl && flags.scale
+        ? await measureScale(
+            postgresUrl,
+            { seconds, warmupSeconds, connections, senders: paidSenders, startCredits: senderCredits, clientLimitScale },
+            { root, childEnv, log, cleanups },
+          )
+        : null;
+    if (flags.scale && !postgresUrl) log("--scale needs DATABASE_URL (a PostgreSQL server): skipped");
 
-    const bareExpress = pglite.load.find((r) => r.name === "bare Express /bare");
+    const bareExpress = pglite?.load.find((r) => r.name === "bare Express /bare");
     const bareRemixOf = (set: SetResult) => set.load.find((r) => r.name === bareRemixName);
     const warnings: string[] = [];
     const routeLoads = routeFirstLoads(root);
@@ -431,6 +430,7 @@ async function main(): Promise<number> {
       if (sends.errors > 0) warnings.push(`paid sends${label}: ${sends.errors} sends without an answer (${sends.timeouts} timeouts after 30 s)`);
       if (sends.accounting && !sends.accounting.exact) warnings.push(`paid sends${label}: the credits do not add up: ${[sends.accounting.summary, ...sends.accounting.examples].join("; ")}`);
       const stream = set.liveStream;
+      if (!stream) continue;
       if (!delivered(stream)) {
         warnings.push(
           `live stream${label}: ${stream.missing} of ${stream.created} messages never reached their recipient's stream, ${stream.duplicates} arrived twice, ` +
@@ -454,32 +454,30 @@ async function main(): Promise<number> {
         `latency from the send's start to the message event on the recipient's stream (also from its 201 answer), aim p99 < ${liveP99AimMs} ms on PGlite; memory per stream: (after − before opening) / streams, after a full GC in each process`,
       `paid sends: POST /api/message.php straight to the api (CLIENT_LIMIT_SCALE=${clientLimitScale}), ${paidSenders} members with ${senderCredits.toLocaleString("en-US")} credits each, ${connections} connections, ${seconds} s after ${warmupSeconds} s warm-up; sends/s = 201 answers within the run / s, CPU: the api's; accounting checked in the database after warm-up and run`,
     ];
+    const setSection = (set: SetResult, title: string) => [
+      "",
+      title,
+      loadTable(set.load, bareExpress, bareRemixOf(set)),
+      "",
+      paidSendsTable([set.paidSends]),
+      ...(set.liveStream ? ["", liveStreamTable([set.liveStream])] : []),
+    ];
+    const streamMemory = [
+      ...(pglite?.liveStream ? [{ label: " (PGlite)", result: pglite.liveStream }] : []),
+      ...(postgres?.liveStream ? [{ label: " (PostgreSQL)", result: postgres.liveStream }] : []),
+    ];
     const output = [
       ...header,
-      "",
-      "Throughput and latency — PGlite (api: DATA_DIR/db; bare Remix: in memory)",
-      loadTable(pglite.load, bareExpress, bareRemixOf(pglite)),
-      "",
-      paidSendsTable([pglite.paidSends]),
-      "",
-      liveStreamTable([pglite.liveStream]),
+      ...(pglite ? setSection(pglite, "Throughput and latency — PGlite (api: DATA_DIR/db; bare Remix: in memory)") : []),
       ...(postgres && postgresUrl
-        ? [
-            "",
-            `Throughput and latency — PostgreSQL (${describeDatabase(postgresUrl)}, scratch database; vs bare Express: the PGlite set's)`,
-            loadTable(postgres.load, bareExpress, bareRemixOf(postgres)),
-            "",
-            paidSendsTable([postgres.paidSends]),
-            "",
-            liveStreamTable([postgres.liveStream]),
-          ]
+        ? setSection(postgres, `Throughput and latency — PostgreSQL (${describeDatabase(postgresUrl)}, scratch database; vs bare Express: the PGlite set's)`)
         : []),
-      "",
-      "Memory per open event stream (web proxies the stream to the api)",
-      streamMemoryTable([{ label: " (PGlite)", result: pglite.liveStream }, ...(postgres ? [{ label: " (PostgreSQL)", result: postgres.liveStream }] : [])]),
-      "",
-      `First load (gzip -${gzipLevel} with node:zlib; same-origin <script src>, <link rel=modulepreload>, <link rel=stylesheet>)`,
-      firstLoadTable(pglite.pages),
+      ...(postgres && pgbench ? ["", postgresAims(postgres, pgbench)] : []),
+      ...(scale ? ["", "Scale-out on PostgreSQL: 1 and 2 web + api pairs on this machine (bench/scale.ts)", scaleTable(scale), `accounting over both: ${scale.accounting}`] : []),
+      ...(streamMemory.length ? ["", "Memory per open event stream (web proxies the stream to the api)", streamMemoryTable(streamMemory)] : []),
+      ...(pglite?.pages.length
+        ? ["", `First load (gzip -${gzipLevel} with node:zlib; same-origin <script src>, <link rel=modulepreload>, <link rel=stylesheet>)`, firstLoadTable(pglite.pages)]
+        : []),
       "",
       `First-load JS of every route (from the build's manifest: entry, root and route with their static imports; gzip -9; budget ${kb(firstLoadBudgetBytes)})`,
       routeBudgetTable(routeLoads),
@@ -515,29 +513,31 @@ async function main(): Promise<number> {
         paidSends: { senders: paidSenders, startCredits: senderCredits, apiEnv: { CLIENT_LIMIT_SCALE: clientLimitScale } },
         liveStream: { listeners: liveListeners, senders: liveSenders, startCredits: senderCredits, sends: live.sends, seconds: live.seconds, p99AimMs: liveP99AimMs },
       },
-      database: "pglite",
-      load: withRatios(pglite),
-      paidSends: pglite.paidSends,
-      liveStream: pglite.liveStream,
+      database: pglite ? "pglite" : null,
+      load: pglite ? withRatios(pglite) : null,
+      paidSends: pglite?.paidSends ?? null,
+      liveStream: pglite?.liveStream ?? null,
       postgres:
         postgres && postgresUrl
-          ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), paidSends: postgres.paidSends, liveStream: postgres.liveStream, processOutput: postgres.output }
+          ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), paidSends: postgres.paidSends, liveStream: postgres.liveStream, pgbench, processOutput: postgres.output }
           : null,
-      firstLoad: pglite.pages,
+      scale,
+      firstLoad: pglite?.pages ?? null,
       routeFirstLoad: routeLoads,
       warnings,
-      processOutput: pglite.output,
+      processOutput: pglite?.output ?? null,
     };
     await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
     console.log(`\n${output.join("\n")}\n\nResults: ${path.relative(process.cwd(), file) || file}`);
     // Credits that do not add up and messages that never arrive are bugs, not a slow run: the bench fails (after writing its results).
     const inexact = [pglite, postgres].some(
-      (set) => set && [set.paidSends.accounting, set.liveStream.accounting].some((accounting) => accounting && !accounting.exact),
+      (set) => set && [set.paidSends.accounting, set.liveStream?.accounting].some((accounting) => accounting && !accounting.exact),
     );
+    if (scale && !scale.exact) console.error(`\nbench: the scale-out sends' credits do not add up: ${scale.accounting}`);
     if (inexact) console.error("\nbench: the credits of the paid or live sends do not add up (see WARNINGS)");
-    const lost = [pglite, postgres].some((set) => set && !delivered(set.liveStream));
+    const lost = [pglite, postgres].some((set) => set?.liveStream && !delivered(set.liveStream));
     if (lost) console.error("\nbench: live stream messages were lost, duplicated or misdelivered (see WARNINGS)");
-    return inexact || lost ? 1 : 0;
+    return inexact || lost || (scale !== null && !scale.exact) ? 1 : 0;
   } finally {
     await cleanup();
   }
@@ -550,6 +550,42 @@ main().then(
     process.exit(1);
   },
 );
+
+type Flags = { sets: DatabaseKind[]; targets: string[] | null; live: boolean; scale: boolean };
+
+/** Issue 28's aims for the PostgreSQL set, each with its figure: /members against bare Remix, paid sends against pgbench. */
+function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
+  const bare = set.load.find((r) => r.name === bareRemixName);
+  const members = set.load.find((r) => r.name === "web /members (logged in)");
+  const lines = ["PostgreSQL aims (issue 28)"];
+  if (bare && members) {
+    const share = members.reqPerSec / bare.reqPerSec;
+    const p99 = bare.latencyMs.p99 > 0 ? members.latencyMs.p99 / bare.latencyMs.p99 : Number.NaN;
+    lines.push(`  /members (logged in): ${(share * 100).toFixed(1)}% of bare Remix's req/s (aim ≥ 60%) ${share >= 0.6 ? "met" : "MISSED"}`);
+    lines.push(`  /members p99: ${p99.toFixed(2)}× bare Remix's (aim ≤ 2×) ${p99 <= 2 ? "met" : "MISSED"}`);
+  }
+  if ("error" in pgbench) lines.push(`  pgbench: ${pgbench.error}`);
+  else {
+    const share = set.paidSends.sendsPerSec / pgbench.tps;
+    lines.push(`  pgbench TPC-B (-c ${pgbench.clients} -T ${pgbench.seconds}, scale ${pgbench.scale}): ${pgbench.tps.toFixed(0)} tps`);
+    lines.push(`  paid sends: ${set.paidSends.sendsPerSec.toFixed(0)}/s = ${(share * 100).toFixed(1)}% of pgbench's rate (aim ≥ 40%) ${share >= 0.4 ? "met" : "MISSED"}; accounting ${set.paidSends.accounting?.exact ? "exact" : "NOT exact"}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * For working on one path (the printed figures of a full run are the ones to report):
+ * --sets=pglite,postgres (both when DATABASE_URL is set), --targets=members,chats (page targets whose names
+ * contain one of these, with bare Remix), --no-live (no live stream rows); --scale adds bench/scale.ts's rows (one and two
+ * web + api pairs on PostgreSQL).
+ */
+function parseFlags(args: string[]): Flags {
+  const value = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const list = (raw: string | undefined) => (raw === undefined ? null : raw.split(",").map((v) => v.trim()).filter(Boolean));
+  const sets = list(value("sets")) ?? ["pglite", "postgres"];
+  for (const set of sets) if (set !== "pglite" && set !== "postgres") throw new Error(`--sets: "${set}" is neither pglite nor postgres`);
+  return { sets: sets as DatabaseKind[], targets: list(value("targets")), live: !args.includes("--no-live"), scale: args.includes("--scale") };
+}
 
 /** Every 201 of the live sends reached its recipient's stream once, and nothing else went wrong with the streams. */
 function delivered(stream: LiveStreamResult): boolean {

@@ -113,6 +113,10 @@ if (process.env.DATABASE_URL) {
 }
 
 if (step("production build", "npx", ["remix", "vite:build"])) {
+  if (process.env.DATABASE_URL) {
+    // Two api and two web processes on one scratch database of the server (tests/scale/scale-out.test.ts).
+    vitest("scale-out on PostgreSQL (2 api + 2 web)", "scale", "scale", process.env);
+  }
   const chromium = findChromium({ install: true });
   if (!chromium) {
     console.error(

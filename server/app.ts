@@ -19,22 +19,38 @@ import { localeHandlers, withBasename } from "./locale-handlers";
 import { coalesceWrites } from "./coalesce-writes";
 import { dataAnswerHeaders, errorHandler, hostGuard } from "./edge";
 import { apiBodyCap, rememberUpstream } from "./api-body-cap";
+import { ApiInstances, connectionRefused } from "./api-instances";
 import { redactUrl, requestLogLevel } from "#contract/log-redaction";
 import { isStaffPath } from "../app/utils/paths";
+import { labelRoute, webMetricsEndpoint, webRequestMetrics, webRoutes } from "./metrics";
 
 type Options = { config: WebConfig; logger: Logger; vite?: ViteDevServer; build?: ServerBuild };
 
 export function createWebApp({ config, logger, vite, build }: Options) {
   const app = express();
   app.disable("x-powered-by");
+  const apis = new ApiInstances(config.API_URL);
   app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
 
+  // The build a page was matched against (a dev server loads it per request), for the route label of the metrics.
+  let devBuild: ServerBuild | undefined;
   app.get("/healthz", async (_req, res) => {
-    const api = await fetch(new URL("/healthz", config.API_URL), { signal: AbortSignal.timeout(2000) })
-      .then((r) => (r.ok ? "ok" : `status ${r.status}`))
-      .catch(() => "unreachable");
-    res.status(api === "ok" ? 200 : 503).json({ status: api === "ok" ? "ok" : "degraded", service: "web", checks: { api } });
+    // Healthy while one api instance answers: web sends its requests to those that do.
+    const answers = await Promise.all(
+      apis.urls.map((url) =>
+        fetch(new URL("/healthz", url), { signal: AbortSignal.timeout(2000) })
+          .then((r) => (r.ok ? "ok" : `status ${r.status}`))
+          .catch(() => "unreachable"),
+      ),
+    );
+    const up = answers.filter((a) => a === "ok").length;
+    const api = up > 0 ? "ok" : (answers[0] ?? "unreachable");
+    const instances = apis.urls.length > 1 ? { api_instances_up: `${up} of ${apis.urls.length}` } : {};
+    res.status(api === "ok" ? 200 : 503).json({ status: api === "ok" ? "ok" : "degraded", service: "web", checks: { api, ...instances } });
   });
+
+  // Every request but the load balancer's health checks, counted and timed by its route pattern.
+  app.use(webRequestMetrics(() => build ?? devBuild));
 
   app.use(
     pinoHttp({
@@ -62,10 +78,14 @@ export function createWebApp({ config, logger, vite, build }: Options) {
   );
 
   app.use(hostGuard);
+  // Prometheus' scrape, behind METRICS_TOKEN and never proxied (docs/operations.md, Metrics).
+  app.get("/metrics", webMetricsEndpoint(config.METRICS_TOKEN, logger));
 
   // Beacons, push subscriptions and the event stream go to the api as they are, streaming kept.
+  // Each request goes to an api instance in turn; a GET whose instance refused the connection is sent to the next
+  // (nothing reached the refusing one), so a stream's reconnect finds a live instance.
   const toApi = createProxyMiddleware<express.Request, express.Response>({
-    target: config.API_URL,
+    router: () => apis.pick(),
     changeOrigin: false,
     xfwd: true,
     proxyTimeout: 30_000,
@@ -76,9 +96,25 @@ export function createWebApp({ config, logger, vite, build }: Options) {
         // The api believes this header from web alone: whatever the browser sent under that name is replaced.
         proxyReq.setHeader(clientIpHeader, req.ip ?? "");
       },
-      error: (error, _req, res) => {
+      // An api that dies mid-answer (a long event stream, most likely) resets the connection: the answer here ends too,
+      // so the browser reconnects (to an api that answers) instead of waiting on a stream nothing writes to any more.
+      proxyRes: (proxyRes, _req, res) => {
+        proxyRes.once("close", () => {
+          if (!proxyRes.complete && !res.writableEnded) res.destroy();
+        });
+      },
+      error: (error, req, res, target) => {
         // A body apiBodyCap cut off ends the api's request on purpose; the client has its 413.
         if ("locals" in res && res.locals.bodyCut) return;
+        const refusedBy = connectionRefused(error) && target ? String(typeof target === "string" ? target : (target as { href?: string }).href ?? "") : "";
+        if (refusedBy && "locals" in res && !res.headersSent) {
+          const other = apis.failed(new URL(refusedBy).origin);
+          const tries = (res.locals.apiTries = Number(res.locals.apiTries ?? 0) + 1);
+          if (other && (req.method === "GET" || req.method === "HEAD") && tries < apis.urls.length) {
+            toApi(req as express.Request, res, () => undefined);
+            return;
+          }
+        }
         logger.warn({ err: error }, "api proxy failed");
         if ("headersSent" in res && !res.headersSent) {
           res.writeHead(503, { "Content-Type": "application/json" }).end(JSON.stringify({ error: "internal_error", message: "An error occured, please try again later." }));
@@ -86,6 +122,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       },
     },
   });
+  app.use("/api", labelRoute(webRoutes.proxyApi));
+  app.use("/uploads", labelRoute(webRoutes.proxyUploads));
   app.use(
     ["/api", "/uploads"],
     (_req, res, next) => {
@@ -127,6 +165,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
   );
   app.use(compression());
 
+  app.use(labelRoute(webRoutes.staticFiles));
   if (vite) {
     app.use(vite.middlewares);
   } else {
@@ -134,6 +173,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     app.use(express.static(path.resolve("build/client"), { maxAge: "1h", index: false }));
   }
 
+  // Whatever the static files did not answer is a page (or the refusal of one): labelled with its Remix route.
+  app.use(labelRoute(webRoutes.page));
   app.use(pageRequestGuard);
   app.use((req, res, next) => {
     // A member's pages are theirs alone: no shared cache, no back-button copy after logout. The staff pages likewise.
@@ -146,7 +187,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       requestId: String(req.id),
       cspNonce: String(res.locals.cspNonce),
       logger: req.log,
-      apiUrl: config.API_URL,
+      apiUrl: apis.pick(),
+      apiFailed: (url) => apis.failed(url),
       clientIp: req.ip ?? "",
       upstream: [],
       forwardSetCookie: (cookie) => {
@@ -169,7 +211,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
   const remixHandler = localeHandlers((basename) =>
     createRequestHandler({
       build: vite
-        ? async () => withBasename(guardActions((await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild), basename)
+        ? async () => withBasename(guardActions((devBuild = (await vite.ssrLoadModule("virtual:remix/server-build")) as ServerBuild)), basename)
         : withBasename(guardActions(build!), basename),
       mode: vite ? "development" : "production",
       getLoadContext,

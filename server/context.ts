@@ -8,7 +8,10 @@ export type WebLoadContext = {
   requestId: string;
   cspNonce: string;
   logger: Logger;
+  /** The api instance this request asks (picked in turn from API_URL's). */
   apiUrl: string;
+  /** An instance refused a connection: another one to ask now, or null (server/api-instances.ts); absent in tests. */
+  apiFailed?: (url: string) => string | null;
   clientIp: string;
   /** Upstream calls of this request, for the request's log line. */
   upstream: UpstreamTiming[];

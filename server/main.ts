@@ -36,7 +36,7 @@ async function main() {
     app = createWebApp({ config, logger, build });
   }
   const server = app.listen(config.PORT, config.HOST, () => {
-    logger.info({ port: config.PORT, api: config.API_URL, build: dev ? "development" : "production", mode: config.APP_MODE }, "web listening");
+    logger.info({ port: config.PORT, api: config.API_URL.join(", "), build: dev ? "development" : "production", mode: config.APP_MODE }, "web listening");
   });
   const stop = () => {
     server.close(() => process.exit(0));

@@ -9,6 +9,8 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import * as schema from "./schema";
+import { timeQueries } from "./query-timing";
+import { observeDbQuery } from "../metrics";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /**
@@ -22,9 +24,18 @@ export type Database = {
   kind: "pglite" | "postgres";
   close: () => Promise<void>;
   listen: Listen;
+  /**
+   * Runs `task` while no other api instance runs one on this database (PostgreSQL: a session advisory lock on a
+   * connection of its own; PGlite has one process): the demo data's seeding at start, so instances started
+   * together seed once. Migrations run under the same lock in openDatabase.
+   */
+  exclusive: <T>(task: () => Promise<T>) => Promise<T>;
   /** PGlite only: the data directory as a tar file (the api tests seed one and load a copy per file). */
   dumpDataDir?: () => Promise<Blob>;
+  /** The connections in use (db_pool_connections): PostgreSQL's pool, or PGlite's one connection (total only). */
+  poolUse?: () => PoolUse;
 };
+export type PoolUse = { total: number; idle?: number; waiting?: number };
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
@@ -39,17 +50,22 @@ export async function openDatabase(options: {
   /** An idle pooled connection the server closed (a restart, a failover, a dropped database): the pool replaces it. */
   onConnectionLost?: (error: Error) => void;
 }): Promise<Database> {
+  timeQueries(observeDbQuery);
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // Without a listener the pool's "error" event would be an uncaught exception that ends the process.
     pool.on("error", (error) => options.onConnectionLost?.(error));
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    const exclusive = <T>(task: (client: pg.PoolClient) => Promise<T>) => withStartupLock(pool, task);
+    // Instances started together: one migrates, the others wait and then find nothing left to do.
+    await exclusive((client) => migratePg(drizzlePg(client, { schema }), { migrationsFolder }));
     const url = options.databaseUrl;
     const listeners: (() => Promise<void>)[] = [];
     return {
       db,
       kind: "postgres",
+      exclusive: (task) => exclusive(() => task()),
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: async () => {
         await Promise.all(listeners.map((stop) => stop()));
         await pool.end();
@@ -74,6 +90,8 @@ export async function openDatabase(options: {
   return {
     db,
     kind: "pglite",
+    exclusive: (task) => task(),
+    poolUse: () => ({ total: 1 }),
     close: () => client.close(),
     dumpDataDir: () => client.dumpDataDir("none"),
     listen: async (channel, onPayload) => {
@@ -81,6 +99,24 @@ export async function openDatabase(options: {
       return () => unlisten();
     },
   };
+}
+
+/** Any constant no other advisory lock uses (the event bus's is in api/events/emit.ts). */
+const startupLockKey = 0x72647673;
+
+/** `task` on a pooled connection holding the startup lock, released (and the connection returned) whatever happens. */
+async function withStartupLock<T>(pool: pg.Pool, task: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [startupLockKey]);
+    try {
+      return await task(client);
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [startupLockKey]);
+    }
+  } finally {
+    client.release();
+  }
 }
 
 /** LISTEN on a dedicated connection; a lost connection is re-opened (1 s, then up to 30 s apart) and reported. */

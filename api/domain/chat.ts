@@ -7,6 +7,7 @@ import { listableTo } from "./visibility";
 import { emitEvents, emitEventsNow } from "../events/emit";
 import type { Site } from "./sites";
 import { toChatMessage } from "./chat-media";
+import { countMessageSent } from "../metrics";
 
 /*
  * Chat (docs/product.md §3 Chat state, §4 Unread and Removing a chat, §6 free members): conversations between
@@ -129,7 +130,7 @@ export async function sendMessage(
   const cost = options.free ? 0 : messageCost(site, kind);
   const pair = pairOf(sender.profileId, recipient.profileId);
   try {
-    return await db.transaction(async (tx) => {
+    const sent = await db.transaction(async (tx) => {
       // The charge comes first: it locks the sender's row, so their sends are serialised from here on.
       const [charged] = await tx
         .update(users)
@@ -204,6 +205,8 @@ export async function sendMessage(
       ]);
       return { kind: "sent", message: toMessage(message, sender.profileId), credits: charged.credits, repeated: false } satisfies SendOutcome;
     });
+    countMessageSent(kind, cost, ledgerReason[kind]);
+    return sent;
   } catch (error) {
     if (error instanceof Undo) return error.outcome.kind === "sent" ? { ...error.outcome, credits: await balanceOf(db, sender.userId) } : error.outcome;
     // Two sends with one key that both passed the check (the unique index is the last word): the first one stands.

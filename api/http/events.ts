@@ -18,7 +18,8 @@ function member(res: Response): Member {
   return m;
 }
 
-const LastEventId = wholeNumber(0, 2_147_483_647);
+/** An event id: Last-Event-ID on a reconnect, or ?last_event_id= on a first connection. */
+export const LastEventId = wholeNumber(0, 2_147_483_647);
 
 /** The live stream (contract/events.ts), typing, and the page's visibility for presence. */
 export function eventRoutes(db: Db, hub: EventHub, limit: ClientLimiter): Router {

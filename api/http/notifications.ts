@@ -13,6 +13,7 @@ import { memberOf, requireMember } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { bodyLimits } from "./body-cap";
+import { countMail } from "../metrics";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -142,6 +143,7 @@ export function mailEventRoutes(deps: { db: Db; limit: ClientLimiter; secret?: s
           continue;
         }
         const reason: DisabledReason = event.type === "complaint" ? "fbl" : "bounce";
+        countMail(event.type === "complaint" ? "complained" : "bounced");
         const accounts = await db
           .select({ id: users.id })
           .from(users)

@@ -43,7 +43,8 @@ const englishMessages: Record<ErrorCode, string> = {
   account_suspended: "This account is suspended.",
 };
 
-const statusOf: Record<ErrorCode, number> = {
+/** The HTTP status of each error code (the OpenAPI document lists them per route: api/openapi/document.ts). */
+export const statusOf: Record<ErrorCode, number> = {
   authentication_required: 403,
   login_failed: 401,
   login_blocked: 429,

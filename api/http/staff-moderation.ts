@@ -16,9 +16,7 @@ import {
   type StaffMemberDetail,
   type StaffMembersResponse,
 } from "#contract/staff-moderation";
-import { queryId } from "#contract/input";
 import { eq } from "drizzle-orm";
-import { z } from "zod";
 import type { Db } from "../db/client";
 import { sites } from "../db/schema";
 import { reissueActivation } from "../domain/accounts/activation";
@@ -36,14 +34,13 @@ import { addReportNote, listReports, moveReport, openReportCount, reportDetail, 
 import type { StaffMember } from "../domain/staff/sessions";
 import type { MailKind, Mailer } from "../services/mail";
 import { localDiskStorage, type FileStorage } from "../services/storage";
-import type { StaffRouteKit } from "./staff";
+import { IdQuery, type StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
 
 type Deps = { db: Db; mailer: Mailer; providers: PaymentProviders; publicUrl: string; secret: string; dataDir: string; storage?: FileStorage };
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 const photoQueuePage = 60;
-const IdQuery = z.object({ id: queryId });
 
 /** A mail to a member about a staff decision, in the member's language, linking the page it concerns; never fails the request. */
 async function mailMember(deps: Deps, req: Request, userId: number, kind: MailKind, extra: { reasonKey?: string; details?: string; token?: string }): Promise<void> {

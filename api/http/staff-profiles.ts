@@ -4,9 +4,7 @@ import type { Response } from "express";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { ageOn } from "#contract/age";
 import { photoMaxMegabytes, photoUploadField } from "#contract/photos";
-import { queryId } from "#contract/input";
 import { SiteRunProfileAction, type SiteRunProfile, type SiteRunProfilesResponse } from "#contract/staff-profiles";
-import { z } from "zod";
 import type { Db } from "../db/client";
 import { photos, profiles, sites, users } from "../db/schema";
 import { addPhoto, deletePhoto, processPhoto } from "../domain/photos";
@@ -14,12 +12,11 @@ import { recordAudit } from "../domain/staff/audit";
 import { onStaffSites, sitesOf } from "../domain/staff/photo-review";
 import type { StaffMember } from "../domain/staff/sessions";
 import { localDiskStorage, type FileStorage } from "../services/storage";
-import type { StaffRouteKit } from "./staff";
+import { IdQuery, type StaffRouteKit } from "./staff";
 import { photoUploadReader } from "./upload";
 import { parseInput, sendError } from "./respond";
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
-const IdQuery = z.object({ id: queryId });
 const readUpload = photoUploadReader(photoUploadField);
 
 /**

@@ -1,5 +1,7 @@
 import { Router, type NextFunction, type Request, type Response } from "express";
 import { parse as parseCookie, serialize } from "cookie";
+import { z } from "zod";
+import { queryId } from "#contract/input";
 import { AuditQuery, StaffLoginRequest, auditPageSize, type AuditResponse, type DashboardResponse, type StaffResponse } from "#contract/staff";
 import type { Db } from "../db/client";
 import { listAudit, recordAudit } from "../domain/staff/audit";
@@ -27,6 +29,9 @@ export function staffSessionCookies(req: Request, token: string, maxAge: number)
 }
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
+
+/** A query of one id (?id=12): the console's page of one report, member or profile. */
+export const IdQuery = z.object({ id: queryId });
 
 function staffJson(staff: StaffMember): StaffResponse["staff"] {
   return { id: staff.id, email: staff.email, name: staff.name, role: staff.role, site_ids: staff.siteIds };

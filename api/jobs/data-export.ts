@@ -1,12 +1,14 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Db } from "../db/client";
-import { sites, users } from "../db/schema";
+import { dataExports, sites, users } from "../db/schema";
 import { claimPendingExport, markExport, removeExpiredExports, writeDataExport, type DataExport } from "../domain/accounts/data-export";
 import { mailLink } from "../domain/accounts/links";
 import { recipientOf } from "../domain/accounts/recipient";
 import { unsubscribeUrl } from "../domain/notifications";
 import type { Mailer } from "../services/mail";
+import { recordJobRun } from "../metrics";
+import { scheduleJob } from "./schedule";
 
 const minuteMs = 60 * 1000;
 
@@ -36,6 +38,12 @@ async function mailReady(db: Db, mailer: Mailer, row: DataExport, logger: Logger
   );
 }
 
+/** Exports asked for and not yet being built (job_backlog, api/http/metrics.ts). */
+export async function dataExportBacklog(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(dataExports).where(eq(dataExports.status, "pending"));
+  return row?.n ?? 0;
+}
+
 /**
  * Issue 17 data export: builds pending exports one by one (a zip of JSON files and photos in DATA_DIR/exports),
  * mails each member the link, and deletes zips past their 7 days. Runs when a member asks (kick) and every
@@ -45,7 +53,9 @@ export function startDataExportJob(db: Db, options: { dataDir: string; mailer: M
   const logger = options.logger.child({ job: "data-export" });
   let running: Promise<void> | null = null;
   let again = false;
-  const drain = async () => {
+  /** One pass: every pending export; returns how many failed (the pass then counts as failed, job_runs_total). */
+  const drain = async (): Promise<number> => {
+    let failures = 0;
     await removeExpiredExports(db, options.dataDir);
     for (let row = await claimPendingExport(db); row; row = await claimPendingExport(db)) {
       try {
@@ -56,8 +66,10 @@ export function startDataExportJob(db: Db, options: { dataDir: string; mailer: M
       } catch (error) {
         await markExport(db, row.id, "failed");
         logger.error({ exportId: row.id, userId: row.userId, err: error }, "data export failed");
+        failures += 1;
       }
     }
+    return failures;
   };
   const kick = (): Promise<void> => {
     if (running) {
@@ -68,7 +80,7 @@ export function startDataExportJob(db: Db, options: { dataDir: string; mailer: M
       do {
         again = false;
         try {
-          await drain();
+          await recordJobRun("data-export", drain, (failures) => failures > 0);
         } catch (error) {
           logger.error({ err: error }, "data export run failed");
         }
@@ -80,8 +92,7 @@ export function startDataExportJob(db: Db, options: { dataDir: string; mailer: M
   };
   // Without `periodic` (tests' apps) the queue runs only when a member asks.
   if (!options.periodic) return { kick, stop: () => undefined };
-  void kick();
-  const timer = setInterval(() => void kick(), options.intervalMs ?? 5 * minuteMs);
-  timer.unref();
-  return { kick, stop: () => clearInterval(timer) };
+  // The pass for what is left runs once per due time across the api instances (api/jobs/schedule.ts).
+  const scheduled = scheduleJob(db, { job: "data-export", intervalMs: options.intervalMs ?? 5 * minuteMs, logger }, kick);
+  return { kick, stop: scheduled.stop };
 }

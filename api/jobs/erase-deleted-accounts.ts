@@ -1,23 +1,17 @@
 import type { Logger } from "pino";
 import type { Db } from "../db/client";
 import { eraseDeletedAccounts } from "../domain/accounts/erase";
+import { recordJobRun } from "../metrics";
+import { scheduleJob, type ScheduledJob } from "./schedule";
 
 export { eraseDeletedAccounts };
 
 const hourMs = 60 * 60 * 1000;
 
-/** Runs the erase pass at start and every hour; the timer does not keep the process alive. */
-export function startEraseJob(db: Db, options: { dataDir: string; logger: Logger; intervalMs?: number }): () => void {
-  const run = async () => {
-    try {
-      const { erased } = await eraseDeletedAccounts(db, { dataDir: options.dataDir });
-      if (erased.length > 0) options.logger.info({ job: "erase-deleted-accounts", erased: erased.length, userIds: erased }, "deleted accounts erased");
-    } catch (error) {
-      options.logger.error({ job: "erase-deleted-accounts", err: error }, "erase job failed");
-    }
-  };
-  void run();
-  const timer = setInterval(() => void run(), options.intervalMs ?? hourMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/** Runs the erase pass every hour, once across the api instances (api/jobs/schedule.ts). */
+export function startEraseJob(db: Db, options: { dataDir: string; logger: Logger; intervalMs?: number }): ScheduledJob {
+  return scheduleJob(db, { job: "erase-deleted-accounts", intervalMs: options.intervalMs ?? hourMs, logger: options.logger }, async () => {
+    const { erased } = await recordJobRun("erase-deleted-accounts", () => eraseDeletedAccounts(db, { dataDir: options.dataDir }));
+    if (erased.length > 0) options.logger.info({ job: "erase-deleted-accounts", erased: erased.length, userIds: erased }, "deleted accounts erased");
+  });
 }

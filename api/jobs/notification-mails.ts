@@ -7,6 +7,8 @@ import { unsubscribeUrl } from "../domain/notifications";
 import { publicOrigin } from "../domain/accounts/links";
 import { isLocale, type Locale } from "#contract/locales";
 import type { Mailer, NotificationMailKind } from "../services/mail";
+import { recordJobRun } from "../metrics";
+import { scheduleJob } from "./schedule";
 
 /*
  * Issue 17 notification mails: a new message, like or match is mailed to a member who is away, at most one
@@ -47,22 +49,49 @@ export function startNotificationMailJob(options: NotificationMailOptions): Noti
   const log = options.logger.child({ job: "notification-mails" });
   let running: Promise<number> | null = null;
   const runOnce = (): Promise<number> => {
-    running ??= sendDue(options, log).finally(() => {
+    running ??= recordJobRun("notification-mails", () => sendDue(options, log)).finally(() => {
       running = null;
     });
     return running;
   };
   if (!options.periodic) return { runOnce, stop: () => undefined };
-  const timer = setInterval(() => void runOnce().catch((error: unknown) => log.error({ err: error }, "notification mail run failed")), options.pollMs ?? 60_000);
-  timer.unref();
-  return { runOnce, stop: () => clearInterval(timer) };
+  // Once per due time across the api instances (api/jobs/schedule.ts); the claim per mail stays the last word.
+  const scheduled = scheduleJob(options.db, { job: "notification-mails", intervalMs: options.pollMs ?? 60_000, logger: log }, async () => {
+    await runOnce();
+  });
+  return { runOnce, stop: scheduled.stop };
+}
+
+/** Counted up to this many for the backlog: the count stays as cheap as a pass of the job. */
+const backlogCap = 1000;
+
+/**
+ * Mails due now, per member and kind, up to 1000 (job_backlog, api/http/metrics.ts): what the next passes will send,
+ * unless a member comes back to the site or reads the message first.
+ */
+export async function notificationMailBacklog(db: Db, intervalMinutes: number): Promise<number> {
+  const due = dueMails(db, intervalMinutes).limit(backlogCap).as("due");
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(due);
+  return row?.n ?? 0;
 }
 
 async function sendDue(options: NotificationMailOptions, log: Logger): Promise<number> {
-  const { db } = options;
-  const minutes = options.intervalMinutes;
+  const due = await dueMails(options.db, options.intervalMinutes).limit(options.batchSize ?? 100);
+  let sent = 0;
+  for (const row of due) {
+    try {
+      if (await mailOne(options, log, { ...row, kind: row.kind as MailedKind })) sent += 1;
+    } catch (error) {
+      log.error({ err: error, userId: row.userId, event: row.kind }, "notification mail failed");
+    }
+  }
+  return sent;
+}
+
+/** Per member and kind, the newest event a mail is due about now (the rules above). */
+function dueMails(db: Db, minutes: number) {
   const switchOf = sql`(case ${memberEvents.kind} when 'message' then 'messages' when 'like' then 'likes' else 'matches' end) || ':email'`;
-  const due = await db
+  return db
     .select({ userId: users.id, profileId: memberEvents.profileId, kind: memberEvents.kind, lastEventId: sql<number>`max(${memberEvents.id})`.mapWith(Number) })
     .from(memberEvents)
     .innerJoin(profiles, eq(profiles.id, memberEvents.profileId))
@@ -87,17 +116,7 @@ async function sendDue(options: NotificationMailOptions, log: Logger): Promise<n
       ),
     )
     .groupBy(users.id, memberEvents.profileId, memberEvents.kind)
-    .limit(options.batchSize ?? 100);
-
-  let sent = 0;
-  for (const row of due) {
-    try {
-      if (await mailOne(options, log, { ...row, kind: row.kind as MailedKind })) sent += 1;
-    } catch (error) {
-      log.error({ err: error, userId: row.userId, event: row.kind }, "notification mail failed");
-    }
-  }
-  return sent;
+    .$dynamic();
 }
 
 async function mailOne(options: NotificationMailOptions, log: Logger, row: { userId: number; profileId: number; kind: MailedKind; lastEventId: number }): Promise<boolean> {

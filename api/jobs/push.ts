@@ -12,6 +12,7 @@ import { isLocale, locales, type Locale } from "#contract/locales";
 import type { NotificationKind } from "#contract/notifications";
 import { allows, kindOfEvent } from "../domain/notifications";
 import { padPrivateKey, vapidSubject, type PushPayload, type PushSender, type VapidKeys } from "../services/push";
+import { countPush, recordJobRun } from "../metrics";
 
 /*
  * The web push worker (issue 13). api/events/emit.ts queues a row in push_jobs, in the transaction of a
@@ -75,7 +76,7 @@ export function startPushWorker(options: PushWorkerOptions): PushWorker {
   let timer: NodeJS.Timeout | null = null;
   let stopListening: (() => Promise<void>) | null = null;
 
-  const runOnce = () => handleBatch(options, log);
+  const runOnce = () => recordJobRun("push", () => handleBatch(options, log));
 
   /** One pass after another while batches come back full or a wake-up came in meanwhile. */
   const kick = () => {
@@ -126,6 +127,12 @@ export function startPushWorker(options: PushWorkerOptions): PushWorker {
       await running;
     },
   };
+}
+
+/** The push queue's length (job_backlog, api/http/metrics.ts): jobs waiting to be sent, due now or after a backoff. */
+export async function pushBacklog(db: Db): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(pushJobs);
+  return row?.n ?? 0;
 }
 
 /** Claims due jobs (skipping rows another worker holds) and handles them; returns how many were claimed. */
@@ -199,6 +206,7 @@ async function handleJob(options: PushWorkerOptions, log: Logger, job: Job): Pro
     payload,
     { vapid: { ...keys, subject: vapidSubject(options.subject, job.site) }, ttlSeconds, urgency: job.kind === "message" ? "high" : "normal" },
   );
+  countPush(outcome.kind);
   if (outcome.kind === "sent") {
     await drop();
     log.info({ pushJob: job.id, userId: job.userId, event: job.kind, status: outcome.status }, "push sent");

@@ -5,6 +5,8 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { messages } from "../db/schema";
 import { imageKeyOf } from "../domain/chat-media";
+import { recordJobRun } from "../metrics";
+import { scheduleJob, type ScheduledJob } from "./schedule";
 
 const hourMs = 60 * 60 * 1000;
 
@@ -39,17 +41,10 @@ export async function sweepChatImages(db: Db, options: { dataDir: string; minAge
   return { removed };
 }
 
-export function startChatImageSweep(db: Db, options: { dataDir: string; logger: Logger; intervalMs?: number }): () => void {
-  const run = async () => {
-    try {
-      const { removed } = await sweepChatImages(db, { dataDir: options.dataDir });
-      if (removed.length > 0) options.logger.info({ job: "sweep-chat-images", removed: removed.length }, "orphaned chat images removed");
-    } catch (error) {
-      options.logger.error({ job: "sweep-chat-images", err: error }, "chat image sweep failed");
-    }
-  };
-  void run();
-  const timer = setInterval(() => void run(), options.intervalMs ?? 6 * hourMs);
-  timer.unref();
-  return () => clearInterval(timer);
+/** Sweeps every 6 hours, once across the api instances (api/jobs/schedule.ts). */
+export function startChatImageSweep(db: Db, options: { dataDir: string; logger: Logger; intervalMs?: number }): ScheduledJob {
+  return scheduleJob(db, { job: "sweep-chat-images", intervalMs: options.intervalMs ?? 6 * hourMs, logger: options.logger }, async () => {
+    const { removed } = await recordJobRun("sweep-chat-images", () => sweepChatImages(db, { dataDir: options.dataDir }));
+    if (removed.length > 0) options.logger.info({ job: "sweep-chat-images", removed: removed.length }, "orphaned chat images removed");
+  });
 }

@@ -8,6 +8,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import { locales, type Locale } from "#contract/locales";
 import { writeFileAtomically } from "./atomic-file";
+import { countMail } from "../metrics";
 
 /** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
 export type MailKind =
@@ -98,9 +99,11 @@ export function createMailer(options: { smtpUrl?: string; mailFrom?: string; dat
           await writeFileAtomically(path.join(mailDir, `${stamp}-${mail.kind}-${randomBytes(4).toString("hex")}.eml`), info.message as Buffer);
         }
         log.info({ mail: mail.kind, userId: mail.userId, transport: smtp ? "smtp" : "file" }, "mail sent");
+        countMail("sent");
         return true;
       } catch (error) {
         log.error({ mail: mail.kind, userId: mail.userId, error: withoutAddresses(error) }, "mail not sent");
+        countMail("failed");
         return false;
       }
     },

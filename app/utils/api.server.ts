@@ -7,6 +7,7 @@ import { clientIpHeader, hasSessionCookie, sessionCookieName } from "#contract/h
 import { hasTrafficSource } from "#contract/account";
 import { trafficSourceHeader } from "#contract/members";
 import { keptTracking } from "../features/landers/tracking.server";
+import { connectionRefused } from "../../server/api-instances";
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
 
@@ -98,9 +99,17 @@ export function apiFor(request: Request, context: AppLoadContext) {
         });
         context.upstream.push({ method, path: url.pathname, status: response.status, ms: Date.now() - t0, attempt });
         if (response.status < 500 || !idempotent) break;
-      } catch {
+      } catch (error) {
         context.upstream.push({ method, path: url.pathname, status: "network_error", ms: Date.now() - t0, attempt });
         response = null;
+        // An instance that refused the connection never saw the request: any method goes to another one at once.
+        const other = connectionRefused(error) ? context.apiFailed?.(url.origin) : null;
+        if (other && attempt < retry.attempts) {
+          const next = new URL(other);
+          url.protocol = next.protocol;
+          url.host = next.host;
+          continue;
+        }
         if (!idempotent) break;
       }
       const delay = retry.baseDelayMs * 2 ** (attempt - 1);
@@ -153,12 +162,13 @@ export function apiFor(request: Request, context: AppLoadContext) {
       const url = new URL(path, context.apiUrl);
       for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
       let response: Response;
+      const t0 = Date.now();
       try {
         response = await fetch(url, { headers: { ...headersFor(path), Accept: "*/*" }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
       } catch {
         throw serviceUnavailable();
       }
-      context.upstream.push({ method: "GET", path: url.pathname, status: response.status, ms: 0, attempt: 1 });
+      context.upstream.push({ method: "GET", path: url.pathname, status: response.status, ms: Date.now() - t0, attempt: 1 });
       if (response.ok) return { ok: true, data: response };
       if (response.status >= 500) throw serviceUnavailable();
       const error = ApiError.safeParse(await response.json().catch(() => undefined));
@@ -172,12 +182,14 @@ export function apiFor(request: Request, context: AppLoadContext) {
      */
     stream: async (path: string): Promise<ApiResult<Response>> => {
       let response: Response;
+      const t0 = Date.now();
       try {
         response = await fetch(new URL(path, context.apiUrl), { headers: { ...headersFor(path), Accept: "text/event-stream" }, redirect: "manual", signal: request.signal });
       } catch {
         throw serviceUnavailable();
       }
-      context.upstream.push({ method: "GET", path, status: response.status, ms: 0, attempt: 1 });
+      // Until the stream's headers: a stream's own length is the member's visit, not the api's speed.
+      context.upstream.push({ method: "GET", path, status: response.status, ms: Date.now() - t0, attempt: 1 });
       if (response.ok) return { ok: true, data: response };
       const error = ApiError.safeParse(await response.json().catch(() => undefined));
       if (!error.success) throw serviceUnavailable();

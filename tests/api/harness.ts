@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { Writable } from "node:stream";
 import { lookup } from "node:dns";
 import { simpleParser } from "mailparser";
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -21,6 +21,7 @@ import { copyTemplate, testHashCost } from "./template-database";
 import { clearSiteCache, type SiteCache } from "../../api/domain/sites";
 import { sessionCookieName } from "../../api/domain/sessions";
 import type { PushEndpointPolicy } from "../../api/services/push-endpoint";
+import { watchAnswer } from "./answer-check";
 
 export { demoAccounts, demoPassword, sessionCookieName };
 
@@ -132,9 +133,14 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
     const logger = createLogger("api", "debug", sink);
     const opened = database;
     const app = createApiApp({ database: opened, config, logger, eventsHeartbeatMs: options.eventsHeartbeatMs, pushEndpoints: options.pushEndpoints ?? testPushEndpoints });
-    const server = await new Promise<Server>((resolve, reject) => {
-      const s = app.listen(0, "127.0.0.1", () => resolve(s));
-      s.once("error", reject);
+    // Each answer is checked against the OpenAPI document as it goes out (tests/api/answer-check.ts).
+    const server = createServer((req, res) => {
+      watchAnswer(req, res);
+      app(req, res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => resolve());
     });
     const { port } = server.address() as AddressInfo;
     return {

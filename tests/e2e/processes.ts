@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { projectRoot } from "./fixtures";
+import { fileURLToPath } from "node:url";
+
+/** The repository (the services run from it); not from ./fixtures, so vitest's scale-out test can use this file too. */
+const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 
 /** Services started by a spec itself (not the shared webServer), each one node process in its own group. */
 export type Managed = { name: string; child: ChildProcess; output: string[] };

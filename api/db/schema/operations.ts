@@ -135,3 +135,21 @@ export const camClicks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.siteId, t.day] })],
 );
+
+/**
+ * One row per periodic job and due time (api/jobs/schedule.ts): the api instance that inserts it runs the job
+ * for that time, the others see the row and skip it, so several instances run each job once per due time.
+ * Kept 7 days: which instance ran what, when it ended and how.
+ */
+export const jobRuns = pgTable(
+  "job_runs",
+  {
+    job: text("job").notNull(),
+    dueAt: timestamp("due_at", { withTimezone: true }).notNull(),
+    instance: text("instance").notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+    outcome: text("outcome", { enum: ["ok", "failed"] }),
+  },
+  (t) => [primaryKey({ columns: [t.job, t.dueAt] })],
+);

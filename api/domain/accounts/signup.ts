@@ -7,6 +7,7 @@ import type { Site } from "../sites";
 import { ageOn } from "#contract/age";
 import { hashPassword } from "../passwords";
 import { issueToken, isUniqueViolation, Outcome, type Tx } from "./tokens";
+import { countSignup } from "../../metrics";
 
 export const maxAge = 120;
 
@@ -60,7 +61,7 @@ export async function createAccount(
   const passwordHash = await hashPassword(body.password);
   const tracking = body.tracking ?? {};
   try {
-    return await db.transaction(async (tx) => {
+    const account = await db.transaction(async (tx) => {
       const [user] = await tx
         .insert(users)
         .values({
@@ -95,6 +96,8 @@ export async function createAccount(
       const activationToken = await issueToken(tx, secret, user.id, "activation", { now });
       return { userId: user.id, activationToken };
     });
+    countSignup();
+    return account;
   } catch (error) {
     if (error instanceof Outcome && error.code === "invitation_invalid") return { code: "invitation_invalid" };
     if (isUniqueViolation(error)) return (await existingAccountRefusal(db, site.id, body.email)) ?? { code: "account_exists" };

@@ -8,6 +8,7 @@ import { transactionCostsFor } from "#contract/payment-methods";
 import type { PaymentProviders } from "../../services/payments";
 import type { NotificationInput, PaymentProvider, ProviderNotification } from "../../services/payments/types";
 import { methodOffered } from "./catalogue";
+import { countPayment } from "../../metrics";
 import { holdDiscount, lookUpCode, priceWith, refusalFor, releaseHeldDiscount, timeBonusOf, useHeldDiscount, welcomeDiscountOf, type Discount, type DiscountMember, type DiscountSite, type Order } from "./discounts";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -160,6 +161,7 @@ export async function startPayment(
     if (input.discountCode) return { kind: "discount_refused", refusal: { reason: "used", code: input.discountCode } };
     payment = await insert(null);
   }
+  countPayment(payment.provider, "pending");
   const reference = payment.reference;
   // A direct debit stays pending until the provider collects it (or the bank returns it): nowhere to send the payer.
   if (payment.mandateId) return { kind: "created", payment, redirectUrl: `/payment/${payment.id}` };
@@ -175,7 +177,7 @@ export async function startPayment(
       storedCard: input.storedCard,
     })
     .catch(async (error: unknown) => {
-      await finish(db, payment.id, "failed", now);
+      await finish(db, payment, "failed", now);
       return { failed: error };
     });
   if ("failed" in created) return { kind: "provider_unavailable", error: created.failed };
@@ -191,15 +193,17 @@ export async function startPayment(
   return { kind: "created", payment, redirectUrl: created.redirectUrl };
 }
 
-async function finish(db: Db, paymentId: number, status: PaymentStatus, now: Date) {
-  await db.transaction(async (tx) => {
-    const [ended] = await tx
+async function finish(db: Db, payment: Pick<PaymentRow, "id" | "provider">, status: PaymentStatus, now: Date) {
+  const ended = await db.transaction(async (tx) => {
+    const [row] = await tx
       .update(payments)
       .set({ status, finishedAt: now })
-      .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")))
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
       .returning({ id: payments.id });
-    if (ended) await releaseHeldDiscount(tx, paymentId);
+    if (row) await releaseHeldDiscount(tx, payment.id);
+    return Boolean(row);
   });
+  if (ended) countPayment(payment.provider, status);
 }
 
 export type ApplyOutcome = "applied" | "ignored" | "mismatch" | "unknown" | "unconfirmed";
@@ -230,7 +234,7 @@ export async function applyNotification(db: Db, provider: Pick<PaymentProvider, 
     await db.insert(paymentEvents).values({ ...event, paymentId: payment.id, outcome: "ignored" });
     return "ignored";
   }
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     const [changed] = await tx
       .update(payments)
       .set({
@@ -258,6 +262,8 @@ export async function applyNotification(db: Db, provider: Pick<PaymentProvider, 
     await tx.insert(paymentEvents).values({ ...event, paymentId: payment.id, outcome: changed ? "applied" : "ignored" });
     return changed ? "applied" : "ignored";
   });
+  if (outcome === "applied") countPayment(provider.id, n.status);
+  return outcome;
 }
 
 export async function paymentOf(db: Db, userId: number, paymentId: number): Promise<PaymentRow | null> {
@@ -315,7 +321,7 @@ export async function refundPayment(
   const provider = providers.byId(payment.provider);
   if (!provider) throw new Error(`provider ${payment.provider} is not configured`);
   const { manual } = await provider.refund({ reference: payment.reference, providerReference: payment.providerReference, amount: payment.amount, currency: payment.currency });
-  return db.transaction(async (tx) => {
+  const outcome = await db.transaction(async (tx) => {
     const [marked] = await tx
       .update(payments)
       .set({ status: "refunded", refundedAt: now })
@@ -341,6 +347,8 @@ export async function refundPayment(
     await onRefunded?.(tx, { takenBack, shortfall, userId: payment.userId, siteId: payment.siteId });
     return { kind: "refunded", takenBack, shortfall, manual } as const;
   });
+  if (outcome.kind === "refunded") countPayment(payment.provider, "refunded");
+  return outcome;
 }
 
 /**

@@ -1,0 +1,78 @@
+/** The bench's PostgreSQL helpers: scratch databases, and pgbench's TPC-B run as the server's own yardstick. */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import pg from "pg";
+
+function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+/** host:port/database of a PostgreSQL URL, without user or password. */
+export function describeDatabase(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}${parsed.pathname}`;
+  } catch {
+    return "(unparsable DATABASE_URL)";
+  }
+}
+
+/**
+ * A new, empty database on the server of `url`, for one run: the api seeds its demo data into it and
+ * bare Remix its table, and `drop` removes it at the end. The database named in the URL is not touched.
+ */
+export async function createScratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `rdv_bench_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    await admin(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    throw new Error(`could not create a scratch database on ${describeDatabase(url)} (the role needs CREATEDB): ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const scratch = new URL(url);
+  scratch.pathname = `/${name}`;
+  log(`postgres: scratch database ${name} on ${describeDatabase(url)}`);
+  return { url: scratch.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name}`) };
+}
+
+
+export type PgbenchResult = { tps: number; clients: number; seconds: number; scale: number; latencyMs: number | null } | { error: string };
+
+/**
+ * pgbench's TPC-B-like transaction (BEGIN, 3 UPDATEs, a SELECT and an INSERT, COMMIT) on a scratch database of the
+ * server at `url`: `pgbench -i -s scale`, then `pgbench -c clients -j 2 -T seconds`. The rate a plain client reaches
+ * on this machine and server is what the paid sends are compared with. An error (no pgbench on the PATH) is
+ * reported, not thrown: the rest of the bench stands without it.
+ */
+export async function runPgbench(url: string, options: { clients: number; seconds: number; scale: number }): Promise<PgbenchResult> {
+  const run = promisify(execFile);
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | null = null;
+  try {
+    scratch = await createScratchDatabase(url);
+    const target = new URL(scratch.url);
+    const env = { ...process.env, PGPASSWORD: decodeURIComponent(target.password) };
+    const connection = ["-h", target.hostname || "localhost", "-p", target.port || "5432", ...(target.username ? ["-U", decodeURIComponent(target.username)] : [])];
+    const database = target.pathname.slice(1);
+    await run("pgbench", [...connection, "-i", "-q", "-s", String(options.scale), database], { env });
+    log(`pgbench: TPC-B, ${options.clients} clients, ${options.seconds} s, scale ${options.scale}...`);
+    const { stdout } = await run("pgbench", [...connection, "-c", String(options.clients), "-j", "2", "-T", String(options.seconds), database], { env });
+    const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
+    const latency = /latency average = ([\d.]+) ms/.exec(stdout)?.[1];
+    if (!tps) return { error: `no tps in pgbench's output: ${stdout.slice(-300)}` };
+    return { tps: Number(tps), clients: options.clients, seconds: options.seconds, scale: options.scale, latencyMs: latency ? Number(latency) : null };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { error: /ENOENT/.test(message) ? "pgbench is not installed (Debian: apt-get install postgresql-client)" : message.split("\n")[0] ?? message };
+  } finally {
+    await scratch?.drop().catch(() => undefined);
+  }
+}
