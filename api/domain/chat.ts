@@ -172,30 +172,29 @@ export async function sendMessage(
         const [started] = await tx.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, sender.profileId));
         if ((started?.n ?? 0) >= freeConversationStarts) throw new Undo({ kind: "premium_required" });
       }
-      await tx
-        .update(conversations)
-        .set({ lastMessageId: message.id, startedBy: sql`coalesce(${conversations.startedBy}, ${sender.profileId})` })
-        .where(eq(conversations.id, conversation.id));
-      // Both sides in one statement: the sender has read their own message, the recipient has one more
-      // unread; a side that was deleted comes back (showing only what follows what it hid).
-      await tx
-        .insert(conversationMembers)
-        .values([
-          { conversationId: conversation.id, profileId: sender.profileId, otherProfileId: recipient.profileId, lastMessageId: message.id, lastReadMessageId: message.id, unreadCount: 0 },
-          { conversationId: conversation.id, profileId: recipient.profileId, otherProfileId: sender.profileId, lastMessageId: message.id, lastReadMessageId: 0, unreadCount: 1 },
-        ])
-        .onConflictDoUpdate({
-          target: [conversationMembers.conversationId, conversationMembers.profileId],
-          set: {
-            lastMessageId: sql`excluded.last_message_id`,
-            lastReadMessageId: sql`greatest(${conversationMembers.lastReadMessageId}, excluded.last_read_message_id)`,
-            unreadCount: sql`${conversationMembers.unreadCount} + excluded.unread_count`,
-            deletedAt: null,
-          },
-        });
-      if (cost > 0) {
-        await tx.insert(creditLedger).values({ userId: sender.userId, delta: -cost, balanceAfter: charged.credits, reason: ledgerReason[kind], reference: `message:${message.id}` });
-      }
+      // One statement (one round trip): the conversation's last message and who started it; both sides, the sender
+      // having read their own message and the recipient one more unread (a side that was deleted comes back, showing
+      // only what follows what it hid); and the ledger row of the charge.
+      const ledger =
+        cost > 0
+          ? sql`, ledger as (
+              insert into ${creditLedger} (user_id, delta, balance_after, reason, reference)
+              values (${sender.userId}, ${-cost}, ${charged.credits}, ${ledgerReason[kind]}, ${`message:${message.id}`})
+            )`
+          : sql``;
+      await tx.execute(sql`
+        with conversation as (
+          update ${conversations} set last_message_id = ${message.id}, started_by = coalesce(started_by, ${sender.profileId})
+          where id = ${conversation.id}
+        )${ledger}
+        insert into ${conversationMembers} as cm (conversation_id, profile_id, other_profile_id, last_message_id, last_read_message_id, unread_count)
+        values (${conversation.id}, ${sender.profileId}, ${recipient.profileId}, ${message.id}, ${message.id}, 0),
+               (${conversation.id}, ${recipient.profileId}, ${sender.profileId}, ${message.id}, 0, 1)
+        on conflict (conversation_id, profile_id) do update set
+          last_message_id = excluded.last_message_id,
+          last_read_message_id = greatest(cm.last_read_message_id, excluded.last_read_message_id),
+          unread_count = cm.unread_count + excluded.unread_count,
+          deleted_at = null`);
       await options.onSent?.(tx, message);
       // Live delivery (issue 13): to the recipient, and to the sender's other tabs.
       const about = { kind: "message" as const, conversationId: conversation.id, messageId: message.id };
