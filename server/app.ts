@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import express, { type RequestHandler } from "express";
 import compression from "compression";
@@ -170,7 +171,12 @@ export function createWebApp({ config, logger, vite, build }: Options) {
     app.use(vite.middlewares);
   } else {
     app.use("/assets", express.static(path.resolve("build/client/assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(path.resolve("build/client"), { maxAge: "1h", index: false }));
+    // The other public files: only a path whose first segment is one of them reaches the file system (a page
+    // request would otherwise cost a stat() of a file that is not there, every time).
+    const clientDir = path.resolve("build/client");
+    const publicEntries = new Set(readdirSync(clientDir));
+    const publicFiles = express.static(clientDir, { maxAge: "1h", index: false });
+    app.use((req, res, next) => (publicEntries.has(decodeFirstSegment(req.path)) ? publicFiles(req, res, next) : next()));
   }
 
   // Whatever the static files did not answer is a page (or the refusal of one): labelled with its Remix route.
@@ -228,4 +234,14 @@ function requestSummary(res: express.Response) {
     memberId: context?.memberId ?? null,
     ...(context && context.upstream.length > 0 ? { upstream: context.upstream } : {}),
   };
+}
+
+/** "/icon-32.png" → "icon-32.png", "/gifs/a.gif" → "gifs"; "" for "/" or an undecodable segment. */
+function decodeFirstSegment(pathname: string): string {
+  const segment = pathname.split("/", 2)[1] ?? "";
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return "";
+  }
 }
