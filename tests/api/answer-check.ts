@@ -34,10 +34,6 @@ function mediaTypeOf(res: ServerResponse): string {
 
 /** What is wrong with an answer (its status, media type without parameters and body), or null. */
 export function answerProblem(method: string, pathname: string, status: number, mediaType: string, body: Buffer): string | null {
-  const t0 = performance.now();
-  try { return answerProblemTimed(method, pathname, status, mediaType, body); } finally { (globalThis as { __answerMs?: number }).__answerMs = ((globalThis as { __answerMs?: number }).__answerMs ?? 0) + performance.now() - t0; }
-}
-function answerProblemTimed(method: string, pathname: string, status: number, mediaType: string, body: Buffer): string | null {
   const { table, validators } = answerChecker();
   // HEAD is answered as GET.
   const answers = table.routes[pathname]?.[method === "HEAD" ? "get" : method.toLowerCase()];

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, expect } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import { takeAnswerFailures } from "./answer-check";
 
 /**
@@ -12,4 +12,3 @@ function failOnUndocumentedAnswers(): void {
 
 afterEach(failOnUndocumentedAnswers);
 afterAll(failOnUndocumentedAnswers);
-afterAll(() => console.log(`ANSWERTIMING ${expect.getState().testPath} ${Math.round((globalThis as { __answerMs?: number }).__answerMs ?? 0)}`));
