@@ -30,9 +30,9 @@ export class ProcessGroup {
   }
 
   /** Runs `node --import tsx [--import <preload>...] <script>` in the repository with the given environment. */
-  start(name: string, script: string, env: NodeJS.ProcessEnv, preload: string[] = []): void {
+  start(name: string, script: string, env: NodeJS.ProcessEnv, preload: string[] = [], nodeFlags: string[] = []): void {
     const imports = preload.flatMap((module) => ["--import", module]);
-    const child = spawn(process.execPath, ["--import", "tsx", ...imports, script], { cwd: this.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...nodeFlags, "--import", "tsx", ...imports, script], { cwd: this.cwd, env, stdio: ["ignore", "pipe", "pipe"] });
     const entry: Managed = {
       name,
       child,

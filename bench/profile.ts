@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { answersOk, browserHeaders, logIn } from "./http";
 import { freePort } from "./processes";
 import { measure, warmUp } from "./load";
+import { serviceNodeFlags } from "../scripts/start-env";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const seconds = Number(process.env.PROFILE_SECONDS ?? 15);
@@ -34,7 +35,7 @@ function start(name: string, script: string, env: NodeJS.ProcessEnv): ChildProce
   const dir = path.join(outDir, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", script], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, [...serviceNodeFlags, "--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", "tsx", script], { cwd: root, env, stdio: ["ignore", "ignore", "inherit"] });
   return child;
 }
 

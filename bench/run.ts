@@ -49,6 +49,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bareRemixBuild } from "./bare-remix/paths";
+import { serviceNodeFlags } from "../scripts/start-env";
 import { createScratchDatabase, describeDatabase, runPgbench, type PgbenchResult } from "./postgres";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
 import { cpuMs, waitForIdle } from "./cpu";
@@ -228,8 +229,10 @@ async function measureSet(
         ...database,
       }),
       probe,
+      serviceNodeFlags,
     );
-    group.start("web", "server/main.ts", childEnv({ PORT: String(webPort), HOST: "127.0.0.1", API_URL: api, BENCH_MEMORY_FILE: memoryFiles.web }), probe);
+    // With node's flags as npm start gives them (scripts/start-env.ts); bare Remix and bare Express run with node's defaults.
+    group.start("web", "server/main.ts", childEnv({ PORT: String(webPort), HOST: "127.0.0.1", API_URL: api, BENCH_MEMORY_FILE: memoryFiles.web }), probe, serviceNodeFlags);
     group.start("bare-remix", "bench/bare-remix/server.ts", childEnv({ BARE_REMIX_PORT: String(bareRemixPort), ...database }));
     if (options.withBareExpress) group.start("bare", "bench/bare.ts", childEnv({ BARE_PORT: String(barePort) }));
     await waitUntil("web /healthz to answer 200 (api up, demo data seeded)", group, 180_000, () => answersOk(`${web}/healthz`));

@@ -15,6 +15,7 @@ import { measure, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, type PaidSendsResult } from "./paid-sends";
 import { createScratchDatabase } from "./postgres";
+import { serviceNodeFlags } from "../scripts/start-env";
 import { ratio, table } from "./report";
 
 export type ScaleRow = { pairs: 1 | 2; members: { reqPerSec: number; p99Ms: number; cpuMsPerRequest: number | null; non2xx: number }; paidSends: PaidSendsResult };
@@ -48,8 +49,10 @@ export async function measureScale(
         `api${i + 1}`,
         "api/main.ts",
         childEnv({ API_PORT: String(apiPorts[i]), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: secret, CLIENT_LIMIT_SCALE: String(settings.clientLimitScale), DATABASE_URL: scratch.url }),
+        [],
+        serviceNodeFlags,
       );
-      group.start(`web${i + 1}`, "server/main.ts", childEnv({ PORT: String(webPorts[i]), HOST: "127.0.0.1", API_URL: `${apis[i]},${apis[1 - i]}` }));
+      group.start(`web${i + 1}`, "server/main.ts", childEnv({ PORT: String(webPorts[i]), HOST: "127.0.0.1", API_URL: `${apis[i]},${apis[1 - i]}` }), [], serviceNodeFlags);
     }
     for (const web of webs) await waitUntil(`${web}/healthz`, group, 180_000, () => answersOk(`${web}/healthz`));
     const cookie = await logIn(webs[0]!, "demo@example.com", "demo-password");

@@ -7,7 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { configErrorExitCode } from "#contract/app-mode";
-import { serviceEnvs } from "./start-env";
+import { serviceEnvs, serviceNodeFlags } from "./start-env";
 import { loadApiConfig } from "../api/config";
 
 const dev = process.argv.includes("--dev");
@@ -41,7 +41,7 @@ let stopping = false;
  */
 function run(name: string, script: string, env: Record<string, string>, restartDelayMs = 0) {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, ["--import", "tsx", script], { stdio: "inherit", env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...serviceNodeFlags, "--import", "tsx", script], { stdio: "inherit", env: { ...process.env, ...env } });
   children.set(name, child);
   child.on("exit", (code, signal) => {
     children.delete(name);

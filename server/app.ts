@@ -83,8 +83,8 @@ export function createWebApp({ config, logger, vite, build }: Options) {
   app.get("/metrics", webMetricsEndpoint(config.METRICS_TOKEN, logger));
 
   // Beacons, push subscriptions and the event stream go to the api as they are, streaming kept.
-  // Each request goes to an api instance in turn; a GET whose instance refused the connection is sent to the next
-  // (nothing reached the refusing one), so a stream's reconnect finds a live instance.
+  // Each request goes to the first api instance that answers (server/api-instances.ts); a GET whose instance refused
+  // the connection is sent to the next (nothing reached the refusing one), so a stream's reconnect finds a live one.
   const toApi = createProxyMiddleware<express.Request, express.Response>({
     router: () => apis.pick(),
     changeOrigin: false,
