@@ -2,7 +2,7 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
-  { ignores: ["build/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "api/db/migrations/**"] },
+  { ignores: ["build/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "api/db/migrations/**", ".cache/**"] },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.{ts,tsx}"],
