@@ -204,7 +204,7 @@ export function createApiApp(options: {
         staffAccountRoutes({ db, secret: config.SESSION_SECRET, publicUrl: config.PUBLIC_URL }),
         staffInboxRoutes({ db, dataDir: config.DATA_DIR }),
         staffCatalogueRoutes({ db, publicUrl: config.PUBLIC_URL }),
-        staffSiteRoutes({ db }),
+        staffSiteRoutes({ db, siteCache }),
         staffProfileRoutes({ db, dataDir: config.DATA_DIR }),
       ],
     }),

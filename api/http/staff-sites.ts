@@ -12,7 +12,7 @@ import {
 } from "#contract/staff-sites";
 import type { Db } from "../db/client";
 import { companies, creditPackages, sites } from "../db/schema";
-import { announceSiteChange, newPushKeys, normaliseDomain, type Site } from "../domain/sites";
+import { announceSiteChange, newPushKeys, normaliseDomain, type Site, type SiteCache } from "../domain/sites";
 import { recordAudit } from "../domain/staff/audit";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
@@ -117,8 +117,8 @@ function settingChanges(before: Record<string, unknown> | null, after: Record<st
  * for admins. Each change is one transaction with its audit entry and a NOTIFY (announceSiteChange) that makes every api
  * instance drop its cached copy of the site at commit; packages are read per request, so they need none.
  */
-export function staffSiteRoutes(deps: { db: Db }) {
-  const { db } = deps;
+export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clear"> }) {
+  const { db, siteCache } = deps;
 
   /** Refusals of a site's settings that need the database: another site's domain, a company that does not exist, no default left. */
   async function settingsRefusal(input: SiteSettingsInput, siteId: number | null): Promise<Record<string, string[]> | null> {
@@ -273,6 +273,8 @@ export function staffSiteRoutes(deps: { db: Db }) {
         if (/sites_domain_idx|duplicate key/.test(String((error as { cause?: unknown }).cause ?? error))) outcome = "domain_taken";
         else throw error;
       }
+      // This instance drops its copies at once: the NOTIFY reaches it too, but later, and the admin's next read comes here.
+      if (typeof outcome === "object") siteCache.clear();
       if (outcome === "not_found") return sendError(res, "not_found");
       if (outcome === "domain_taken") return sendError(res, "validation_failed", { fields: { "settings.domain": ["Another site has this domain."] } });
       if (outcome === "changed") {
