@@ -4,12 +4,14 @@ import { hydrateRoot } from "react-dom/client";
 import { BrowserI18n, I18nextProvider } from "./utils/i18n-browser";
 import { loadTranslations } from "./utils/translations";
 import { watchChunkErrors } from "./utils/chunk-reload";
+import { preloadShownComponents } from "./utils/when-shown";
 
 async function hydrate() {
   // The server decided the language and rendered every text; the browser never detects (ADR 003) and
   // fetches the active locale's client namespaces, which the page preloads (ADR 005).
   const lng = document.documentElement.lang || "en";
-  const resources = await loadTranslations();
+  // The code of the parts the server's HTML shows loads meanwhile (app/utils/when-shown.tsx).
+  const [resources] = await Promise.all([loadTranslations(), preloadShownComponents()]);
   // Without its texts the page stays as the server rendered it: links and forms work as without JavaScript.
   if (!resources) {
     console.error("translations unavailable: the page is not hydrated");

@@ -27,4 +27,4 @@ export default function ConversationPage() {
   return <ChatPage Conversation={ConversationView} />;
 }
 // The blocked member's message (else the general error page); its code loads when shown.
-export const ErrorBoundary = whenShown(() => import("~/features/members/member-error").then((m) => m.MemberErrorBoundary));
+export const ErrorBoundary = whenShown("MemberErrorBoundary", () => import("~/features/members/member-error").then((m) => m.MemberErrorBoundary));

@@ -11,12 +11,12 @@ const LiveEvents = afterHydration(() => import("~/features/chat/live-events").th
 const LikeModal = afterHydration(() => import("~/features/discovery/like-modal-lazy").then((m) => m.LikeModal));
 
 // Shown in rare states only (an unconfirmed account, a member's alerts, a visitor's first page): their code loads when shown.
-const ActivationReminder = whenShown(() => import("~/features/signup/activation-reminder").then((m) => m.ActivationReminder));
-const MemberAlerts = whenShown(() => import("~/features/members/member-alerts").then((m) => m.MemberAlerts));
-const EntryWarning = whenShown(() => import("~/features/entry-warning/entry-warning").then((m) => m.EntryWarning));
+const ActivationReminder = whenShown("ActivationReminder", () => import("~/features/signup/activation-reminder").then((m) => m.ActivationReminder));
+const MemberAlerts = whenShown("MemberAlerts", () => import("~/features/members/member-alerts").then((m) => m.MemberAlerts));
+const EntryWarning = whenShown("EntryWarning", () => import("~/features/entry-warning/entry-warning").then((m) => m.EntryWarning));
 // A member's offer shows in their first days only (time bonus, welcome discount).
-const OfferBanner = whenShown(() => import("~/features/payments/offer-notices").then((m) => m.OfferBanner));
-const TimeBonusModal = whenShown(() => import("~/features/payments/offer-notices").then((m) => m.TimeBonusModal));
+const OfferBanner = whenShown("OfferBanner", () => import("~/features/payments/offer-notices").then((m) => m.OfferBanner));
+const TimeBonusModal = whenShown("TimeBonusModal", () => import("~/features/payments/offer-notices").then((m) => m.TimeBonusModal));
 
 /** Pages that show the offer themselves (the prices) or where a banner would be in the way of paying. */
 const offerFreePaths = /^\/(credits|payment|sandbox-checkout|directdebit)(\/|$)/;

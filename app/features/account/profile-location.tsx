@@ -4,14 +4,9 @@ import { useTranslation } from "react-i18next";
 import { FieldErrors } from "~/components/ui/form-fields";
 import { useLocale } from "~/utils/root-data";
 import { useHydrated } from "~/utils/hydrated";
-import { watchSession } from "~/features/account/auth-lost";
 import { regionLabelKey } from "#contract/region-kinds";
 
 type Option = { value: string; label: string };
-
-/** docs/product.md §9: a position up to an hour old is good enough. */
-const geolocationMaxAgeMs = 60 * 60 * 1000;
-const geolocationTimeoutMs = 20_000;
 
 const inputClass =
   "mt-1 block w-full rounded-md border border-gray-300 bg-white px-3 py-2 focus:border-primary focus:outline-none focus:ring-2 focus:ring-primary/30 aria-[invalid]:border-danger";
@@ -41,13 +36,6 @@ async function fetchRegions(country: string): Promise<Option[]> {
   return RegionsResponse.parse(await response.json()).regions.map((r) => ({ value: r.code, label: r.name }));
 }
 
-
-function currentPosition(): Promise<GeolocationPosition> {
-  return new Promise((resolve, reject) => {
-    if (!("geolocation" in navigator)) return reject(new Error("unsupported"));
-    navigator.geolocation.getCurrentPosition(resolve, reject, { maximumAge: geolocationMaxAgeMs, timeout: geolocationTimeoutMs });
-  });
-}
 
 /**
  * The location block of /profile: country, region (the regions of the chosen country) and city, and with
@@ -88,28 +76,15 @@ export function LocationFields({ country, region, city, countries, regions: init
 
   async function locateMe() {
     setLocate({ state: "active" });
-    try {
-      const position = await currentPosition().catch((error: unknown) => {
-        const denied = typeof error === "object" && error !== null && "code" in error && error.code === 1;
-        throw new Error(denied ? "denied" : "failed");
-      });
-      const query = new URLSearchParams({ lat: position.coords.latitude.toFixed(5), lon: position.coords.longitude.toFixed(5) });
-      const [answer, { GeocodeResponse }] = await Promise.all([fetch(`/api/geocode.php?${query}`, { headers: { Accept: "application/json" } }), import("#contract/profile")]);
-      const response = watchSession(answer);
-      const parsed = response.ok ? GeocodeResponse.safeParse(await response.json()) : null;
-      const found = parsed?.success ? parsed.data.result : false;
-      if (!found) throw new Error("failed");
-      if (!countries.some((c) => c.value === found.country)) {
-        const name = new Intl.DisplayNames([locale], { type: "region" }).of(found.country) ?? found.country;
-        setLocate({ state: "error", message: t("location.notOffered", { country: name }) });
-        return;
-      }
-      setValues({ country: found.country, region: "", city: found.city ?? "" });
-      await showRegionsOf(found.country, found.region ?? undefined);
-      setLocate({ state: "found" });
-    } catch (error) {
-      setLocate({ state: "error", message: t(error instanceof Error && error.message === "denied" ? "location.denied" : "location.failed") });
-    }
+    // The geolocation code (and the answer's schema, with zod) loads on the first press, not with the page.
+    const located = await import("./profile-geolocate").then(
+      ({ locateMember }) => locateMember(countries.map((c) => c.value), locale, t),
+      () => ({ found: false as const, message: t("location.failed") }),
+    );
+    if (!located.found) return setLocate({ state: "error", message: located.message });
+    setValues({ country: located.country, region: "", city: located.city });
+    await showRegionsOf(located.country, located.region ?? undefined);
+    setLocate({ state: "found" });
   }
 
   const regionOptions = regions.country === values.country ? regions.options : [];

@@ -20,14 +20,14 @@ import { Button } from "~/components/ui/button";
 // Live only (the stream starts after hydration): its code, and jotai's, load after hydration.
 const TypingNotice = afterHydration(() => import("./typing-notice").then((m) => m.TypingNotice));
 
-const ResendActivationForm = whenShown(() => import("../signup/activation-reminder").then((m) => m.ResendActivationForm));
+const ResendActivationForm = whenShown("ResendActivationForm", () => import("../signup/activation-reminder").then((m) => m.ResendActivationForm));
 // Issue 14: the gift, pickup line, GIF and photo pickers load when a page shows one.
-const ExtrasPanelView = whenShown(() => import("./chat-extras").then((m) => m.ExtrasPanelView));
-const IcebreakerList = whenShown(() => import("./chat-icebreakers").then((m) => m.IcebreakerList));
+const ExtrasPanelView = whenShown("ExtrasPanelView", () => import("./chat-extras").then((m) => m.ExtrasPanelView));
+const IcebreakerList = whenShown("IcebreakerList", () => import("./chat-icebreakers").then((m) => m.IcebreakerList));
 
 // Gift, GIF and image messages, and messages sent with JavaScript that are on their way: their code loads when a page shows one.
-const MediaBubble = whenShown(() => import("./chat-bubbles").then((m) => m.MediaBubble));
-const PendingBubble = whenShown(() => import("./chat-bubbles").then((m) => m.PendingBubble));
+const MediaBubble = whenShown("MediaBubble", () => import("./chat-bubbles").then((m) => m.MediaBubble));
+const PendingBubble = whenShown("PendingBubble", () => import("./chat-bubbles").then((m) => m.PendingBubble));
 
 export type Pending = { key: string; body: string };
 

@@ -12,7 +12,7 @@ import { useHydrated } from "~/utils/hydrated";
 import { whenShown } from "~/utils/when-shown";
 
 // Shown after a match only (the server renders it for ?match= without JavaScript): its code and the Modal's load then.
-const MatchDialog = whenShown(() => import("./match-dialog").then((m) => m.MatchDialog));
+const MatchDialog = whenShown("MatchDialog", () => import("./match-dialog").then((m) => m.MatchDialog));
 
 
 function isDecision(value: unknown): value is DiscoveryDecision {

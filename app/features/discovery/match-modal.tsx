@@ -9,7 +9,7 @@ import { ButtonLink } from "~/components/ui/button";
 import { whenShown } from "~/utils/when-shown";
 
 // The dialog shows after a match only: its code loads then.
-const MatchDialog = whenShown(() => import("./match-dialog").then((m) => m.MatchDialog));
+const MatchDialog = whenShown("MatchDialog", () => import("./match-dialog").then((m) => m.MatchDialog));
 
 /**
  * docs/product.md §2 "'New like' match modal": both photos and names, "Send a message" and "Keep browsing". It opens after a

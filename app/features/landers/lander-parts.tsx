@@ -8,7 +8,7 @@ import { whenShown } from "~/utils/when-shown";
 import { buttonClass } from "~/components/ui/button";
 
 // conform, zod and the e-mail checker load when the form is on the page, not with the lander's first load.
-const SignupForm = whenShown(() => import("../signup/signup-form").then((m) => m.SignupForm));
+const SignupForm = whenShown("SignupForm", () => import("../signup/signup-form").then((m) => m.SignupForm));
 
 export const ctaClass = buttonClass({ size: "xl", className: "shadow-lg shadow-primary/30 transition" });
 

@@ -6,10 +6,10 @@ import { whenShown } from "~/utils/when-shown";
 import { buttonClass as uiButtonClass } from "~/components/ui/button";
 
 // The member page's error boundary (the blocked message, else the general error page) loads when shown.
-export const MemberErrorBoundary = whenShown(() => import("./member-error").then((m) => m.MemberErrorBoundary));
+export const MemberErrorBoundary = whenShown("MemberErrorBoundary", () => import("./member-error").then((m) => m.MemberErrorBoundary));
 // Shown on fictional profiles and to a member who blocked this one only.
-export const FictionalLabel = whenShown(() => import("./fictional-label").then((m) => m.FictionalLabel));
-const BlockedNotice = whenShown(() => import("./member-blocked").then((m) => m.BlockedNotice));
+export const FictionalLabel = whenShown("FictionalLabel", () => import("./fictional-label").then((m) => m.FictionalLabel));
+const BlockedNotice = whenShown("BlockedNotice", () => import("./member-blocked").then((m) => m.BlockedNotice));
 
 /*
  * docs/product.md §2 "Member profile actions": message, gift, block, unblock (like and unlike are the LikeButton's).

@@ -12,7 +12,7 @@ import { TimeBonusCountdown } from "./time-bonus-countdown";
 
 // The banner is in the server's page; the modals open in the browser only: their code (and the Modal's) loads then,
 // so the banner's code never waits for it.
-const OfferDialog = whenShown(() => import("./offer-dialog").then((m) => m.OfferDialog));
+const OfferDialog = whenShown("OfferDialog", () => import("./offer-dialog").then((m) => m.OfferDialog));
 import { ButtonLink } from "~/components/ui/button";
 
 /** Whether the time bonus still runs (it clears at zero). */

@@ -9,7 +9,7 @@ import { useLocale } from "~/utils/root-data";
 import { whenShown } from "~/utils/when-shown";
 
 // A member's time bonus runs in their first days only: the countdown's code (jotai's atoms) loads where it shows.
-const TimeBonusCountdown = whenShown(() => import("./time-bonus-countdown").then((m) => m.TimeBonusCountdown));
+const TimeBonusCountdown = whenShown("TimeBonusCountdown", () => import("./time-bonus-countdown").then((m) => m.TimeBonusCountdown));
 import { ButtonLink } from "~/components/ui/button";
 
 /** docs/product.md §2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */

@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { whenShown } from "~/utils/when-shown";
 
 // The modal (a smartphone arriving from signup) loads its code, and the Modal's, only where it shows.
-const ActivationReminderModal = whenShown(() => import("./activation-reminder-modal").then((m) => m.ActivationReminderModal));
+const ActivationReminderModal = whenShown("ActivationReminderModal", () => import("./activation-reminder-modal").then((m) => m.ActivationReminderModal));
 
 const notices = ["sent", "throttled", "failed"] as const;
 

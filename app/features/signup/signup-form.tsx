@@ -9,7 +9,7 @@ import { whenShown } from "~/utils/when-shown";
 import type { SignupActionData } from "~/types";
 
 // Shown after a refused date of birth only: its code (and the Modal's) loads then.
-const DateOfBirthPopup = whenShown(() => import("./date-of-birth-popup").then((m) => m.DateOfBirthPopup));
+const DateOfBirthPopup = whenShown("DateOfBirthPopup", () => import("./date-of-birth-popup").then((m) => m.DateOfBirthPopup));
 
 type FormLike = typeof Form | ReturnType<typeof useFetcher>["Form"];
 

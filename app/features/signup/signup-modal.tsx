@@ -5,7 +5,7 @@ import { useRootData } from "~/utils/root-data";
 import { whenShown } from "~/utils/when-shown";
 
 // The dialog and its form (conform, zod, the e-mail spell checker) load when the modal first opens, not with every page.
-const SignupDialog = whenShown(() => import("./signup-dialog").then((module) => module.SignupDialog));
+const SignupDialog = whenShown("SignupDialog", () => import("./signup-dialog").then((module) => module.SignupDialog));
 
 /**
  * A link to /signup. With JavaScript it opens the signup modal instead, where the site allows
