@@ -1,4 +1,4 @@
-import { useEffect, useState, type ChangeEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { photoMaxMegabytes, photoUploadField } from "#contract/photo-limits";
@@ -20,13 +20,18 @@ function UploadForm({ error }: { error: string | null }) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formEncType === "multipart/form-data";
   const [preview, setPreview] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
 
-  function choose(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.currentTarget.files?.[0];
+  function choose() {
+    const file = input.current?.files?.[0];
     // Most browsers cannot show HEIC: no preview rather than a broken one (the api still takes it).
     setPreview(file && file.type.startsWith("image/") && !/hei[cf]/.test(file.type) ? URL.createObjectURL(file) : null);
   }
+  // A photo chosen while the page's code was still loading (a slow phone) gets its preview once it is here.
+  useEffect(() => {
+    if (input.current?.files?.length) choose();
+  }, []);
 
   return (
     <Form method="post" encType="multipart/form-data" className="space-y-3" data-testid="photo-upload-form">
@@ -41,6 +46,7 @@ function UploadForm({ error }: { error: string | null }) {
           name={photoUploadField}
           accept="image/*"
           required
+          ref={input}
           onChange={choose}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "photo-upload-error photo-upload-hint" : "photo-upload-hint"}

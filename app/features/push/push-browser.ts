@@ -41,12 +41,34 @@ export async function readBrowserPush(): Promise<BrowserPush> {
   return { capable: true, permission, subscribed };
 }
 
+/** How long the browser's service worker may take to answer before a subscribe counts as failed (the switch frees itself). */
+const workerWaitMs = 15_000;
+
+/** The browser's answer, or a rejection once `ms` have passed without one. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The site's service worker, registered by entry.client.tsx on every page: the existing registration when there is
+ * one. A second register() of the same script while the page's own is under way could hang in Chromium (seen in the
+ * push tests), leaving the switch disabled for good.
+ */
+async function activeRegistration(): Promise<ServiceWorkerRegistration> {
+  const existing = await navigator.serviceWorker.getRegistration("/");
+  if (!existing) await navigator.serviceWorker.register("/sw-push.js");
+  return navigator.serviceWorker.ready;
+}
+
 /** Asks for permission, subscribes through /sw-push.js and hands the subscription to the api (docs/product.md §7). */
 export async function subscribe(publicKey: string): Promise<PushState> {
   const permission = await Notification.requestPermission();
   if (permission !== "granted") return "denied";
-  const registration = await navigator.serviceWorker.register("/sw-push.js");
-  await navigator.serviceWorker.ready;
+  const registration = await within(activeRegistration(), workerWaitMs);
   const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: applicationServerKey(publicKey) });
   const response = await fetch(endpoint, {
     method: "POST",
