@@ -8,6 +8,7 @@ import { hasTrafficSource } from "#contract/account";
 import { trafficSourceHeader } from "#contract/members";
 import { keptTracking } from "../features/landers/tracking.server";
 import { connectionRefused } from "../../server/api-instances";
+import { requestApi, type ApiAnswer } from "../../server/api-client";
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
 
@@ -75,28 +76,33 @@ export function apiFor(request: Request, context: AppLoadContext) {
     return headers;
   }
 
+  /** A JSON body over kept-alive node:http (server/api-client.ts); a FormData body (a photo upload) through fetch, which writes the multipart. */
+  async function send(method: string, url: URL, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<ApiAnswer> {
+    if (!(body instanceof FormData)) {
+      const text = body === undefined ? undefined : JSON.stringify(body);
+      return requestApi(url, { method, headers: text === undefined ? headers : { ...headers, "Content-Type": "application/json" }, body: text, timeoutMs });
+    }
+    const response = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs), redirect: "manual" });
+    return {
+      status: response.status,
+      setCookies: response.headers.getSetCookie(),
+      header: (name) => response.headers.get(name) ?? undefined,
+      json: await response.json().catch(() => undefined),
+    };
+  }
+
   async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
     const url = new URL(path, context.apiUrl);
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     const headers = headersFor(path);
-    // A FormData body (a photo upload) goes as multipart: fetch sets that Content-Type with its boundary.
-    const body = options.body === undefined ? undefined : options.body instanceof FormData ? options.body : JSON.stringify(options.body);
-    if (typeof body === "string") headers["Content-Type"] = "application/json";
-
     const started = Date.now();
     const idempotent = method === "GET";
-    let response: Response | null = null;
+    let response: ApiAnswer | null = null;
     for (let attempt = 1; ; attempt++) {
       const t0 = Date.now();
       const remaining = retry.deadlineMs - (t0 - started);
       try {
-        response = await fetch(url, {
-          method,
-          headers,
-          body,
-          signal: AbortSignal.timeout(Math.max(1, remaining)),
-          redirect: "manual",
-        });
+        response = await send(method, url, headers, options.body, Math.max(1, remaining));
         context.upstream.push({ method, path: url.pathname, status: response.status, ms: Date.now() - t0, attempt });
         if (response.status < 500 || !idempotent) break;
       } catch (error) {
@@ -121,11 +127,11 @@ export function apiFor(request: Request, context: AppLoadContext) {
       throw serviceUnavailable();
     }
 
-    for (const setCookie of response.headers.getSetCookie()) context.forwardSetCookie(setCookie);
-    const retryAfter = response.headers.get("Retry-After");
+    for (const setCookie of response.setCookies) context.forwardSetCookie(setCookie);
+    const retryAfter = response.header("Retry-After");
     if (response.status === 429 && retryAfter && /^\d{1,6}$/.test(retryAfter)) context.forwardRetryAfter?.(retryAfter);
-    const json: unknown = await response.json().catch(() => undefined);
-    if (response.ok) {
+    const json = response.json;
+    if (response.status >= 200 && response.status < 300) {
       const parsed = schema.safeParse(json);
       if (parsed.success) return { ok: true, data: parsed.data };
       context.logger.error({ upstream: url.pathname, issues: parsed.error.issues.slice(0, 5) }, "api response outside the contract");
