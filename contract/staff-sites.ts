@@ -13,7 +13,7 @@ import { siteProfileFields, siteSearchFields } from "./site-fields";
  *
  *   GET  /api/staff/sites.php              -> SitesResponse
  *   GET  /api/staff/site.php?id=           -> SiteResponse | not_found 404
- *   POST /api/staff/sites.php  SiteAction  -> SiteOutcome | validation_failed 400 | not_found 404 | conflict 409 (changed meanwhile)
+ *   POST /api/staff/sites.php  SiteAction  -> SiteOutcome | validation_failed 400 (a site changed meanwhile too: on `updated_at`) | not_found 404
  *   GET  /api/staff/packages.php?site_id=  -> PackagesResponse
  *   POST /api/staff/packages.php PackageAction -> { ok } | validation_failed 400 | not_found 404
  */
@@ -151,7 +151,7 @@ export const SiteQuery = z.object({ id: queryId });
 
 export const SiteAction = z.discriminatedUnion("action", [
   z.object({ action: z.literal("create"), settings: SiteSettingsInput }),
-  /** `updated_at` as read: a site changed since is refused with conflict, nothing is overwritten. */
+  /** `updated_at` as read: a site changed since is refused (validation_failed on `updated_at`), nothing is overwritten. */
   z.object({ action: z.literal("update"), id, updated_at: z.iso.datetime({ offset: true }), settings: SiteSettingsInput }),
   /** docs/product.md §3 minimum_message_costs: the least a message costs in a country, in the currency's major unit. */
   z.object({ action: z.literal("message_cost"), id, country, costs: z.number().min(0.01).max(1000).multipleOf(0.01), currency: Currency }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { PackagesResponse, PaymentResponse, TransactionResponse, TransactionsResponse } from "#contract/payments";
 import { UserResponse } from "#contract/user";
 import { creditLedger, paymentEvents, sites } from "../../api/db/schema";
@@ -336,5 +336,20 @@ describe("the sandbox checkout api", () => {
     await expectApiError(await call(api, "GET", "/api/sandbox-checkout.php?token=%00"), 400, "validation_failed");
     await expectApiError(await call(api, "POST", "/api/sandbox-checkout.php", { body: { token: "A".repeat(32), outcome: "paid" } }), 404, "not_found");
     await expectApiError(await call(api, "POST", "/api/sandbox-checkout.php", { body: { token: "A".repeat(32), outcome: "stolen" } }), 400, "validation_failed");
+  });
+});
+
+describe("the pending payments' scan", () => {
+  it("reads the partial index of pending payments on PostgreSQL (EXPLAIN), not every payment", async (ctx) => {
+    if (api.kind !== "postgres") ctx.skip();
+    const plan = await api.db.transaction(async (tx) => {
+      // The table is tiny here: without this the planner rightly prefers a sequential scan.
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      const result = (await tx.execute(
+        sql`EXPLAIN select count(*), min(created_at) from payments where status = 'pending' and created_at < now() - interval '1 hour'`,
+      )) as unknown as { rows: Record<string, string>[] };
+      return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toMatch(/payments_pending_idx/);
   });
 });

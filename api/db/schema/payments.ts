@@ -88,7 +88,13 @@ export const payments = pgTable(
     sub2: text("sub2"),
     sub3: text("sub3"),
   },
-  (t) => [uniqueIndex("payments_reference_idx").on(t.provider, t.reference), index("payments_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex("payments_reference_idx").on(t.provider, t.reference),
+    index("payments_user_idx").on(t.userId, t.createdAt),
+    // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
+    // these few rows rather than every payment ever made.
+    index("payments_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /** Every notification a provider sent (replays included), and what it changed: the audit trail of a payment. */
