@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { chromium, type Page, type TestInfo } from "@playwright/test";
 import lighthouse, { type Flags, type Result } from "lighthouse";
 import { TeasersResponse } from "#contract/members";
 import { PackagesResponse } from "#contract/payments";
 import { chromiumArgs, findChromium } from "../../scripts/chromium";
+import { freePort } from "../../bench/processes";
 import { expect, sameOrigin, test } from "./fixtures";
 import { activeMember } from "./accounts-support";
 
@@ -45,18 +45,6 @@ const memberPaths = (s: { member: number; conversation: number; packageId: numbe
   "/credits",
   `/credits/${s.packageId}`,
 ];
-
-/** A free TCP port on the loopback for Chromium's remote debugging. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 /** One item value of an audit's details as text: an element (selector, label, snippet), a source location, a url, a value. */
 function itemValue(value: unknown): string | null {

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -9,6 +8,7 @@ import { totpCode } from "../../api/domain/staff/totp";
 import { demoTotpSecret } from "../../api/db/seed-staff";
 import { staffSessionCookieName } from "../../api/domain/staff/sessions";
 import { childEnv, running, start, stop, waitHealthy, type Managed } from "../e2e/processes";
+import { freePort } from "../../bench/processes";
 
 /**
  * Issue 28 item 5, the scale-out path as a whole: two api and two web instances on one PostgreSQL database, each web
@@ -28,17 +28,6 @@ let dataDir = "";
 const apis: Instance[] = [];
 const webs: Instance[] = [];
 const children: Managed[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 async function scratchDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `rdv_scale_${Date.now().toString(36)}_${randomBytes(3).toString("hex")}`;
