@@ -6,9 +6,9 @@ import https from "node:https";
  * (undici behind WHATWG streams and Headers) cost 2.3 ms of web's 20 ms CPU per logged-in /members page under load
  * (bench/profile.ts on PostgreSQL); this costs a fraction of it. Files, streams and uploads still go through fetch.
  */
-const agents = {
-  "http:": new http.Agent({ keepAlive: true, maxSockets: 256, scheduling: "lifo" }),
-  "https:": new https.Agent({ keepAlive: true, maxSockets: 256, scheduling: "lifo" }),
+const transports = {
+  "http:": { request: http.request, agent: new http.Agent({ keepAlive: true, maxSockets: 256, scheduling: "lifo" }) },
+  "https:": { request: https.request, agent: new https.Agent({ keepAlive: true, maxSockets: 256, scheduling: "lifo" }) },
 };
 
 export type ApiAnswer = {
@@ -22,11 +22,10 @@ export type ApiAnswer = {
 
 /** One request; rejects on a network error (its `code`, ECONNREFUSED for one, is kept) or when `timeoutMs` has passed. */
 export function requestApi(url: URL, options: { method: string; headers: Record<string, string>; body?: string; timeoutMs: number }): Promise<ApiAnswer> {
-  const transport = url.protocol === "https:" ? https : http;
-  const agent = url.protocol === "https:" ? agents["https:"] : agents["http:"];
+  const { request, agent } = url.protocol === "https:" ? transports["https:"] : transports["http:"];
   return new Promise((resolve, reject) => {
     const headers = options.body === undefined ? options.headers : { ...options.headers, "Content-Length": String(Buffer.byteLength(options.body)) };
-    const req = transport.request(url, { method: options.method, headers, agent }, (res) => {
+    const req = request(url, { method: options.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("error", reject);
@@ -39,10 +38,9 @@ export function requestApi(url: URL, options: { method: string; headers: Record<
         } catch {
           json = undefined;
         }
-        const raw = res.headers["set-cookie"];
         resolve({
           status: res.statusCode ?? 0,
-          setCookies: raw ?? [],
+          setCookies: res.headers["set-cookie"] ?? [],
           header: (name) => {
             const value = res.headers[name.toLowerCase()];
             return Array.isArray(value) ? value.join(", ") : value;
