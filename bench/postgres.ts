@@ -8,10 +8,12 @@ function log(message: string): void {
   process.stderr.write(`bench: ${message}\n`);
 }
 
-/** host:port/database of a PostgreSQL URL, without user or password. */
+/** host:port/database of a PostgreSQL URL (or socket-directory/database, `?host=/dir`), without user or password. */
 export function describeDatabase(url: string): string {
   try {
     const parsed = new URL(url);
+    const socketDir = parsed.searchParams.get("host");
+    if (socketDir?.startsWith("/")) return `${socketDir} (Unix socket)${parsed.pathname}`;
     return `${parsed.hostname || "localhost"}:${parsed.port || "5432"}${parsed.pathname}`;
   } catch {
     return "(unparsable DATABASE_URL)";
@@ -58,13 +60,12 @@ export async function runPgbench(url: string, options: { clients: number; second
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | null = null;
   try {
     scratch = await createScratchDatabase(url);
-    const target = new URL(scratch.url);
-    const env = { ...process.env, PGPASSWORD: decodeURIComponent(target.password) };
-    const connection = ["-h", target.hostname || "localhost", "-p", target.port || "5432", ...(target.username ? ["-U", decodeURIComponent(target.username)] : [])];
-    const database = target.pathname.slice(1);
-    await run("pgbench", [...connection, "-i", "-q", "-s", String(options.scale), database], { env });
+    // The URL itself as pgbench's database (libpq expands it): the same host, port or Unix socket (`?host=/dir`),
+    // user and password as the api connects with.
+    const database = scratch.url;
+    await run("pgbench", ["-i", "-q", "-s", String(options.scale), database]);
     log(`pgbench: TPC-B, ${options.clients} clients, ${options.seconds} s, scale ${options.scale}...`);
-    const { stdout } = await run("pgbench", [...connection, "-c", String(options.clients), "-j", "2", "-T", String(options.seconds), database], { env });
+    const { stdout } = await run("pgbench", ["-c", String(options.clients), "-j", "2", "-T", String(options.seconds), database]);
     const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
     const latency = /latency average = ([\d.]+) ms/.exec(stdout)?.[1];
     if (!tps) return { error: `no tps in pgbench's output: ${stdout.slice(-300)}` };

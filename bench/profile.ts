@@ -3,8 +3,9 @@
  *
  * Starts the production build of web and the api (fresh temporary DATA_DIR with demo data) with
  * `node --cpu-prof`, logs in as the demo member, loads each path with autocannon (logged in; a path
- * starting with "anon:" is loaded logged out), stops both services and prints the top self-time
- * functions and the time by package of each. The .cpuprofile files stay in PROFILE_DIR (default
+ * starting with "anon:" is loaded logged out; the path "sends" is the bench's paid sends, POST
+ * /api/message.php straight to the api, bench/paid-sends.ts), stops both services and prints the top
+ * self-time functions and the time by package of each. The .cpuprofile files stay in PROFILE_DIR (default
  * /tmp/rdv-profile) for Chrome DevTools or speedscope.
  *
  * Env: PROFILE_SECONDS (15) per path, PROFILE_CONNECTIONS (20), PROFILE_DIR, PROFILE_TOP (25),
@@ -18,6 +19,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { answersOk, browserHeaders, logIn } from "./http";
 import { freePort } from "./processes";
+import { prepareDatabase, runPaidSends } from "./paid-sends";
 import { measure, warmUp } from "./load";
 import { serviceNodeFlags } from "../scripts/start-env";
 
@@ -107,7 +109,13 @@ async function main() {
   if (process.env.PROFILE_DATABASE_URL) base.DATABASE_URL = process.env.PROFILE_DATABASE_URL;
   else delete base.DATABASE_URL;
   const started = Date.now();
-  const api = start("api", "api/main.ts", { ...base, API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString("base64url") });
+  const secret = randomBytes(32).toString("base64url");
+  // The paid sends' members (as `npm run bench` makes them), in the database before the api opens it.
+  const senders = paths.includes("sends")
+    ? await prepareDatabase({ databaseUrl: base.DATABASE_URL ?? null, dataDir, secret, senders: 50, startCredits: 1_000_000 })
+    : null;
+  // CLIENT_LIMIT_SCALE as the bench sets it, so the per-account message limit does not cap the sends.
+  const api = start("api", "api/main.ts", { ...base, API_PORT: String(apiPort), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: secret, CLIENT_LIMIT_SCALE: "10000" });
   const web = start("web", "server/main.ts", { ...base, PORT: String(webPort), HOST: "127.0.0.1", API_URL: `http://127.0.0.1:${apiPort}` });
   const webUrl = `http://127.0.0.1:${webPort}`;
   let requests = 0;
@@ -121,9 +129,18 @@ async function main() {
     }
     const cookie = await logIn(webUrl, "demo@example.com", "demo-password");
     // A short warm-up (JIT, caches) that the summary leaves out with the start-up.
-    await warmUp(`${webUrl}${paths[0]?.replace(/^anon:/, "")}`, { seconds: 3, connections, headers: { ...browserHeaders, cookie } });
+    const first = paths.find((p) => p !== "sends");
+    if (first) await warmUp(`${webUrl}${first.replace(/^anon:/, "")}`, { seconds: 3, connections, headers: { ...browserHeaders, cookie } });
     loadStarted = Date.now();
     for (const target of paths) {
+      if (target === "sends" && senders) {
+        const apiUrl = `http://127.0.0.1:${apiPort}`;
+        console.error(`sends: ${seconds} s after a 3 s warm-up...`);
+        const result = await runPaidSends(apiUrl, senders, { seconds, warmupSeconds: 3, connections, beforeMeasure: async () => {}, cpu: () => null });
+        requests += result.requests;
+        console.log(`sends: ${result.sendsPerSec.toFixed(1)}/s, p99 ${result.latencyMs.p99.toFixed(0)} ms, non-201 ${result.non201}, errors ${result.errors}`);
+        continue;
+      }
       const anonymous = target.startsWith("anon:");
       const url = webUrl + (anonymous ? target.slice(5) : target);
       const headers = anonymous ? browserHeaders : { ...browserHeaders, cookie };

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
-import { blocks, conversationMembers, conversations, creditLedger, messages, photos, profiles, users } from "../db/schema";
+import { blocks, conversationMembers, conversations, messages, photos, profiles, users } from "../db/schema";
 import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, type ChatProfile, type ChatResponse, type ChatsResponse, type Conversation } from "#contract/chat";
 import { listableTo } from "./visibility";
 import { emitEvents, emitEventsNow } from "../events/emit";
@@ -47,13 +47,6 @@ export type SendOutcome =
   | { kind: "too_long"; max: number }
   | { kind: "not_enough_credits"; credits: number }
   | { kind: "premium_required" };
-
-/** What makes a transaction roll back with an answer (the charge undone). */
-class Undo extends Error {
-  constructor(readonly outcome: SendOutcome) {
-    super(outcome.kind);
-  }
-}
 
 type Recipient = {
   profileId: number;
@@ -128,109 +121,80 @@ export async function sendMessage(
   if ((kind === "text" || kind === "icebreaker") && input.body.length > site.messageLength) return { kind: "too_long", max: site.messageLength };
 
   const cost = options.free ? 0 : messageCost(site, kind);
-  const pair = pairOf(sender.profileId, recipient.profileId);
+  // The transaction is one statement, the SQL function send_message (migration 0024_send_message_function.sql,
+  // ADR 020): the charge comes first and locks the sender's row, so their sends are serialised from there on; the
+  // conversation's upsert locks its row, so two members writing to each other take turns. With onSent the call
+  // runs in a transaction of its own that onSent's writes join.
+  const call = (runner: Pick<Db, "execute">) =>
+    runner.execute(sql`select * from send_message(${site.id}::int, ${sender.userId}::int, ${sender.profileId}::int, ${recipient.profileId}::int,
+      ${kind}::text, ${input.body}::text, ${cost}::int, ${input.key}::text, ${ledgerReason[kind]}::text, ${freeConversationStarts}::int)`);
+  const onSent = options.onSent;
   try {
-    const sent = await db.transaction(async (tx) => {
-      // The charge comes first: it locks the sender's row, so their sends are serialised from here on.
-      const [charged] = await tx
-        .update(users)
-        .set({ credits: sql`${users.credits} - ${cost}` })
-        .where(and(eq(users.id, sender.userId), sql`${users.credits} >= ${cost}`))
-        .returning({ credits: users.credits, paidUser: users.paidUser });
-      if (!charged) {
-        // A resend of a message that took the last credits is still that message, not a refusal.
-        const earlier = await messageByKey(tx, sender.profileId, input.key);
-        if (earlier) throw new Undo({ kind: "sent", message: toMessage(earlier, sender.profileId), credits: -1, repeated: true });
-        const [row] = await tx.select({ credits: users.credits, paidUser: users.paidUser }).from(users).where(eq(users.id, sender.userId));
-        // A free member starting a third conversation hears that first: credits would not let them anyway.
-        if (row && !row.paidUser && (await wouldStartBeyondFree(tx, sender.profileId, pair))) throw new Undo({ kind: "premium_required" });
-        throw new Undo({ kind: "not_enough_credits", credits: row?.credits ?? 0 });
+    const sent = onSent
+      ? await db.transaction(async (tx) => {
+          const row = sendRow(await call(tx));
+          if (row.r_outcome === "sent") await onSent(tx, sentRow(row, sender.profileId, kind, input.body, cost, input.key));
+          return row;
+        })
+      : sendRow(await call(db));
+    switch (sent.r_outcome) {
+      case "sent": {
+        countMessageSent(kind, cost, ledgerReason[kind]);
+        const message = sentRow(sent, sender.profileId, kind, input.body, cost, input.key);
+        return { kind: "sent", message: toMessage(message, sender.profileId), credits: Number(sent.r_credits), repeated: false };
       }
-
-      // The pair's conversation, created by the first message; the upsert also locks its row, so two
-      // members writing to each other at once take turns for the rest of the transaction.
-      const [conversation] = await tx
-        .insert(conversations)
-        .values({ siteId: site.id, lowProfileId: pair.low, highProfileId: pair.high })
-        .onConflictDoUpdate({ target: [conversations.lowProfileId, conversations.highProfileId], set: { siteId: sql`excluded.site_id` } })
-        .returning({ id: conversations.id, startedBy: conversations.startedBy });
-      if (!conversation) throw new Error("conversation upsert returned nothing");
-
-      // The same key twice (a double submit, a retry): the unique index finds it, the first message stands.
-      const [message] = await tx
-        .insert(messages)
-        .values({ conversationId: conversation.id, senderProfileId: sender.profileId, kind, body: input.body, credits: cost, idempotencyKey: input.key })
-        .onConflictDoNothing({ target: [messages.senderProfileId, messages.idempotencyKey] })
-        .returning();
-      if (!message) {
-        const earlier = await messageByKey(tx, sender.profileId, input.key);
-        if (!earlier) throw new Error("idempotency conflict without a message");
-        throw new Undo({ kind: "sent", message: toMessage(earlier, sender.profileId), credits: -1, repeated: true });
-      }
-      if (conversation.startedBy === null && !charged.paidUser) {
-        // docs/product.md §6: starting a conversation (its first message) counts for free members; replying never does.
-        const [started] = await tx.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, sender.profileId));
-        if ((started?.n ?? 0) >= freeConversationStarts) throw new Undo({ kind: "premium_required" });
-      }
-      // One statement (one round trip): the conversation's last message and who started it; both sides, the sender
-      // having read their own message and the recipient one more unread (a side that was deleted comes back, showing
-      // only what follows what it hid); and the ledger row of the charge.
-      const ledger =
-        cost > 0
-          ? sql`, ledger as (
-              insert into ${creditLedger} (user_id, delta, balance_after, reason, reference)
-              values (${sender.userId}, ${-cost}, ${charged.credits}, ${ledgerReason[kind]}, ${`message:${message.id}`})
-            )`
-          : sql``;
-      await tx.execute(sql`
-        with conversation as (
-          update ${conversations} set last_message_id = ${message.id}, started_by = coalesce(started_by, ${sender.profileId})
-          where id = ${conversation.id}
-        )${ledger}
-        insert into ${conversationMembers} as cm (conversation_id, profile_id, other_profile_id, last_message_id, last_read_message_id, unread_count)
-        values (${conversation.id}, ${sender.profileId}, ${recipient.profileId}, ${message.id}, ${message.id}, 0),
-               (${conversation.id}, ${recipient.profileId}, ${sender.profileId}, ${message.id}, 0, 1)
-        on conflict (conversation_id, profile_id) do update set
-          last_message_id = excluded.last_message_id,
-          last_read_message_id = greatest(cm.last_read_message_id, excluded.last_read_message_id),
-          unread_count = cm.unread_count + excluded.unread_count,
-          deleted_at = null`);
-      await options.onSent?.(tx, message);
-      // Live delivery (issue 13): to the recipient, and to the sender's other tabs.
-      const about = { kind: "message" as const, conversationId: conversation.id, messageId: message.id };
-      await emitEvents(tx, [
-        { ...about, profileId: recipient.profileId, fromProfileId: sender.profileId },
-        { ...about, profileId: sender.profileId, fromProfileId: sender.profileId },
-      ]);
-      return { kind: "sent", message: toMessage(message, sender.profileId), credits: charged.credits, repeated: false } satisfies SendOutcome;
-    });
-    countMessageSent(kind, cost, ledgerReason[kind]);
-    return sent;
+      case "premium_required":
+        return { kind: "premium_required" };
+      case "not_enough_credits":
+        return { kind: "not_enough_credits", credits: Number(sent.r_credits ?? 0) };
+      case "repeated":
+        break;
+      default:
+        throw new Error(`send_message answered ${String(sent.r_outcome)}`);
+    }
   } catch (error) {
-    if (error instanceof Undo) return error.outcome.kind === "sent" ? { ...error.outcome, credits: await balanceOf(db, sender.userId) } : error.outcome;
-    // Two sends with one key that both passed the check (the unique index is the last word): the first one stands.
-    const earlier = isUniqueViolation(error) ? await messageByKey(db, sender.profileId, input.key) : null;
-    if (earlier) return { kind: "sent", message: toMessage(earlier, sender.profileId), credits: await balanceOf(db, sender.userId), repeated: true };
-    throw error;
+    if (sqlState(error) === "RV002") return { kind: "premium_required" };
+    // RV001: the key was used before; 23505: two sends with one key both passed the check (the unique index is the
+    // last word). Either way the first message stands, and is the answer.
+    if (sqlState(error) !== "RV001" && sqlState(error) !== "23505") throw error;
   }
+  // A resend of a message that took the last credits is still that message, not a refusal.
+  const earlier = await messageByKey(db, sender.profileId, input.key);
+  if (!earlier) throw new Error("idempotency conflict without a message");
+  return { kind: "sent", message: toMessage(earlier, sender.profileId), credits: await balanceOf(db, sender.userId), repeated: true };
 }
 
-/** Whether a message from `profileId` to the pair would start a conversation beyond a free member's allowance. */
-async function wouldStartBeyondFree(db: Pick<Db, "select">, profileId: number, pair: Pair): Promise<boolean> {
-  const [existing] = await db
-    .select({ startedBy: conversations.startedBy })
-    .from(conversations)
-    .where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high)));
-  if (existing && existing.startedBy !== null) return false;
-  const [started] = await db.select({ n: sql<number>`count(*)::int` }).from(conversations).where(eq(conversations.startedBy, profileId));
-  return (started?.n ?? 0) >= freeConversationStarts;
+/** send_message's answer (one row). */
+type SendRow = { r_outcome: string; r_credits: number | null; r_message_id: number | null; r_conversation_id: number | null; r_created_ms: number | null };
+
+function sendRow(result: unknown): SendRow {
+  const row = (result as { rows: SendRow[] }).rows[0];
+  if (!row) throw new Error("send_message answered no row");
+  return row;
 }
 
-function isUniqueViolation(error: unknown): boolean {
+/** The messages row send_message stored, from what was sent and the ids and time it answered. */
+function sentRow(row: SendRow, senderProfileId: number, kind: MessageRow["kind"], body: string, credits: number, key: string): MessageRow {
+  if (row.r_message_id == null || row.r_conversation_id == null || row.r_created_ms == null) throw new Error("send_message sent a message without its id");
+  return {
+    id: Number(row.r_message_id),
+    conversationId: Number(row.r_conversation_id),
+    senderProfileId,
+    kind,
+    body,
+    credits,
+    idempotencyKey: key,
+    createdAt: new Date(Number(row.r_created_ms)),
+  };
+}
+
+/** The SQLSTATE of a database error (pg's and PGlite's errors carry `code`, drizzle may wrap them in `cause`). */
+function sqlState(error: unknown): string | null {
   for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === "23505") return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
   }
-  return false;
+  return null;
 }
 
 async function messageByKey(db: Pick<Db, "select">, senderProfileId: number, key: string): Promise<MessageRow | null> {
