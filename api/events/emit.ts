@@ -5,6 +5,9 @@ import type { memberEvents } from "../db/schema";
 /** The NOTIFY channel of the event bus (emit_member_events names it too): its payload is event ids only, comma-separated (listeners read the rows). */
 export const eventChannel = "member_events";
 
+/** The NOTIFY channel (emit_member_events names it too) that wakes the push workers (api/jobs/push.ts) when a push was queued. */
+export const pushChannel = "push_jobs";
+
 export type NewMemberEvent = typeof memberEvents.$inferInsert;
 
 /** The events a member away from the site hears of by web push (api/jobs/push.ts). */
@@ -17,7 +20,7 @@ export const pushedEventKinds = ["message", "like", "match"] as const;
  *
  * A message, like or match from another member also queues a web push (table push_jobs, one row per
  * subscription) when the recipient is away (as isAway in ./hub.ts: no stream heartbeat lately, or the
- * page hidden) and has a subscription. Nothing is sent here; the NOTIFY also wakes the push worker.
+ * page hidden) and has a subscription. Nothing is sent here; a NOTIFY on pushChannel wakes the push worker.
  *
  * One statement, one round trip to the database: the SQL function emit_member_events (migration
  * 0024_send_message_function.sql, ADR 020) takes the recipients' locks, writes the rows and the pushes and sends the

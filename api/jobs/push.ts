@@ -6,7 +6,7 @@ import i18next from "i18next";
 import type { Logger } from "pino";
 import type { Db, Listen } from "../db/client";
 import { memberEvents, messages, profiles, pushJobs, pushSubscriptions, sites, users } from "../db/schema";
-import { eventChannel } from "../events/emit";
+import { pushChannel } from "../events/emit";
 import { listableTo } from "../domain/visibility";
 import { isLocale, locales, type Locale } from "#contract/locales";
 import type { NotificationKind } from "#contract/notifications";
@@ -23,7 +23,8 @@ import { countPush, recordJobRun } from "../metrics";
  * - 404/410 from the push service: deletes the subscription (its other jobs go with it);
  * - any other failure: tries again after a backoff, up to `maxAttempts` attempts, then gives up.
  * A claim moves the job's run_after a lease ahead, so a worker that dies mid-send leaves it to another.
- * It wakes every `pollMs` and on every NOTIFY of the event bus (a queued job commits with its notify).
+ * It wakes every `pollMs` and on every NOTIFY on pushChannel, which commits with the jobs it announces (a NOTIFY of
+ * every event would wake it for the many that queue no push: typing, reads, members who are present).
  */
 
 export type PushWorkerOptions = {
@@ -34,7 +35,7 @@ export type PushWorkerOptions = {
   deploymentKeys: VapidKeys | null;
   /** VAPID_SUBJECT; unset: mailto:<the site's support address>. */
   subject?: string;
-  /** The event bus, to wake at once when a job is queued; without it the worker polls only. */
+  /** The database's LISTEN, to wake at once when a job is queued; without it the worker polls only. */
   listen?: Listen;
   pollMs?: number;
   batchSize?: number;
@@ -110,7 +111,7 @@ export function startPushWorker(options: PushWorkerOptions): PushWorker {
   tick();
   if (options.listen) {
     options
-      .listen(eventChannel, () => kick(), kick)
+      .listen(pushChannel, () => kick(), kick)
       .then((stop) => {
         if (stopped) void stop();
         else stopListening = stop;

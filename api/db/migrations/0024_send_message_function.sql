@@ -5,11 +5,13 @@
 -- emitEvents: `events` is a JSON array of {profile_id, kind, from_profile_id, conversation_id, message_id}.
 -- Event ids commit in id order per recipient: one transaction-long advisory lock per recipient (key 0x6d657674 and
 -- the profile id), taken in profile order, before the ids are. A message, like or match from another member to a
--- member away from the site queues a web push per subscription. The NOTIFY carries the new ids, comma-separated.
+-- member away from the site queues a web push per subscription. The NOTIFY on member_events carries the new ids,
+-- comma-separated; one on push_jobs (no payload) wakes the push workers only when a push was queued.
 CREATE FUNCTION "emit_member_events"(events jsonb) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   recipient int;
   ids text;
+  pushes int;
 BEGIN
   FOR recipient IN SELECT DISTINCT (e ->> 'profile_id')::int FROM jsonb_array_elements(events) AS e ORDER BY 1 LOOP
     PERFORM pg_advisory_xact_lock(1835366004, recipient);
@@ -32,9 +34,13 @@ BEGIN
         SELECT 1 FROM member_presence mp
         WHERE mp.profile_id = e.profile_id AND NOT mp.hidden AND mp.stream_until >= now()
       )
+    RETURNING 1
   )
-  SELECT string_agg(id::text, ',' ORDER BY id) INTO ids FROM inserted;
+  SELECT string_agg(id::text, ',' ORDER BY id), (SELECT count(*) FROM queued) INTO ids, pushes FROM inserted;
   PERFORM pg_notify('member_events', ids);
+  IF pushes > 0 THEN
+    PERFORM pg_notify('push_jobs', '');
+  END IF;
 END;
 $$;
 --> statement-breakpoint
