@@ -148,19 +148,26 @@ export async function sendMessage(
       case "not_enough_credits":
         return { kind: "not_enough_credits", credits: Number(sent.r_credits ?? 0) };
       case "repeated":
-        break;
+        // The charge failed, but a message with this key exists: a resend of a message that took the last
+        // credits is still that message, not a refusal.
+        return await repeatedSend(db, sender, input.key, null);
       default:
         throw new Error(`send_message answered ${String(sent.r_outcome)}`);
     }
   } catch (error) {
-    if (sqlState(error) === "RV002") return { kind: "premium_required" };
+    const state = sqlState(error);
+    if (state === "RV002") return { kind: "premium_required" };
     // RV001: the key was used before; 23505: two sends with one key both passed the check (the unique index is the
     // last word). Either way the first message stands, and is the answer.
-    if (sqlState(error) !== "RV001" && sqlState(error) !== "23505") throw error;
+    if (state === "RV001" || state === "23505") return await repeatedSend(db, sender, input.key, error);
+    throw error;
   }
-  // A resend of a message that took the last credits is still that message, not a refusal.
-  const earlier = await messageByKey(db, sender.profileId, input.key);
-  if (!earlier) throw new Error("idempotency conflict without a message");
+}
+
+/** The answer to a key sent before: its first message, and the balance now; `error` is rethrown when there is none. */
+async function repeatedSend(db: Db, sender: { userId: number; profileId: number }, key: string, error: unknown): Promise<SendOutcome> {
+  const earlier = await messageByKey(db, sender.profileId, key);
+  if (!earlier) throw error ?? new Error("send_message answered repeated without a message");
   return { kind: "sent", message: toMessage(earlier, sender.profileId), credits: await balanceOf(db, sender.userId), repeated: true };
 }
 
