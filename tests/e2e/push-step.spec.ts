@@ -105,8 +105,11 @@ test.describe("push outside the signup", () => {
     await expect(alert.getByTestId("push-alert-denied")).toHaveText(/blocked in this browser\. To allow them again, open the site settings/);
     await expect(alert.getByRole("button", { name: "Turn on notifications" })).toHaveCount(0);
 
+    // The alert goes at once (the fetcher's pending state); the reload must wait for the dismissal to be stored.
+    const stored = page.waitForResponse((response) => /\/dismiss(\.data)?$/.test(new URL(response.url()).pathname) && response.request().method() === "POST");
     await alert.getByRole("button", { name: "Hide" }).click();
     await expect(alert).toHaveCount(0);
+    expect((await stored).ok()).toBe(true);
     await expectPath(page, "/members");
     // Stored by the api: after a reload the root's data no longer offers it (the alert itself would show only after hydration).
     await page.reload();

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, sameOrigin } from "./fixtures";
+import { expect, hydrated, test, sameOrigin } from "./fixtures";
 import { membersDeletedAfterEach } from "./accounts-support";
 
 /**
@@ -17,6 +17,8 @@ function profileForm(page: Page) {
 /** With JavaScript the region field follows the chosen country at once; without, the form is posted to list its regions. */
 async function chooseCountry(page: Page, label: string, javaScriptEnabled: boolean | undefined): Promise<void> {
   const form = profileForm(page);
+  // A choice made before hydration is set back to the rendered country by React's controlled select.
+  if (javaScriptEnabled) await hydrated(form.getByLabel("Country"));
   await form.getByLabel("Country").selectOption({ label });
   if (!javaScriptEnabled) await form.getByRole("button", { name: "Show the regions of this country" }).click();
 }
