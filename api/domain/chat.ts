@@ -8,6 +8,7 @@ import { emitEvents, emitEventsNow } from "../events/emit";
 import type { Site } from "./sites";
 import { toChatMessage } from "./chat-media";
 import { countMessageSent } from "../metrics";
+import { sqlState } from "./accounts/tokens";
 
 /*
  * Chat (docs/product.md §3 Chat state, §4 Unread and Removing a chat, §6 free members): conversations between
@@ -193,15 +194,6 @@ function sentRow(row: SendRow, senderProfileId: number, kind: MessageRow["kind"]
     idempotencyKey: key,
     createdAt: new Date(Number(row.r_created_ms)),
   };
-}
-
-/** The SQLSTATE of a database error (pg's and PGlite's errors carry `code`, drizzle may wrap them in `cause`). */
-function sqlState(error: unknown): string | null {
-  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-  }
-  return null;
 }
 
 async function messageByKey(db: Pick<Db, "select">, senderProfileId: number, key: string): Promise<MessageRow | null> {

@@ -125,10 +125,16 @@ export class Outcome<T extends string> extends Error {
   }
 }
 
-/** PostgreSQL's unique_violation (23505), found through drizzle's wrapping of the driver error. */
-export function isUniqueViolation(error: unknown): boolean {
+/** The SQLSTATE of a database error (pg's and PGlite's errors carry `code`), found through drizzle's wrapping of the driver error. */
+export function sqlState(error: unknown): string | null {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as { code?: unknown }).code === "23505") return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
   }
-  return false;
+  return null;
+}
+
+/** PostgreSQL's unique_violation (23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  return sqlState(error) === "23505";
 }
