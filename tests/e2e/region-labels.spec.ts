@@ -17,7 +17,7 @@ function profileForm(page: Page) {
 /** With JavaScript the region field follows the chosen country at once; without, the form is posted to list its regions. */
 async function chooseCountry(page: Page, label: string, javaScriptEnabled: boolean | undefined): Promise<void> {
   const form = profileForm(page);
-  // A choice made before hydration is set back to the rendered country by React's controlled select.
+  // A choice made before hydration is kept (the test below); here the choice is made with the page's code running.
   if (javaScriptEnabled) await hydrated(form.getByLabel("Country"));
   await form.getByLabel("Country").selectOption({ label });
   if (!javaScriptEnabled) await form.getByRole("button", { name: "Show the regions of this country" }).click();
@@ -60,6 +60,32 @@ test("the profile's region field says State for the US and Canton for Switzerlan
   await expect(form.getByLabel("Kanton", { exact: true })).toHaveValue("ZH");
   await page.goto("/de/profile");
   await expect(form.getByLabel("Kanton", { exact: true })).toHaveValue("ZH");
+});
+
+test("a country chosen and a city typed before the page's code has run are kept, with that country's regions", async ({ browser, baseURL }) => {
+  const { page } = await member(browser, baseURL);
+  const form = profileForm(page);
+  // The page's code waits until the member has chosen: a slow phone that shows the HTML long before its scripts.
+  let release: () => void = () => undefined;
+  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+    await scriptsHeld;
+    await route.continue();
+  });
+  await page.goto("/profile", { waitUntil: "commit" });
+  await form.getByLabel("Country").selectOption({ label: "Switzerland" });
+  await form.getByLabel("City", { exact: true }).fill("Basel");
+  release();
+
+  await hydrated(form.getByLabel("Country"));
+  await expect(form.getByLabel("Canton", { exact: true }).getByRole("option", { name: "Zürich" })).toHaveCount(1);
+  await expect(form.getByLabel("Country")).toHaveValue("CH");
+  await expect(form.getByLabel("City", { exact: true })).toHaveValue("Basel");
+  await form.getByLabel("Canton", { exact: true }).selectOption({ label: "Zürich" });
+  await save(page);
+  await page.goto("/profile");
+  await expect(form.getByLabel("Canton", { exact: true })).toHaveValue("ZH");
+  await expect(form.getByLabel("City", { exact: true })).toHaveValue("Basel");
 });
 
 test("signup step 3 and the search filter name the regions of their country", { tag: "@nojs" }, async ({ browser, baseURL }) => {

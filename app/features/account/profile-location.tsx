@@ -1,5 +1,5 @@
 import type { FieldView } from "~/components/ui/form-view";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FieldErrors } from "~/components/ui/form-fields";
 import { useLocale } from "~/utils/root-data";
@@ -74,6 +74,24 @@ export function LocationFields({ country, region, city, countries, regions: init
     void showRegionsOf(code);
   }
 
+  // What the member chose or typed before the page's code ran: hydration keeps it on screen, but React's state still
+  // holds the rendered values, and the next render (useHydrated's switch) would set the fields back to them.
+  const countryField = useRef<HTMLSelectElement>(null);
+  const regionField = useRef<HTMLSelectElement>(null);
+  const cityField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const chosen = countryField.current?.value;
+    const typedCity = cityField.current?.value;
+    if (typedCity !== undefined && typedCity !== values.city) setValues((v) => ({ ...v, city: typedCity }));
+    if (chosen && chosen !== values.country) chooseCountry(chosen);
+    else if (regionField.current && regionField.current.value !== values.region) {
+      const region = regionField.current.value;
+      setValues((v) => ({ ...v, region }));
+    }
+    // Once, right after hydration: later changes reach the state through the fields' onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   async function locateMe() {
     setLocate({ state: "active" });
     // The geolocation code (and the answer's schema, with zod) loads on the first press, not with the page.
@@ -115,6 +133,7 @@ export function LocationFields({ country, region, city, countries, regions: init
           {t("steps.country", { ns: "common" })}
         </label>
         <select
+          ref={countryField}
           id={country.id}
           name={country.name}
           value={values.country}
@@ -143,6 +162,7 @@ export function LocationFields({ country, region, city, countries, regions: init
           {t(regionLabelKey(values.country))}
         </label>
         <select
+          ref={regionField}
           id={region.id}
           name={region.name}
           value={values.region}
@@ -167,6 +187,7 @@ export function LocationFields({ country, region, city, countries, regions: init
           {t("steps.city", { ns: "common" })}
         </label>
         <input
+          ref={cityField}
           id={city.id}
           name={city.name}
           type="text"
