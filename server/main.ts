@@ -38,6 +38,11 @@ async function main() {
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, api: config.API_URL.join(", "), build: dev ? "development" : "production", mode: config.APP_MODE }, "web listening");
   });
+  // A load balancer or proxy in front keeps idle connections to web for up to 60 s (the common default): web keeps
+  // them longer, so a request sent on an idle connection never meets one web is closing (node's default is 5 s, and
+  // such a reset comes back to the member as a 502). The api does the same towards web (api/main.ts).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const stop = () => {
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();

@@ -190,6 +190,11 @@ test.describe("requests refused before any route reads them", () => {
     expect((await request.get("/pages/terms", { headers: { "X-Request-Id": "good-id-123" } })).headers()["x-request-id"]).toBe("good-id-123");
     expect((await request.get("/pages/terms", { headers: { "X-Request-Id": "../bad.id" } })).headers()["x-request-id"]).not.toContain("bad");
   });
+
+  test("web keeps an idle connection longer than a load balancer's 60 s", async ({ request }) => {
+    // server/main.ts: node's 5 s default lets a proxy send a request on a connection web is closing (a 502 to the member).
+    expect((await request.get("/pages/terms", { headers: { Connection: "keep-alive" } })).headers()["keep-alive"]).toBe("timeout=65");
+  });
 });
 
 test.describe("logout", () => {
