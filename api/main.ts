@@ -15,6 +15,7 @@ import { startPushWorker } from "./jobs/push";
 import { createPushSender, deploymentVapidKeys } from "./services/push";
 import { startSettlePaymentsJob } from "./jobs/settle-payments";
 import { configuredPaymentProviders } from "./domain/payments/providers";
+import { keepIdleConnections } from "#contract/http";
 
 async function main() {
   let config;
@@ -63,10 +64,7 @@ async function main() {
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
     logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind, mode: config.APP_MODE, sandbox: providers.sandboxEnabled }, "api listening");
   });
-  // web's fetch keeps idle connections for up to 4 s: the api keeps them longer, so a request web sends on an
-  // idle connection never meets one the api is closing (a reset POST is not retried).
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  keepIdleConnections(server);
   const stop = () => {
     server.close(() => void pushWorker.stop().finally(() => void database.close().finally(() => process.exit(0))));
     setTimeout(() => process.exit(0), 5000).unref();

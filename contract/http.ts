@@ -16,3 +16,13 @@ export function acceptedRequestId(given: unknown): string {
 export function hasSessionCookie(cookieHeader: string | null | undefined): boolean {
   return Boolean(cookieHeader && new RegExp(`(?:^|;\\s*)${sessionCookieName}=[^;]+`).test(cookieHeader));
 }
+
+/**
+ * How long web and the api keep an idle connection open (node's default is 5 s): longer than whoever sends on it keeps
+ * it (a load balancer or proxy in front of web, commonly 60 s; web's own agent towards the api, 4 s), so no request is
+ * sent on a connection the server is closing; such a reset reaches the member as a 502.
+ */
+export function keepIdleConnections(server: { keepAliveTimeout: number; headersTimeout: number }): void {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+}

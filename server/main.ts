@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import pino from "pino";
 import type { ServerBuild } from "@remix-run/node";
 import { configErrorExitCode } from "#contract/app-mode";
+import { keepIdleConnections } from "#contract/http";
 import { logProcessFailures, redactingLoggerOptions } from "#contract/log-redaction";
 import { loadWebConfig } from "./config";
 import { createWebApp } from "./app";
@@ -38,11 +39,7 @@ async function main() {
   const server = app.listen(config.PORT, config.HOST, () => {
     logger.info({ port: config.PORT, api: config.API_URL.join(", "), build: dev ? "development" : "production", mode: config.APP_MODE }, "web listening");
   });
-  // A load balancer or proxy in front keeps idle connections to web for up to 60 s (the common default): web keeps
-  // them longer, so a request sent on an idle connection never meets one web is closing (node's default is 5 s, and
-  // such a reset comes back to the member as a 502). The api does the same towards web (api/main.ts).
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
+  keepIdleConnections(server);
   const stop = () => {
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();

@@ -192,7 +192,7 @@ test.describe("requests refused before any route reads them", () => {
   });
 
   test("web keeps an idle connection longer than a load balancer's 60 s", async ({ request }) => {
-    // server/main.ts: node's 5 s default lets a proxy send a request on a connection web is closing (a 502 to the member).
+    // keepIdleConnections (contract/http.ts): node's 5 s default lets a proxy send a request on a connection web is closing (a 502 to the member).
     expect((await request.get("/pages/terms", { headers: { Connection: "keep-alive" } })).headers()["keep-alive"]).toBe("timeout=65");
   });
 });
