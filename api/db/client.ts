@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import * as schema from "./schema";
 import { timeQueries } from "./query-timing";
+import { NamedStatementClient } from "./named-statements";
 import { observeDbQuery } from "../metrics";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -52,7 +53,7 @@ export async function openDatabase(options: {
 }): Promise<Database> {
   timeQueries(observeDbQuery);
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, Client: NamedStatementClient });
     // Without a listener the pool's "error" event would be an uncaught exception that ends the process.
     pool.on("error", (error) => options.onConnectionLost?.(error));
     const db = drizzlePg(pool, { schema });

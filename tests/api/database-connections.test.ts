@@ -36,3 +36,33 @@ describe.skipIf(!process.env.DATABASE_URL)("a database connection the server end
     expect(await logins()).toHaveLength(5);
   });
 });
+
+/**
+ * PostgreSQL only (ADR 021): the api runs every parameterised statement as a named prepared statement, so
+ * PostgreSQL parses it once per connection and then reuses a generic plan instead of planning it on every run.
+ */
+describe.skipIf(!process.env.DATABASE_URL)("a parameterised statement", () => {
+  let api: Harness;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(async () => {
+    await api?.close();
+  });
+
+  it("is prepared once per connection and then runs on a cached generic plan", async () => {
+    const rows = await api.db.transaction(async (tx) => {
+      // One connection (the transaction's): the same statement eight times, with different values.
+      for (let i = 0; i < 8; i++) await tx.execute(sql`select count(*)::int as n from users where id > ${i} and site_id = ${1}`);
+      const prepared = await tx.execute(
+        sql`select name, statement, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where statement like ${"select count(*)::int as n from users where id > %"}`,
+      );
+      return (prepared as unknown as { rows: { name: string; statement: string; generic: number; custom: number }[] }).rows;
+    });
+    expect(rows, "one prepared statement for the eight runs").toHaveLength(1);
+    expect(rows[0]?.name).toMatch(/^q_[\w-]{22}$/);
+    // PostgreSQL plans the first five runs for their values, then keeps the generic plan when it costs no more.
+    expect(rows[0]!.custom + rows[0]!.generic).toBe(8);
+    expect(rows[0]!.generic, "runs on the cached generic plan").toBeGreaterThan(0);
+  });
+});
