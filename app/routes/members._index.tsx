@@ -6,7 +6,7 @@ import { MembersQuery, MembersResponse, visitorMaySearch } from "#contract/membe
 import { apiFor, requestHasTrafficSource } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
-import { callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
+import { cachedSiteSettings, callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
 import { getRegions } from "~/features/account/regions.server";
 import { MemberCard } from "~/features/members/member-card";
 import { CamTile } from "~/features/members/cam-tile";
@@ -21,22 +21,33 @@ import { offeredFilters, type SearchFilter } from "~/features/discovery/search-f
 const firstRow = 5;
 type Filters = Partial<Record<SearchFilter, string>>;
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const locale = urlLocale(request);
-  const url = new URL(request.url);
-  // The search may set only the filters the site offers, so the settings come first: cached per domain (getSettings),
-  // they cost an api call before the search once per SETTINGS_CACHE_SECONDS at most.
-  const settings = await getSettings(request, context);
-  const offered = offeredFilters(settings.search_fields);
+/** The search a request asks for, with only the filters the site offers (docs/product.md §3 search_fields). */
+function searchOf(url: URL, searchFields: readonly string[]) {
+  const offered = offeredFilters(searchFields);
   const filters: Filters = {};
   for (const key of offered) {
     const value = url.searchParams.get(key)?.trim();
     if (value) filters[key] = value;
   }
   const query = MembersQuery.safeParse({ ...filters, page: url.searchParams.get("page") ?? undefined });
-  // A member's search starts now and brings the member along (one api call for the page); see callWithMember.
-  const early = query.success ? callWithMember(request, context, "/api/members.php", MembersResponse, { ...filters, page: query.data.page }) : null;
+  const params = query.success ? { ...filters, page: query.data.page } : null;
+  return { offered, filters, params };
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const locale = urlLocale(request);
+  const url = new URL(request.url);
+  // A member's search starts before the first await and brings the member along, so the page costs one api call
+  // (callWithMember: the root loader asks for the member once it has the settings). The filters the site offers come
+  // from its settings, which this instance nearly always holds already (cachedSiteSettings); when it does not, or
+  // they changed meanwhile, the search waits for them and the member is asked for on its own.
+  const known = cachedSiteSettings(request);
+  const first = known ? searchOf(url, known.search_fields) : null;
+  const early = first?.params ? callWithMember(request, context, "/api/members.php", MembersResponse, first.params) : null;
   early?.catch(() => undefined);
+  const settings = await getSettings(request, context);
+  const search = first && known?.search_fields.join() === settings.search_fields.join() ? first : searchOf(url, settings.search_fields);
+  const { offered, filters, params } = search;
   if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context);
   else await getUser(request, context);
   const t = fixedT(locale);
@@ -56,7 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const regions = await getRegions(request, context, filters.country);
     if (regions) base.regions = regions.map((r) => ({ value: r.code, label: r.name }));
   }
-  const result = query.success ? ((await early) ?? (await apiFor(request, context).get("/api/members.php", MembersResponse, { ...filters, page: query.data.page }))) : null;
+  const result = params ? ((search === first ? await early : null) ?? (await apiFor(request, context).get("/api/members.php", MembersResponse, params))) : null;
   if (result && !result.ok && result.error.error === "authentication_required") {
     // Refused to a session the api no longer knows: to the login page, as any members-only page.
     await requireUser(request, context);

@@ -8,7 +8,7 @@ import { apiFor, expiredSessionCookie, serviceUnavailable, type ApiResult } from
 import { countryOfIp } from "./geo.server";
 import { routePath } from "./paths";
 
-type CachedSettings = { until: number; value: Promise<Settings> };
+type CachedSettings = { until: number; value: Promise<Settings>; /** The settings, once they have come. */ site?: Settings };
 /**
  * Settings per Host header, bounded: a flood of made-up Host names cannot grow memory. Hosts the api
  * does not know get the default site; they share one entry (by reference) under the site's domain.
@@ -60,11 +60,13 @@ export function getSettings(request: Request, context: AppLoadContext): Promise<
           if (!result.ok) throw serviceUnavailable();
           return result.data;
         });
-      const entry: CachedSettings = { until: Date.now() + context.settingsCacheSeconds * 1000, value };
+      // The settings this instance had keep answering cachedSiteSettings until the new ones come.
+      const entry: CachedSettings = { until: Date.now() + context.settingsCacheSeconds * 1000, value, site: cached?.site };
       cached = entry;
       cacheSettings(domain, entry);
       value.then(
         (site) => {
+          entry.site = site;
           if (site.domain === domain) return;
           // An unknown host: keep the default site's entry under its own domain and point this host at it.
           const shared = settingsCache.get(site.domain);
@@ -82,6 +84,16 @@ export function getSettings(request: Request, context: AppLoadContext): Promise<
       geoip_selected_country: country && site.countries.includes(country) ? country : (site.countries[0] ?? null),
     };
   });
+}
+
+/**
+ * The site's settings for the request's domain as this instance last had them, without waiting (null before they
+ * first came): for a loader that must start its api call before its first await (callWithMember) and needs the
+ * site's settings to build it. They may be out of date: the loader checks them against getSettings' answer before
+ * it relies on what it built from them. The visitor's own fields (geoip_*) are not filled.
+ */
+export function cachedSiteSettings(request: Request): Settings | null {
+  return settingsCache.get(new URL(request.url).hostname)?.site ?? null;
 }
 
 /** The logged-in member, or null. Asks the api only when the request carries a session cookie. */
