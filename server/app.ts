@@ -3,6 +3,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import express, { type RequestHandler } from "express";
 import compression from "compression";
+import { compressionOptions } from "./compression";
 import helmet from "helmet";
 import { createProxyMiddleware } from "http-proxy-middleware";
 import { pinoHttp } from "pino-http";
@@ -164,7 +165,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       hsts: config.NODE_ENV === "production",
     }),
   );
-  app.use(compression());
+  app.use(compression(compressionOptions));
 
   app.use(labelRoute(webRoutes.staticFiles));
   if (vite) {
