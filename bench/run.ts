@@ -28,7 +28,9 @@
  * Ceilings: `bare Express` (bench/bare.ts, one route answering "ok") and `bare Remix`
  * (bench/bare-remix: a minimal Remix app with the same packages, production build, Express adapter
  * and compression(), whose one route reads 20 members from PGlite in its own process and renders
- * them as cards). Every row shows its ratio of req/s to both. The bare Remix app is built into
+ * them as cards), served as server/app.ts serves the app (server/compression.ts, a page compressed whole); beside it
+ * `bare Remix, stock compression()`, the same app with compression()'s defaults, as every run before 2026-12-04 served
+ * it. Every row shows its ratio of req/s to bare Express and bare Remix. The bare Remix app is built into
  * node_modules/.cache/bench-bare-remix when missing, older than its sources, or with --build.
  *
  * PostgreSQL: with DATABASE_URL set, the bench measures a second set of rows after the PGlite set:
@@ -154,6 +156,8 @@ type SetResult = { load: LoadResult[]; paidSends: PaidSendsResult; liveStream: L
 type LiveSettings = { sends: number; seconds: number };
 
 const bareRemixName = "bare Remix";
+/** bare Remix served with compression()'s defaults, as every run before 2026-12-04 served it (bench/bare-remix/server.ts). */
+const stockBareRemixName = "bare Remix, stock compression()";
 
 /** Everything to undo at the end or on Ctrl-C, newest first; each step runs once. */
 const cleanups: (() => Promise<void>)[] = [];
@@ -188,11 +192,12 @@ async function measureSet(
   const group = new ProcessGroup(root);
   cleanups.push(() => group.stopAll());
   try {
-    const [apiPort, webPort, barePort, bareRemixPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [apiPort, webPort, barePort, bareRemixPort, stockBareRemixPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
     const api = `http://127.0.0.1:${apiPort}`;
     const web = `http://127.0.0.1:${webPort}`;
     const bare = `http://127.0.0.1:${barePort}`;
     const bareRemix = `http://127.0.0.1:${bareRemixPort}`;
+    const stockBareRemix = `http://127.0.0.1:${stockBareRemixPort}`;
     const database: Record<string, string> = options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {};
     const secret = randomBytes(32).toString("base64url");
     const location = { databaseUrl: options.databaseUrl, dataDir };
@@ -237,6 +242,9 @@ async function measureSet(
     if (options.withBareExpress) group.start("bare", "bench/bare.ts", childEnv({ BARE_PORT: String(barePort) }));
     await waitUntil("web /healthz to answer 200 (api up, demo data seeded)", group, 180_000, () => answersOk(`${web}/healthz`));
     await waitUntil("bare Remix", group, 60_000, () => answersOk(`${bareRemix}/`));
+    // After the first has filled the members' table (on PostgreSQL both fill the same one).
+    group.start("bare-remix-stock", "bench/bare-remix/server.ts", childEnv({ BARE_REMIX_PORT: String(stockBareRemixPort), BARE_REMIX_STOCK: "1", ...database }));
+    await waitUntil("bare Remix, stock compression()", group, 60_000, () => answersOk(`${stockBareRemix}/`));
     if (options.withBareExpress) await waitUntil("bare Express", group, 30_000, () => answersOk(`${bare}/bare`));
     log(`${kind}: servers ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
@@ -246,6 +254,7 @@ async function measureSet(
     const targets: Target[] = [
       ...(options.withBareExpress ? [{ name: "bare Express /bare", url: `${bare}/bare`, headers: browserHeaders, type: html, servers: ["bare"] }] : []),
       { name: bareRemixName, url: `${bareRemix}/`, headers: browserHeaders, type: html, servers: ["bare-remix"] },
+      { name: stockBareRemixName, url: `${stockBareRemix}/`, headers: browserHeaders, type: html, servers: ["bare-remix-stock"] },
       { name: "web /", url: `${web}/`, headers: browserHeaders, type: html, servers: ["web", "api"] },
       { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: html, servers: ["web", "api"] },
       { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: html, servers: ["web", "api"] },
@@ -255,7 +264,7 @@ async function measureSet(
       { name: "web /chats/{id}", url: `${web}/chats/${await newestConversationId(web, cookie)}`, headers: member, type: html, servers: ["web", "api"] },
     ];
     const wanted = options.targets;
-    if (wanted) targets.splice(0, targets.length, ...targets.filter((t) => t.name === bareRemixName || wanted.some((w) => t.name.includes(w))));
+    if (wanted) targets.splice(0, targets.length, ...targets.filter((t) => t.name === bareRemixName || t.name === stockBareRemixName || wanted.some((w) => t.name.includes(w))));
     for (const target of targets) await expect200(target.url, target.headers, target.type);
 
     const pages: FirstLoad[] = [];
@@ -566,6 +575,11 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
     const p99 = bare.latencyMs.p99 > 0 ? members.latencyMs.p99 / bare.latencyMs.p99 : Number.NaN;
     lines.push(`  /members (logged in): ${(share * 100).toFixed(1)}% of bare Remix's req/s (aim ≥ 60%) ${share >= 0.6 ? "met" : "MISSED"}`);
     lines.push(`  /members p99: ${p99.toFixed(2)}× bare Remix's (aim ≤ 2×) ${p99 <= 2 ? "met" : "MISSED"}`);
+    const stock = set.load.find((r) => r.name === stockBareRemixName);
+    if (stock) {
+      const stockP99 = stock.latencyMs.p99 > 0 ? members.latencyMs.p99 / stock.latencyMs.p99 : Number.NaN;
+      lines.push(`  (against ${stockBareRemixName}, the yardstick of the runs before 2026-12-04: ${((members.reqPerSec / stock.reqPerSec) * 100).toFixed(1)}%, p99 ${stockP99.toFixed(2)}×)`);
+    }
   }
   if ("error" in pgbench) lines.push(`  pgbench: ${pgbench.error}`);
   else {

@@ -19,6 +19,7 @@ import { apiRequestGuard, pageRequestGuard } from "./request-guard";
 import { guardActions } from "./guard-actions";
 import { localeHandlers, withBasename } from "./locale-handlers";
 import { coalesceWrites } from "./coalesce-writes";
+import { compressWholePages } from "./whole-page-compression";
 import { dataAnswerHeaders, errorHandler, hostGuard } from "./edge";
 import { apiBodyCap, rememberUpstream } from "./api-body-cap";
 import { ApiInstances, connectionRefused } from "./api-instances";
@@ -224,7 +225,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       getLoadContext,
     }) as RequestHandler,
   );
-  app.all("*", coalesceWrites, remixHandler);
+  app.all("*", coalesceWrites, compressWholePages, remixHandler);
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,15 +1,18 @@
 /**
  * The `bare Remix` ceiling of the bench: the production build of bench/bare-remix/app served the
- * way server/app.ts serves the app (Express 4, compression() with web's options, @remix-run/express, the assets with
- * `immutable, maxAge 1y`), without helmet, request logs or an api behind it. Its one route reads 20
+ * way server/app.ts serves the app (Express 4, compression() with web's options, a page compressed whole,
+ * @remix-run/express, the assets with `immutable, maxAge 1y`), without helmet, request logs or an api behind it. Its one route reads 20
  * rows from a database in this process: PGlite in memory, or PostgreSQL when DATABASE_URL is set
  * (table bench_bare_members, filled afresh at start). Listens on BARE_REMIX_PORT (127.0.0.1).
+ * BARE_REMIX_STOCK=1: compression() as it comes (brotli's 4 MB window, a compression stream per page), the way every
+ * bench before 2026-12-04 served it: the bench's `bare Remix, stock compression()` row, which keeps those runs' yardstick.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import express from "express";
 import compression from "compression";
 import { compressionOptions } from "../../server/compression";
+import { compressWholePages } from "../../server/whole-page-compression";
 import { faker } from "@faker-js/faker";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
@@ -58,10 +61,12 @@ const context: BareLoadContext = {
 const build = (await import(pathToFileURL(path.join(bareRemixBuild, "server/index.js")).href)) as ServerBuild;
 const app = express();
 app.disable("x-powered-by");
-app.use(compression(compressionOptions));
+const stock = process.env.BARE_REMIX_STOCK === "1";
+app.use(stock ? compression() : compression(compressionOptions));
 app.use("/assets", express.static(path.join(bareRemixBuild, "client/assets"), { immutable: true, maxAge: "1y", index: false }));
 app.use(express.static(path.join(bareRemixBuild, "client"), { maxAge: "1h", index: false }));
-app.all("*", createRequestHandler({ build, mode: "production", getLoadContext: () => context as unknown as AppLoadContext }));
+const handler = createRequestHandler({ build, mode: "production", getLoadContext: () => context as unknown as AppLoadContext });
+app.all("*", ...(stock ? [handler] : [compressWholePages, handler]));
 const server = app.listen(port, "127.0.0.1");
 
 const stop = () => {
