@@ -79,8 +79,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const clientStatus = clientStatusOf(error);
     if (clientStatus) log.warn({ err: error, status: clientStatus }, "request refused");
     else log.error({ err: error }, "request failed");
-    if (res.headersSent) {
-      // Half an answer is worse than none: the client sees the connection end.
+    if (res.headersSent || res.locals.bodyStarted === true) {
+      // Half an answer is worse than none: the client sees the connection end (bodyStarted: a page held whole,
+      // server/whole-page-compression.ts).
       req.socket.destroy();
       return;
     }

@@ -60,6 +60,9 @@ export function compressWholePages(req: Request, res: Response, next: NextFuncti
           : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
     (held as Buffer[]).push(buffer);
     heldBytes += buffer.length;
+    // Part of the page is written, though nothing is sent yet: an error now must end the connection, as it does once
+    // headers are out (server/edge.ts errorHandler), not answer with a page of its own after the held half.
+    res.locals.bodyStarted = true;
   };
 
   res.write = function heldWrite(chunk: unknown, chunkEncoding?: unknown, callback?: unknown): boolean {

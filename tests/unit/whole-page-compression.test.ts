@@ -3,10 +3,12 @@ import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, createGunzip, gunzipSync } from "node:zlib";
 import compression from "compression";
 import express from "express";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compressionOptions } from "../../server/compression";
 import { coalesceWrites } from "../../server/coalesce-writes";
 import { compressWholePages } from "../../server/whole-page-compression";
+import { errorHandler } from "../../server/edge";
 
 /**
  * web compresses an HTML page in one piece when it ends (server/whole-page-compression.ts), behind compression()
@@ -40,6 +42,13 @@ beforeAll(async () => {
     (res as express.Response & { flush: () => void }).flush();
     releaseStream = () => res.end();
   });
+  // A page that fails halfway through, after part of it was written (and held).
+  app.get("/broken-page", coalesceWrites, compressWholePages, (_req, res, next) => {
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.write(page.slice(0, 2000));
+    setImmediate(() => next(new Error("the render failed halfway")));
+  });
+  app.use(errorHandler(pino({ level: "silent" })));
   server = await new Promise<Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });
@@ -101,4 +110,8 @@ it("an event stream is not held: its first event arrives, compressed, while the 
   releaseStream();
   expect(first.encoding).toBe("gzip");
   expect(first.text.startsWith("data: xxx")).toBe(true);
+});
+
+it("a page that fails after part of it was written ends the connection, without sending the half or an error page after it", async () => {
+  await expect(get("/broken-page", "br")).rejects.toThrow(/socket hang up|ECONNRESET/);
 });
