@@ -11,6 +11,8 @@ import type { CompressionOptions } from "compression";
  * default window, 7.5 ms with lgwin 18 (16: 7.5 ms, 20: 9.6 ms; gzip 6.7, none 4.7); docs/performance.md. A window
  * of 256 KB still covers every page and script the app serves, so nothing compresses worse.
  */
+export const brotliWindowBits = 18;
+
 export const compressionOptions: CompressionOptions = {
-  brotli: { params: { [constants.BROTLI_PARAM_LGWIN]: 18 } },
+  brotli: { params: { [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits } },
 };

@@ -1,10 +1,11 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import Negotiator from "negotiator";
+import { brotliWindowBits } from "./compression";
 
 /** compression()'s threshold: a smaller body goes as it is. */
 const thresholdBytes = 1024;
-/** As compression() negotiates: brotli, else gzip, whatever order the browser lists them in. */
+/** As compression() negotiates: brotli, else gzip, whatever order the browser lists them in (quality 4 as compression() gives brotli). */
 const supported = ["br", "gzip", "identity"];
 const preferred = ["br", "gzip"];
 
@@ -84,7 +85,7 @@ export function compressWholePages(req: Request, res: Response, next: NextFuncti
     if (body.length < thresholdBytes) return end(body, done);
     const encoded =
       encoding === "br"
-        ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 18, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+        ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: brotliWindowBits, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
         : gzipSync(body);
     res.setHeader("Content-Encoding", encoding);
     res.setHeader("Content-Length", encoded.length);
