@@ -5,9 +5,10 @@ import { demoAccounts, login, startApi, type Harness } from "./harness";
 /**
  * PostgreSQL only: a pooled connection the server ends (a restart, a failover, an administrator) must not
  * end the api. Without a listener for the pool's "error" event, node-postgres turns it into an uncaught
- * exception, and the process dies (here vitest reports the uncaught error and the run fails).
+ * exception, and the process dies (here vitest reports the uncaught error and the run fails). And the statements
+ * the api sends are prepared once per connection (ADR 021).
  */
-describe.skipIf(!process.env.DATABASE_URL)("a database connection the server ends", () => {
+describe.skipIf(!process.env.DATABASE_URL)("the api's PostgreSQL connections", () => {
   let api: Harness;
   beforeAll(async () => {
     api = await startApi();
@@ -16,7 +17,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a database connection the server end
     await api?.close();
   });
 
-  it("is replaced, and the api goes on answering", async () => {
+  it("one the server ends is replaced, and the api goes on answering", async () => {
     // Several logins at once (each reads and writes the database), so the pool holds several connections, idle afterwards.
     const logins = () => Promise.all(Array.from({ length: 5 }, () => login(api.baseUrl, demoAccounts.free.email)));
     expect(await logins()).toHaveLength(5);
@@ -35,22 +36,9 @@ describe.skipIf(!process.env.DATABASE_URL)("a database connection the server end
     // login() throws unless each answers 200 with a session.
     expect(await logins()).toHaveLength(5);
   });
-});
-
-/**
- * PostgreSQL only (ADR 021): the api runs every parameterised statement as a named prepared statement, so
- * PostgreSQL parses it once per connection and then reuses a generic plan instead of planning it on every run.
- */
-describe.skipIf(!process.env.DATABASE_URL)("a parameterised statement", () => {
-  let api: Harness;
-  beforeAll(async () => {
-    api = await startApi();
-  });
-  afterAll(async () => {
-    await api?.close();
-  });
-
-  it("is prepared once per connection and then runs on a cached generic plan", async () => {
+  // ADR 021: the api runs every parameterised statement as a named prepared statement, so PostgreSQL parses it once
+  // per connection and then reuses a generic plan instead of planning it on every run.
+  it("prepares a parameterised statement once per connection and then runs it on a cached generic plan", async () => {
     const rows = await api.db.transaction(async (tx) => {
       // One connection (the transaction's): the same statement eight times, with different values.
       for (let i = 0; i < 8; i++) await tx.execute(sql`select count(*)::int as n from users where id > ${i} and site_id = ${1}`);
