@@ -1,5 +1,11 @@
 import type { NextFunction, Request, Response } from "express";
 
+/** A chunk given to res.write as a Buffer, without copying one that is already bytes. */
+export function chunkBuffer(chunk: string | Uint8Array, encoding?: unknown): Buffer {
+  if (typeof chunk === "string") return Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
 /** Above this many buffered bytes a write goes on at once. */
 const maxBufferedBytes = 64 * 1024;
 
@@ -53,7 +59,7 @@ export function coalesceWrites(_req: Request, res: Response, next: NextFunction)
       flush();
       return (write as (...args: unknown[]) => boolean)(chunk, encoding, callback);
     }
-    const buffer = typeof chunk === "string" ? Buffer.from(chunk, (encoding as BufferEncoding | undefined) ?? "utf8") : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const buffer = chunkBuffer(chunk, encoding);
     if (buffer.length === 0) return true;
     pending.push(buffer);
     pendingBytes += buffer.length;

@@ -2,6 +2,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import Negotiator from "negotiator";
 import { brotliWindowBits } from "./compression";
+import { chunkBuffer } from "./coalesce-writes";
 
 /** compression()'s threshold: a smaller body goes as it is. */
 const thresholdBytes = 1024;
@@ -53,12 +54,7 @@ export function compressWholePages(req: Request, res: Response, next: NextFuncti
   };
   const hold = (chunk: unknown, chunkEncoding: unknown) => {
     if (chunk === undefined || chunk === null || typeof chunk === "function") return;
-    const buffer =
-      typeof chunk === "string"
-        ? Buffer.from(chunk, typeof chunkEncoding === "string" ? (chunkEncoding as BufferEncoding) : "utf8")
-        : Buffer.isBuffer(chunk)
-          ? chunk
-          : Buffer.from((chunk as Uint8Array).buffer, (chunk as Uint8Array).byteOffset, (chunk as Uint8Array).byteLength);
+    const buffer = chunkBuffer(chunk as string | Uint8Array, chunkEncoding);
     (held as Buffer[]).push(buffer);
     heldBytes += buffer.length;
     // Part of the page is written, though nothing is sent yet: an error now must end the connection, as it does once

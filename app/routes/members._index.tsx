@@ -41,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // (callWithMember: the root loader asks for the member once it has the settings). The filters the site offers come
   // from its settings, which this instance nearly always holds already (cachedSiteSettings); when it does not, or
   // they changed meanwhile, the search waits for them and the member is asked for on its own.
-  const known = cachedSiteSettings(request);
+  const known = cachedSiteSettings(url);
   const first = known ? searchOf(url, known.search_fields) : null;
   const early = first?.params ? callWithMember(request, context, "/api/members.php", MembersResponse, first.params) : null;
   early?.catch(() => undefined);

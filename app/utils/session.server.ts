@@ -87,13 +87,13 @@ export function getSettings(request: Request, context: AppLoadContext): Promise<
 }
 
 /**
- * The site's settings for the request's domain as this instance last had them, without waiting (null before they
+ * The site's settings for the request URL's domain as this instance last had them, without waiting (null before they
  * first came): for a loader that must start its api call before its first await (callWithMember) and needs the
  * site's settings to build it. They may be out of date: the loader checks them against getSettings' answer before
  * it relies on what it built from them. The visitor's own fields (geoip_*) are not filled.
  */
-export function cachedSiteSettings(request: Request): Settings | null {
-  return settingsCache.get(new URL(request.url).hostname)?.site ?? null;
+export function cachedSiteSettings(url: URL): Settings | null {
+  return settingsCache.get(url.hostname)?.site ?? null;
 }
 
 /** The logged-in member, or null. Asks the api only when the request carries a session cookie. */
