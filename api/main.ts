@@ -11,6 +11,7 @@ import { createLogger } from "./logger";
 import { logProcessFailures } from "#contract/log-redaction";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
 import { startChatImageSweep } from "./jobs/sweep-chat-images";
+import { startClientLimitsPrune } from "./jobs/prune-client-limits";
 import { startPushWorker } from "./jobs/push";
 import { createPushSender, deploymentVapidKeys } from "./services/push";
 import { startSettlePaymentsJob } from "./jobs/settle-payments";
@@ -47,6 +48,7 @@ async function main() {
   const every = (ms: number) => ms * config.JOB_INTERVAL_SCALE;
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger, intervalMs: every(60 * 60_000) });
   startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger, intervalMs: every(6 * 60 * 60_000) });
+  startClientLimitsPrune(database.db, { logger, intervalMs: every(60 * 60_000) });
   // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,
   // and the settings then report that public key, so browsers subscribe with the key pushes are signed with.
   const keylessSites = config.PUSH_KEYLESS_SITES ?? Boolean(config.VAPID_PUBLIC_KEY);

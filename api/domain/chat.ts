@@ -111,24 +111,19 @@ export async function sendMessage(
    */
   options: { free?: boolean; onSent?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], message: MessageRow) => Promise<void> } = {},
 ): Promise<SendOutcome> {
-  const recipient = await recipientOf(db, site.id, sender.profileId, input.to);
-  if (!recipient || recipient.block === "by_viewer") return { kind: "not_found" };
-  if (recipient.block === "by_other") return { kind: "blocked_by_member", name: recipient.name };
-  const closed = composerBlock(recipient);
-  if (closed === "recipient_unconfirmed") return { kind: "recipient_unconfirmed", name: recipient.name };
-  if (closed) return { kind: "not_found" };
   const kind = input.kind ?? "text";
   // Gift, GIF and image bodies are references the api wrote (chat-media.ts), not the member's text.
-  if ((kind === "text" || kind === "icebreaker") && input.body.length > site.messageLength) return { kind: "too_long", max: site.messageLength };
-
+  const tooLong = (kind === "text" || kind === "icebreaker") && input.body.length > site.messageLength;
   const cost = options.free ? 0 : messageCost(site, kind);
-  // The transaction is one statement, the SQL function send_message (migration 0024_send_message_function.sql,
-  // ADR 020): the charge comes first and locks the sender's row, so their sends are serialised from there on; the
-  // conversation's upsert locks its row, so two members writing to each other take turns. With onSent the call
-  // runs in a transaction of its own that onSent's writes join.
+  // The send is one statement, the SQL function send_message (ADR 020; migration 0025_send_message_checks_recipient.sql).
+  // It first checks the recipient as recipientOf and composerBlock do for an open chat (a member of the site, no
+  // block either way, confirmed and active), then tooLong, and answers a refusal before writing anything. Then the
+  // charge comes first and locks the sender's row, so their sends are serialised from there on; the conversation's
+  // upsert locks its row, so two members writing to each other take turns. With onSent the call runs in a
+  // transaction of its own that onSent's writes join.
   const call = (runner: Pick<Db, "execute">) =>
-    runner.execute(sql`select * from send_message(${site.id}::int, ${sender.userId}::int, ${sender.profileId}::int, ${recipient.profileId}::int,
-      ${kind}::text, ${input.body}::text, ${cost}::int, ${input.key}::text, ${ledgerReason[kind]}::text, ${freeConversationStarts}::int)`);
+    runner.execute(sql`select * from send_message(${site.id}::int, ${sender.userId}::int, ${sender.profileId}::int, ${input.to}::int,
+      ${kind}::text, ${input.body}::text, ${cost}::int, ${input.key}::text, ${ledgerReason[kind]}::text, ${freeConversationStarts}::int, ${tooLong}::boolean)`);
   const onSent = options.onSent;
   try {
     const sent = onSent
@@ -144,8 +139,14 @@ export async function sendMessage(
         const message = sentRow(sent, sender.profileId, kind, input.body, cost, input.key);
         return { kind: "sent", message: toMessage(message, sender.profileId), credits: Number(sent.r_credits), repeated: false };
       }
+      case "not_found":
       case "premium_required":
-        return { kind: "premium_required" };
+        return { kind: sent.r_outcome };
+      case "blocked_by_member":
+      case "recipient_unconfirmed":
+        return { kind: sent.r_outcome, name: sent.r_name ?? "" };
+      case "too_long":
+        return { kind: "too_long", max: site.messageLength };
       case "not_enough_credits":
         return { kind: "not_enough_credits", credits: Number(sent.r_credits ?? 0) };
       case "repeated":
@@ -173,7 +174,15 @@ async function repeatedSend(db: Db, sender: { userId: number; profileId: number 
 }
 
 /** send_message's answer (one row). */
-type SendRow = { r_outcome: string; r_credits: number | null; r_message_id: number | null; r_conversation_id: number | null; r_created_ms: number | null };
+type SendRow = {
+  r_outcome: string;
+  r_credits: number | null;
+  r_message_id: number | null;
+  r_conversation_id: number | null;
+  r_created_ms: number | null;
+  /** The recipient's name, with the refusals that show it. */
+  r_name: string | null;
+};
 
 function sendRow(result: unknown): SendRow {
   const row = (result as { rows: SendRow[] }).rows[0];

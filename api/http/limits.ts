@@ -1,16 +1,15 @@
 import { createHmac } from "node:crypto";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { RateLimiterDrizzle, RateLimiterRes } from "rate-limiter-flexible";
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { rateLimits } from "../db/schema";
 import { hashQueue } from "../domain/hash-queue";
 import { handle, tooManyRequests } from "./respond";
 
 /**
  * Limits per client IP and per account on everything that hashes a password, sends a mail or
- * checks a secret link (docs/security.md lists them). Counted in the database (one atomic upsert
- * per attempt), so N api instances on one PostgreSQL share the counters; the embedded PGlite uses
- * the same table. `points` attempts per `seconds`; over it: 429 with Retry-After.
+ * checks a secret link (docs/security.md lists them). Counted in the database (one statement per
+ * attempt for both keys, countAttempt), so N api instances on one PostgreSQL share the counters; the
+ * embedded PGlite uses the same table. `points` attempts per `seconds`; over it: 429 with Retry-After.
  */
 export const clientLimits = {
   login: { perIp: { points: 20, seconds: 10 * 60 }, perAccount: { points: 10, seconds: 15 * 60 } },
@@ -65,22 +64,82 @@ export type AccountOf = (req: Request, res: Response) => string | null;
 
 export type ClientLimiter = (name: LimitName, accountOf?: AccountOf) => RequestHandler;
 
+/** A key's count after an attempt, and when its window ends (milliseconds since the epoch, the database's clock). */
+type Counted = { points: number; resetMs: number };
+/** What one attempt counted: the address's key always, the account's only when the address was within its limit. */
+type Attempt = { ip: Counted; account: Counted | null; nowMs: number };
+
+/**
+ * Counts one attempt in `rate_limits` (ADR 023): the address's key, and in the same statement the account's key
+ * only when the address is still within `ipPoints` (an address over its limit never counts against an account,
+ * so a flood from one address cannot lock a member out). A key whose window has ended starts again at 1.
+ * One statement is one round trip and one commit, for both keys.
+ */
+export async function countAttempt(db: Db, ip: { key: string; ms: number; points: number }, account: { key: string; ms: number } | null): Promise<Attempt> {
+  const result = await db.execute(sql`
+    with ip as (
+      insert into rate_limits as r (key, points, expire) values (${ip.key}::text, 1, now() + make_interval(secs => ${ip.ms / 1000}::float8))
+      on conflict (key) do update set
+        points = case when r.expire <= now() then 1 else r.points + 1 end,
+        expire = case when r.expire <= now() then excluded.expire else r.expire end
+      returning r.points, r.expire
+    ),
+    account as (
+      insert into rate_limits as r (key, points, expire)
+      select ${account?.key ?? null}::text, 1, now() + make_interval(secs => ${(account?.ms ?? 0) / 1000}::float8)
+      from ip where ${account?.key ?? null}::text is not null and ip.points <= ${ip.points}::int
+      on conflict (key) do update set
+        points = case when r.expire <= now() then 1 else r.points + 1 end,
+        expire = case when r.expire <= now() then excluded.expire else r.expire end
+      returning r.points, r.expire
+    )
+    select ip.points as ip_points, extract(epoch from ip.expire) * 1000 as ip_reset_ms,
+      account.points as account_points, extract(epoch from account.expire) * 1000 as account_reset_ms,
+      extract(epoch from now()) * 1000 as now_ms
+    from ip left join account on true`);
+  const row = (result as unknown as { rows: Array<Record<string, unknown>> }).rows[0];
+  if (!row) throw new Error("the client limit's count answered no row");
+  return {
+    ip: { points: Number(row.ip_points), resetMs: Number(row.ip_reset_ms) },
+    account: row.account_points == null ? null : { points: Number(row.account_points), resetMs: Number(row.account_reset_ms) },
+    nowMs: Number(row.now_ms),
+  };
+}
+
+/**
+ * Keys over their limit, refused from memory until their window ends, so a flood does not become a flood of
+ * upserts. Bounded: past `max` keys the ended ones go, and if none has ended the oldest.
+ */
+class BlockedKeys {
+  private readonly until = new Map<string, number>();
+  constructor(private readonly max = 10_000) {}
+
+  /** Milliseconds until `key` may try again, or 0. */
+  waitMs(key: string, now = Date.now()): number {
+    const until = this.until.get(key);
+    if (until === undefined) return 0;
+    if (until > now) return until - now;
+    this.until.delete(key);
+    return 0;
+  }
+
+  block(key: string, untilMs: number): void {
+    if (this.until.size >= this.max) {
+      const now = Date.now();
+      for (const [k, until] of this.until) if (until <= now) this.until.delete(k);
+      if (this.until.size >= this.max) this.until.delete(this.until.keys().next().value as string);
+    }
+    this.until.set(key, untilMs);
+  }
+}
+
 /**
  * `scale` multiplies every limit: 1 in production; test servers that sign up and log in hundreds of
  * times from one address raise it (CLIENT_LIMIT_SCALE). Keys are HMACs, so no address or e-mail is stored.
  */
 export function createClientLimiter(db: Db, options: { secret: string; scale: number }): ClientLimiter {
-  const limiters = new Map<string, RateLimiterDrizzle>();
-  const limiter = (key: string, limit: Limit) => {
-    let found = limiters.get(key);
-    if (!found) {
-      const points = Math.max(1, Math.round(limit.points * options.scale));
-      // Keys already over the limit are refused from memory, so a flood does not become a flood of upserts.
-      found = new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix: key, points, duration: limit.seconds, inMemoryBlockOnConsumed: points });
-      limiters.set(key, found);
-    }
-    return found;
-  };
+  const blocked = new BlockedKeys();
+  const pointsOf = (limit: Limit) => Math.max(1, Math.round(limit.points * options.scale));
   const hashed = (value: string) => createHmac("sha256", options.secret).update(value).digest("base64url").slice(0, 27);
 
   return (name, accountOf) =>
@@ -92,26 +151,37 @@ export function createClientLimiter(db: Db, options: { secret: string; scale: nu
       };
       // A client with a full hash queue is refused before it costs a database write.
       if (hashQueue.isFull(res.locals.clientIp)) return refuse(hashQueue.retryAfterSeconds * 1000);
-      // One after the other: an address over its limit costs no further write (a flood is refused from memory).
-      const overIp = await overLimit(limiter(`${name}:ip`, spec.perIp), hashed(res.locals.clientIp));
-      if (overIp) return refuse(overIp);
+      const ipKey = `${name}:ip:${hashed(res.locals.clientIp)}`;
+      const ipWait = blocked.waitMs(ipKey);
+      if (ipWait) return refuse(ipWait);
       const account = spec.perAccount ? accountOf?.(req, res) : null;
-      const overAccount = spec.perAccount && account ? await overLimit(limiter(`${name}:account`, spec.perAccount), hashed(`${res.locals.site.id}:${account}`)) : 0;
-      if (overAccount) return refuse(overAccount);
+      const accountKey = spec.perAccount && account ? `${name}:account:${hashed(`${res.locals.site.id}:${account}`)}` : null;
+      // An account already refused from memory is not counted again; the address's attempt still is.
+      const accountWait = accountKey ? blocked.waitMs(accountKey) : 0;
+      const ipPoints = pointsOf(spec.perIp);
+      const counted = await countAttempt(
+        db,
+        { key: ipKey, ms: spec.perIp.seconds * 1000, points: ipPoints },
+        accountKey && spec.perAccount && !accountWait ? { key: accountKey, ms: spec.perAccount.seconds * 1000 } : null,
+      );
+      const skew = Date.now() - counted.nowMs;
+      if (counted.ip.points > ipPoints) {
+        blocked.block(ipKey, counted.ip.resetMs + skew);
+        return refuse(counted.ip.resetMs - counted.nowMs);
+      }
+      if (accountWait) return refuse(accountWait);
+      if (accountKey && spec.perAccount && counted.account && counted.account.points > pointsOf(spec.perAccount)) {
+        blocked.block(accountKey, counted.account.resetMs + skew);
+        return refuse(counted.account.resetMs - counted.nowMs);
+      }
       next();
     });
 }
 
-/** Milliseconds until the key may try again, or 0 when this attempt is within the limit. */
-async function overLimit(limiter: RateLimiterDrizzle, key: string): Promise<number> {
-  try {
-    await limiter.consume(key);
-    return 0;
-  } catch (error) {
-    // The library rejects with a RateLimiterRes when the key is over its limit, with an Error when the store failed.
-    if (!(error instanceof RateLimiterRes)) throw error;
-    return Math.max(1, error.msBeforeNext);
-  }
+/** Deletes the counts whose window ended more than an hour ago (api/jobs/prune-client-limits.ts runs it). */
+export async function pruneClientLimits(db: Db): Promise<number> {
+  const removed = await db.execute(sql`delete from rate_limits where expire < now() - interval '1 hour'`);
+  return Number((removed as unknown as { rowCount?: number | null }).rowCount ?? 0);
 }
 
 /** The e-mail address a login or reset request is about, as typed (lowercased); null when it is not a string. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, demoAccounts, demoPassword, expectApiError, postJson, sessionCookieOf, startApi, type Harness } from "./harness";
-import { clientLimits } from "../../api/http/limits";
+import { sql } from "drizzle-orm";
+import { clientLimits, countAttempt, pruneClientLimits } from "../../api/http/limits";
 
 /**
  * Client limits with the production numbers (CLIENT_LIMIT_SCALE 1): per IP (X-Client-IP, which the api
@@ -117,5 +118,41 @@ describe("links and password re-checks", () => {
     }
     expect(statuses.slice(0, -1).every((s) => s === 400)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe("the count behind every limit (ADR 023)", () => {
+  const pointsOf = async (key: string) => {
+    const rows = (await api.db.execute(sql`select points from rate_limits where key = ${key}`)) as unknown as { rows: Array<{ points: number }> };
+    return rows.rows[0]?.points ?? null;
+  };
+
+  it("counts the account only while the address is within its limit, in one statement", async () => {
+    const ip = { key: `test:ip:${freshIp()}`, ms: 60_000, points: 2 };
+    const account = { key: `test:account:${freshIp()}`, ms: 60_000 };
+    const first = await countAttempt(api.db, ip, account);
+    expect(first.ip.points).toBe(1);
+    expect(first.account?.points).toBe(1);
+    expect(first.ip.resetMs - first.nowMs).toBeGreaterThan(59_000);
+    expect((await countAttempt(api.db, ip, account)).account?.points).toBe(2);
+    // The address is over its limit now: this attempt counts for it, and not for the account it names.
+    const third = await countAttempt(api.db, ip, account);
+    expect(third.ip.points).toBe(3);
+    expect(third.account).toBeNull();
+    expect(await pointsOf(account.key)).toBe(2);
+  });
+
+  it("starts a key again at 1 once its window has ended, and prunes counts an hour past their end", async () => {
+    const ended = { key: `test:ip:${freshIp()}`, ms: 60_000, points: 5 };
+    const stale = `test:ip:${freshIp()}`;
+    await countAttempt(api.db, ended, null);
+    await countAttempt(api.db, ended, null);
+    await countAttempt(api.db, { key: stale, ms: 60_000, points: 5 }, null);
+    await api.db.execute(sql`update rate_limits set expire = now() - interval '1 second' where key = ${ended.key}`);
+    await api.db.execute(sql`update rate_limits set expire = now() - interval '2 hours' where key = ${stale}`);
+    expect((await countAttempt(api.db, ended, null)).ip.points).toBe(1);
+    expect(await pruneClientLimits(api.db)).toBeGreaterThanOrEqual(1);
+    expect(await pointsOf(stale)).toBeNull();
+    expect(await pointsOf(ended.key)).toBe(1);
   });
 });

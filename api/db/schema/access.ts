@@ -64,7 +64,7 @@ export const invitations = pgTable(
 );
 
 /**
- * Client limits (rate-limiter-flexible's Drizzle store): one row per limited key (an action and a
+ * Client limits (api/http/limits.ts): one row per limited key (an action and a
  * client IP or an account), so N api instances on one PostgreSQL count together. Keys are hashed.
  */
 export const rateLimits = pgTable(
