@@ -15,6 +15,7 @@ import { redactUrl, requestLogLevel } from "#contract/log-redaction";
 import { clientContext } from "./http/client";
 import { answerAfterBody, bodyCap, bodyLimits, refuseTooLarge } from "./http/body-cap";
 import { createClientLimiter } from "./http/limits";
+import { announcerFor } from "./events/announce";
 import { HashQueueFull } from "./domain/hash-queue";
 import { settingsRoutes } from "./http/settings";
 import { openApiRoutes } from "./http/openapi";
@@ -85,6 +86,7 @@ export function createApiApp(options: {
   const limit = createClientLimiter(db, { secret: config.SESSION_SECRET, scale: config.CLIENT_LIMIT_SCALE });
   const accountDeps = { db, secret: config.SESSION_SECRET, mailer, publicUrl: config.PUBLIC_URL, limit };
   const hub = new EventHub(db, config.SESSION_SECRET, options.eventsHeartbeatMs, streamCapsFor(config.CLIENT_LIMIT_SCALE));
+  announcerFor(db, (error) => logger.warn({ err: error }, "events could not be announced: streams receive them with the member's next event or on reconnect"));
   // The fuzz test wires the routes over a stand-in database that cannot listen.
   if (typeof database.listen === "function") hub.start(database.listen).catch((error: unknown) => logger.error({ err: error }, "event bus failed to start"));
   const siteCache = new SiteCache(db);

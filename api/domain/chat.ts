@@ -5,6 +5,7 @@ import { blocks, conversationMembers, conversations, messages, photos, profiles,
 import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, type ChatProfile, type ChatResponse, type ChatsResponse, type Conversation } from "#contract/chat";
 import { listableTo } from "./visibility";
 import { emitEvents, emitEventsNow } from "../events/emit";
+import { announcerFor } from "../events/announce";
 import type { Site } from "./sites";
 import { toChatMessage } from "./chat-media";
 import { countMessageSent } from "../metrics";
@@ -120,7 +121,7 @@ export async function sendMessage(
   // block either way, confirmed and active), then tooLong, and answers a refusal before writing anything. Then the
   // charge comes first and locks the sender's row, so their sends are serialised from there on; the conversation's
   // upsert locks its row, so two members writing to each other take turns. With onSent the call runs in a
-  // transaction of its own that onSent's writes join.
+  // transaction of its own that onSent's writes join. The events it writes are announced after the commit.
   const call = (runner: Pick<Db, "execute">) =>
     runner.execute(sql`select * from send_message(${site.id}::int, ${sender.userId}::int, ${sender.profileId}::int, ${input.to}::int,
       ${kind}::text, ${input.body}::text, ${cost}::int, ${input.key}::text, ${ledgerReason[kind]}::text, ${freeConversationStarts}::int, ${tooLong}::boolean)`);
@@ -135,6 +136,8 @@ export async function sendMessage(
       : sendRow(await call(db));
     switch (sent.r_outcome) {
       case "sent": {
+        // Committed: its events are announced now (api/events/announce.ts).
+        announcerFor(db).announce(sent.r_announce, sent.r_pushed === true);
         countMessageSent(kind, cost, ledgerReason[kind]);
         const message = sentRow(sent, sender.profileId, kind, input.body, cost, input.key);
         return { kind: "sent", message: toMessage(message, sender.profileId), credits: Number(sent.r_credits), repeated: false };
@@ -182,6 +185,9 @@ type SendRow = {
   r_created_ms: number | null;
   /** The recipient's name, with the refusals that show it. */
   r_name: string | null;
+  /** A sent message's events, to announce after the commit ("event id:profile id" pairs), and whether a push was queued. */
+  r_announce: string | null;
+  r_pushed: boolean | null;
 };
 
 function sendRow(result: unknown): SendRow {

@@ -2,7 +2,10 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { memberEvents } from "../db/schema";
 
-/** The NOTIFY channel of the event bus (emit_member_events names it too): its payload is event ids only, comma-separated (listeners read the rows). */
+/**
+ * The NOTIFY channel of the event bus (emit_member_events names it too): its payload is "event id:profile id" pairs,
+ * comma-separated (listeners read the rows of members with a stream open there).
+ */
 export const eventChannel = "member_events";
 
 /** The NOTIFY channel (emit_member_events names it too) that wakes the push workers (api/jobs/push.ts) when a push was queued. */
@@ -22,9 +25,10 @@ export const pushedEventKinds = ["message", "like", "match"] as const;
  * subscription) when the recipient is away (as isAway in ./hub.ts: no stream heartbeat lately, or the
  * page hidden) and has a subscription. Nothing is sent here; a NOTIFY on pushChannel wakes the push worker.
  *
- * One statement, one round trip to the database: the SQL function emit_member_events (migration
- * 0024_send_message_function.sql, ADR 020) takes the recipients' locks, writes the rows and the pushes and sends the
- * NOTIFY. Event ids must commit in id order per recipient (a stream, or a reconnect resuming after an id, reads one
+ * One statement, one round trip to the database: the SQL function emit_member_events (migrations
+ * 0024_send_message_function.sql and 0025, ADRs 020 and 023) takes the recipients' locks, writes the rows and the pushes
+ * and sends the NOTIFY. A chat send (send_message) writes its events the same way but announces them after its
+ * commit (api/events/announce.ts). Event ids must commit in id order per recipient (a stream, or a reconnect resuming after an id, reads one
  * member's events: api/events/hub.ts), so the serial ids are taken under a transaction-long advisory lock per
  * recipient, in profile order (no deadlock between two emitters): senders to different members do not wait for
  * each other, and the locks are held only from here to the commit that follows. The kinds it pushes are

@@ -195,22 +195,37 @@ export class EventHub {
     return this.serial(() => this.readAnnounced(payload));
   }
 
+  /**
+   * A NOTIFY names new events as "event id:profile id" pairs (api/events/announce.ts). Only members with a stream
+   * here that has finished its replay cost a read: each one's events after the oldest of its streams' last ids.
+   * Reading from there, not only the ids named, delivers an event whose announcement was late or lost (a send's
+   * events are announced after its commit, by the api instance that sent it) once a later one of the member's is
+   * announced: a member's event ids commit in order (api/events/emit.ts), so every event below a committed one is
+   * committed too. A stream still in its replay gets nothing here: the replay, later in the queue, reads it all.
+   */
   private async readAnnounced(payload: string): Promise<void> {
     if (this.streams.size === 0) return;
-    const ids = payload
-      .split(",")
-      .map(Number)
-      .filter((n) => Number.isInteger(n) && n > 0);
-    if (ids.length === 0) return;
+    const after = new Map<number, number>();
+    for (const pair of payload.split(",")) {
+      const profileId = Number(pair.slice(pair.indexOf(":") + 1));
+      if (after.has(profileId)) continue;
+      const set = this.streams.get(profileId);
+      if (!set) continue;
+      let oldest = Infinity;
+      for (const stream of set) if (!stream.queue) oldest = Math.min(oldest, stream.lastId);
+      if (oldest !== Infinity) after.set(profileId, oldest);
+    }
+    if (after.size === 0) return;
     try {
       const rows = await this.db
         .select()
         .from(memberEvents)
-        .where(and(inArray(memberEvents.id, ids), inArray(memberEvents.profileId, [...this.streams.keys()])))
-        .orderBy(asc(memberEvents.id));
-      await this.route(rows);
+        .innerJoin(sql`unnest(${sql.param([...after.keys()])}::int[], ${sql.param([...after.values()])}::int[]) as announced(profile_id, after_id)`, sql`${memberEvents.profileId} = announced.profile_id and ${memberEvents.id} > announced.after_id`)
+        .orderBy(asc(memberEvents.id))
+        .limit(replayLimit);
+      await this.route(rows.map((row) => row.member_events));
     } catch {
-      // The rows stay in the database: the stream's next reconnect replays them.
+      // The rows stay in the database: the member's next announced event, or the stream's reconnect, delivers them.
     }
   }
 

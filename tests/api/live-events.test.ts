@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { SendMessageResponse } from "#contract/chat";
 import { Settings } from "#contract/settings";
 import { creditLedger, sessions, users } from "../../api/db/schema";
@@ -290,6 +290,23 @@ describe("live delivery", () => {
     expect([...ids].sort((x, y) => x - y)).toEqual(sent.map((s) => s.message.id).sort((x, y) => x - y));
     const eventIds = ofB.events.map((e) => Number(e.id));
     expect(eventIds).toEqual([...eventIds].sort((x, y) => x - y));
+  });
+
+  it("an event whose announcement was lost arrives with the member's next announced event, once and in order", async () => {
+    const a = await sender();
+    const b = await newMember();
+    const ofB = await stream(b);
+    await ofB.readyId();
+    // A like written as a send writes its events, but never announced: as if its api stopped right after the commit.
+    await api.db.execute(sql`select * from record_member_events(${JSON.stringify([{ profile_id: b.profileId, kind: "like", from_profile_id: a.profileId }])}::jsonb)`);
+    const sent = await send(a, b, "announced");
+    await ofB.next("message", 1);
+    await fence(ofB, b);
+    expect(ofB.events.filter((e) => e.event !== "ready" && e.event !== "counts").map((e) => e.event)).toEqual(["like", "message"]);
+    expect((ofB.of("message")[0]!.data as { message: { id: number } }).message.id).toBe(sent.message.id);
+    const ids = ofB.events.map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 
   it("event ids only grow on a stream, and a heartbeat comment keeps it open", async () => {

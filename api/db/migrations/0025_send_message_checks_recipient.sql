@@ -1,9 +1,62 @@
--- ADR 020: sendMessage (api/domain/chat.ts) is one statement. The recipient's checks join it: the recipient is a
--- member of the site other than the sender, neither has blocked the other, and they can be written to (an unconfirmed
--- member cannot yet, a disabled one not at all); then whether a text is too long (the caller judges it and passes
--- p_too_long, so the refusals keep their order). Each is answered as r_outcome before anything is written, with the
--- recipient's name in r_name where the answer shows it. The rest is 0024's function as it was.
+-- ADR 023. sendMessage (api/domain/chat.ts) stays one statement, and two things change in it.
+--
+-- The recipient's checks join it: the recipient is a member of the site other than the sender, neither has blocked
+-- the other, and they can be written to (an unconfirmed member cannot yet, a disabled one not at all); then whether
+-- a text is too long (the caller judges it and passes p_too_long, so the refusals keep their order). Each is
+-- answered as r_outcome before anything is written, with the recipient's name in r_name where the answer shows it.
+--
+-- A send no longer NOTIFYs inside its transaction: a NOTIFY holds one lock for the whole cluster from just before
+-- its commit until the commit is on disk, so every send waited for every other send's commit (api/events/announce.ts).
+-- send_message answers r_announce (what to announce: "event id:profile id" pairs, comma-separated, the payload
+-- format of the bus now) and r_pushed (a push was queued), and the api announces after the commit.
+--
+-- record_member_events is emit_member_events' work without the NOTIFYs; emit_member_events (every other cause of
+-- events, inside the cause's transaction) calls it and then NOTIFYs as before, with the new payload.
 DROP FUNCTION "send_message"(int, int, int, int, text, text, int, text, text, int);
+--> statement-breakpoint
+CREATE FUNCTION "record_member_events"(events jsonb, OUT r_announce text, OUT r_pushed boolean) LANGUAGE plpgsql AS $$
+DECLARE
+  recipient int;
+BEGIN
+  FOR recipient IN SELECT DISTINCT (e ->> 'profile_id')::int FROM jsonb_array_elements(events) AS e ORDER BY 1 LOOP
+    PERFORM pg_advisory_xact_lock(1835366004, recipient);
+  END LOOP;
+  WITH inserted AS (
+    INSERT INTO member_events (profile_id, kind, from_profile_id, conversation_id, message_id)
+    SELECT v.profile_id, v.kind, v.from_profile_id, v.conversation_id, v.message_id
+    FROM jsonb_to_recordset(events) AS v(profile_id int, kind text, from_profile_id int, conversation_id int, message_id int)
+    RETURNING id, profile_id, kind, from_profile_id
+  ),
+  queued AS (
+    INSERT INTO push_jobs (event_id, subscription_id)
+    SELECT e.id, s.id
+    FROM inserted e
+    JOIN profiles p ON p.id = e.profile_id
+    JOIN push_subscriptions s ON s.user_id = p.user_id
+    WHERE e.kind IN ('message', 'like', 'match')
+      AND e.from_profile_id IS NOT NULL AND e.from_profile_id <> e.profile_id
+      AND NOT EXISTS (
+        SELECT 1 FROM member_presence mp
+        WHERE mp.profile_id = e.profile_id AND NOT mp.hidden AND mp.stream_until >= now()
+      )
+    RETURNING 1
+  )
+  SELECT string_agg(id::text || ':' || profile_id::text, ',' ORDER BY id), (SELECT count(*) FROM queued) > 0
+  INTO r_announce, r_pushed FROM inserted;
+END;
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "emit_member_events"(events jsonb) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  recorded record;
+BEGIN
+  SELECT * INTO recorded FROM record_member_events(events);
+  PERFORM pg_notify('member_events', recorded.r_announce);
+  IF recorded.r_pushed THEN
+    PERFORM pg_notify('push_jobs', '');
+  END IF;
+END;
+$$;
 --> statement-breakpoint
 CREATE FUNCTION "send_message"(
   p_site_id int,
@@ -17,7 +70,7 @@ CREATE FUNCTION "send_message"(
   p_ledger_reason text,
   p_free_starts int,
   p_too_long boolean
-) RETURNS TABLE (r_outcome text, r_credits int, r_message_id int, r_conversation_id int, r_created_ms float8, r_name text)
+) RETURNS TABLE (r_outcome text, r_credits int, r_message_id int, r_conversation_id int, r_created_ms float8, r_name text, r_announce text, r_pushed boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_low int := least(p_sender_profile_id, p_recipient_profile_id);
@@ -33,6 +86,7 @@ DECLARE
   v_user_status text;
   v_by_sender boolean;
   v_by_recipient boolean;
+  v_recorded record;
 BEGIN
   SELECT p.name, p.status, u.status,
     EXISTS (SELECT 1 FROM blocks b WHERE b.blocker_profile_id = p_sender_profile_id AND b.blocked_profile_id = p.id),
@@ -41,23 +95,23 @@ BEGIN
   FROM profiles p JOIN users u ON u.id = p.user_id
   WHERE p.id = p_recipient_profile_id AND p.site_id = p_site_id AND p.id <> p_sender_profile_id;
   IF NOT FOUND OR v_by_sender THEN
-    RETURN QUERY SELECT 'not_found'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text;
+    RETURN QUERY SELECT 'not_found'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text, NULL::text, NULL::boolean;
     RETURN;
   END IF;
   IF v_by_recipient THEN
-    RETURN QUERY SELECT 'blocked_by_member'::text, NULL::int, NULL::int, NULL::int, NULL::float8, v_name;
+    RETURN QUERY SELECT 'blocked_by_member'::text, NULL::int, NULL::int, NULL::int, NULL::float8, v_name, NULL::text, NULL::boolean;
     RETURN;
   END IF;
   IF v_user_status = 'not_confirmed' THEN
-    RETURN QUERY SELECT 'recipient_unconfirmed'::text, NULL::int, NULL::int, NULL::int, NULL::float8, v_name;
+    RETURN QUERY SELECT 'recipient_unconfirmed'::text, NULL::int, NULL::int, NULL::int, NULL::float8, v_name, NULL::text, NULL::boolean;
     RETURN;
   END IF;
   IF v_user_status <> 'active' OR v_profile_status <> 'active' THEN
-    RETURN QUERY SELECT 'not_found'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text;
+    RETURN QUERY SELECT 'not_found'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text, NULL::text, NULL::boolean;
     RETURN;
   END IF;
   IF p_too_long THEN
-    RETURN QUERY SELECT 'too_long'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text;
+    RETURN QUERY SELECT 'too_long'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text, NULL::text, NULL::boolean;
     RETURN;
   END IF;
 
@@ -66,17 +120,17 @@ BEGIN
   RETURNING u.credits, u.paid_user INTO v_credits, v_paid;
   IF NOT FOUND THEN
     IF EXISTS (SELECT 1 FROM messages m WHERE m.sender_profile_id = p_sender_profile_id AND m.idempotency_key = p_key) THEN
-      RETURN QUERY SELECT 'repeated'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text;
+      RETURN QUERY SELECT 'repeated'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text, NULL::text, NULL::boolean;
       RETURN;
     END IF;
     SELECT u.credits, u.paid_user INTO v_credits, v_paid FROM users u WHERE u.id = p_sender_user_id;
     IF v_paid IS FALSE
       AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.low_profile_id = v_low AND c.high_profile_id = v_high AND c.started_by IS NOT NULL)
       AND (SELECT count(*) FROM conversations c WHERE c.started_by = p_sender_profile_id) >= p_free_starts THEN
-      RETURN QUERY SELECT 'premium_required'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text;
+      RETURN QUERY SELECT 'premium_required'::text, NULL::int, NULL::int, NULL::int, NULL::float8, NULL::text, NULL::text, NULL::boolean;
       RETURN;
     END IF;
-    RETURN QUERY SELECT 'not_enough_credits'::text, coalesce(v_credits, 0), NULL::int, NULL::int, NULL::float8, NULL::text;
+    RETURN QUERY SELECT 'not_enough_credits'::text, coalesce(v_credits, 0), NULL::int, NULL::int, NULL::float8, NULL::text, NULL::text, NULL::boolean;
     RETURN;
   END IF;
 
@@ -113,12 +167,13 @@ BEGIN
     unread_count = cm.unread_count + excluded.unread_count,
     deleted_at = NULL;
 
-  PERFORM emit_member_events(jsonb_build_array(
+  SELECT * INTO v_recorded FROM record_member_events(jsonb_build_array(
     jsonb_build_object('profile_id', p_recipient_profile_id, 'kind', 'message', 'from_profile_id', p_sender_profile_id,
                        'conversation_id', v_conversation, 'message_id', v_message),
     jsonb_build_object('profile_id', p_sender_profile_id, 'kind', 'message', 'from_profile_id', p_sender_profile_id,
                        'conversation_id', v_conversation, 'message_id', v_message)));
 
-  RETURN QUERY SELECT 'sent'::text, v_credits, v_message, v_conversation, (extract(epoch FROM v_created) * 1000)::float8, NULL::text;
+  RETURN QUERY SELECT 'sent'::text, v_credits, v_message, v_conversation, (extract(epoch FROM v_created) * 1000)::float8, NULL::text,
+    v_recorded.r_announce, v_recorded.r_pushed;
 END;
 $$;
