@@ -3,7 +3,7 @@
  * CPU cost per request, which holds up better than req/s on a machine shared with other work.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 let ticksPerSecond: number | null = null;
 
@@ -54,4 +54,44 @@ export async function waitForIdle(pids: (number | undefined)[], maxMs = 10_000):
     if (now - last < 20) return;
     last = now;
   }
+}
+
+/**
+ * CPU ms so far of every process of a PostgreSQL server on this machine (named `postgres`), by pid; null where /proc
+ * cannot be read. Two samples give PostgreSQL's CPU between them (cpuSpent), for a server on the same machine.
+ */
+export function postgresCpu(): Map<number, number> | null {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  const byPid = new Map<number, number>();
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+    const ms = cpuMs(Number(pid));
+    if (ms !== null) byPid.set(Number(pid), ms);
+  }
+  return byPid;
+}
+
+/**
+ * The CPU ms the processes of `after` spent since `before`, counting the processes in both (a backend that started or
+ * ended between the samples is left out: sample while the clients' connections are open). Null without processes.
+ */
+export function cpuSpent(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after || after.size === 0) return null;
+  let ms = 0;
+  for (const [pid, total] of after) {
+    const start = before.get(pid);
+    if (start !== undefined) ms += total - start;
+  }
+  return ms;
 }

@@ -36,6 +36,7 @@ import { openDatabase } from "../api/db/client";
 import { creditLedger, messages, profiles, sessions, sites, users } from "../api/db/schema";
 import { seedDemoData } from "../api/db/seed";
 import { hashToken, sessionCookieName, sessionMaxAgeSeconds } from "../api/domain/sessions";
+import { cpuSpent } from "./cpu";
 
 export type Sender = { userId: number; profileId: number; cookie: string; clientIp: string };
 export type SendersSetup = { siteId: number; siteDomain: string; messageCredits: number; startCredits: number; senders: Sender[] };
@@ -182,6 +183,10 @@ export type PaidSendsResult = {
   timeouts: number;
   /** api CPU time during the measured run / its answers. */
   cpuMsPerSend: Record<string, number | null>;
+  /** PostgreSQL's CPU time (a server on this machine, bench/cpu.ts postgresCpu) during the measured run / its answers. */
+  postgresCpuMsPerSend: number | null;
+  /** The bench's own CPU time (the load generator) during the measured run / its answers. */
+  loadGeneratorCpuMsPerSend: number | null;
   loadGeneratorCpuPercent: number | null;
   /** 201 answers of the warm-up and the measured run together, by sender (what the accounting is checked against). */
   createdTotal: number;
@@ -292,7 +297,15 @@ function percentile(sorted: number[], p: number): number {
 export async function runPaidSends(
   apiUrl: string | string[],
   setup: SendersSetup,
-  options: { seconds: number; warmupSeconds: number; connections: number; beforeMeasure: () => Promise<void>; cpu: () => number | null },
+  options: {
+    seconds: number;
+    warmupSeconds: number;
+    connections: number;
+    beforeMeasure: () => Promise<void>;
+    cpu: () => number | null;
+    /** A PostgreSQL server's processes' CPU (bench/cpu.ts postgresCpu), when the api's database is one on this machine. */
+    postgresCpu?: () => Map<number, number> | null;
+  },
 ): Promise<PaidSendsResult> {
   const api = (Array.isArray(apiUrl) ? apiUrl : [apiUrl]).map((url) => new URL(url));
   const createdBySender = setup.senders.map(() => 0);
@@ -300,9 +313,11 @@ export async function runPaidSends(
   if (options.warmupSeconds > 0) warmup = await sendPhase(api, setup, { seconds: options.warmupSeconds, connections: options.connections }, createdBySender);
   await options.beforeMeasure();
   const cpuBefore = options.cpu();
+  const postgresBefore = options.postgresCpu?.() ?? null;
   const ownBefore = process.cpuUsage();
   const run = await sendPhase(api, setup, { seconds: options.seconds, connections: options.connections }, createdBySender);
   const cpuAfter = options.cpu();
+  const postgresMs = cpuSpent(postgresBefore, options.postgresCpu?.() ?? null);
   const own = process.cpuUsage(ownBefore);
   const sorted = [...run.latencies].sort((a, b) => a - b);
   const average = sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : 0;
@@ -320,6 +335,8 @@ export async function runPaidSends(
     errors: run.errors + (warmup?.errors ?? 0),
     timeouts: run.timeouts + (warmup?.timeouts ?? 0),
     cpuMsPerSend: { api: cpuBefore === null || cpuAfter === null || run.requests === 0 ? null : (cpuAfter - cpuBefore) / run.requests },
+    postgresCpuMsPerSend: postgresMs === null || run.requests === 0 ? null : postgresMs / run.requests,
+    loadGeneratorCpuMsPerSend: run.requests === 0 ? null : (own.user + own.system) / 1000 / run.requests,
     loadGeneratorCpuPercent: ((own.user + own.system) / 1000 / (run.drainedSeconds * 1000)) * 100,
     createdTotal: createdBySender.reduce((a, b) => a + b, 0),
     createdBySender,

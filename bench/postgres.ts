@@ -1,8 +1,10 @@
 /** The bench's PostgreSQL helpers: scratch databases, and pgbench's TPC-B run as the server's own yardstick. */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import pg from "pg";
+import { cpuSpent, postgresCpu } from "./cpu";
 
 function log(message: string): void {
   process.stderr.write(`bench: ${message}\n`);
@@ -47,7 +49,17 @@ export async function createScratchDatabase(url: string): Promise<{ url: string;
 }
 
 
-export type PgbenchResult = { tps: number; clients: number; seconds: number; scale: number; latencyMs: number | null } | { error: string };
+export type PgbenchResult =
+  | {
+      tps: number;
+      clients: number;
+      seconds: number;
+      scale: number;
+      latencyMs: number | null;
+      /** PostgreSQL's CPU a transaction (a server on this machine), sampled while pgbench's connections are open. */
+      postgresCpuMsPerTransaction: number | null;
+    }
+  | { error: string };
 
 /**
  * pgbench's TPC-B-like transaction (BEGIN, 3 UPDATEs, a SELECT and an INSERT, COMMIT) on a scratch database of the
@@ -65,11 +77,28 @@ export async function runPgbench(url: string, options: { clients: number; second
     const database = scratch.url;
     await run("pgbench", ["-i", "-q", "-s", String(options.scale), database]);
     log(`pgbench: TPC-B, ${options.clients} clients, ${options.seconds} s, scale ${options.scale}...`);
-    const { stdout } = await run("pgbench", ["-c", String(options.clients), "-j", "2", "-T", String(options.seconds), database]);
+    const running = run("pgbench", ["-c", String(options.clients), "-j", "2", "-T", String(options.seconds), database]);
+    // PostgreSQL's CPU from 1 s in to 1 s before the end, while pgbench's backends are all up, at the run's rate.
+    const windowSeconds = options.seconds - 2;
+    let postgresMs: number | null = null;
+    if (windowSeconds > 0) {
+      await sleep(1000);
+      const before = postgresCpu();
+      await sleep(windowSeconds * 1000);
+      postgresMs = cpuSpent(before, postgresCpu());
+    }
+    const { stdout } = await running;
     const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
     const latency = /latency average = ([\d.]+) ms/.exec(stdout)?.[1];
     if (!tps) return { error: `no tps in pgbench's output: ${stdout.slice(-300)}` };
-    return { tps: Number(tps), clients: options.clients, seconds: options.seconds, scale: options.scale, latencyMs: latency ? Number(latency) : null };
+    return {
+      tps: Number(tps),
+      clients: options.clients,
+      seconds: options.seconds,
+      scale: options.scale,
+      latencyMs: latency ? Number(latency) : null,
+      postgresCpuMsPerTransaction: postgresMs === null ? null : postgresMs / (Number(tps) * windowSeconds),
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return { error: /ENOENT/.test(message) ? "pgbench is not installed (Debian: apt-get install postgresql-client)" : message.split("\n")[0] ?? message };

@@ -54,7 +54,7 @@ import { bareRemixBuild } from "./bare-remix/paths";
 import { serviceNodeFlags } from "../scripts/start-env";
 import { createScratchDatabase, describeDatabase, runPgbench, type PgbenchResult } from "./postgres";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
-import { cpuMs, waitForIdle } from "./cpu";
+import { cpuMs, postgresCpu, waitForIdle } from "./cpu";
 import { measure, stopRunning, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
@@ -309,6 +309,7 @@ async function measureSet(
         group.check();
       },
       cpu: () => cpuMs(apiPid),
+      postgresCpu: kind === "postgres" ? postgresCpu : undefined,
     });
     group.check();
 
@@ -586,6 +587,13 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
     const share = set.paidSends.sendsPerSec / pgbench.tps;
     lines.push(`  pgbench TPC-B (-c ${pgbench.clients} -T ${pgbench.seconds}, scale ${pgbench.scale}): ${pgbench.tps.toFixed(0)} tps`);
     lines.push(`  paid sends: ${set.paidSends.sendsPerSec.toFixed(0)}/s = ${(share * 100).toFixed(1)}% of pgbench's rate (aim ≥ 40%) ${share >= 0.4 ? "met" : "MISSED"}; accounting ${set.paidSends.accounting?.exact ? "exact" : "NOT exact"}`);
+    // Where the machine's CPU goes: both runs keep the 2 cores busy, so the rates compare the CPU each operation costs.
+    const fixed = (ms: number | null | undefined) => (ms === null || ms === undefined ? "n/a" : ms.toFixed(2));
+    const sends = set.paidSends;
+    lines.push(
+      `  CPU ms a paid send: PostgreSQL ${fixed(sends.postgresCpuMsPerSend)}, api ${fixed(sends.cpuMsPerSend.api)}, load generator ${fixed(sends.loadGeneratorCpuMsPerSend)}; ` +
+        `a TPC-B transaction: PostgreSQL ${fixed(pgbench.postgresCpuMsPerTransaction)} (pgbench's client not counted)`,
+    );
   }
   return lines.join("\n");
 }
