@@ -142,6 +142,11 @@ describe("the count behind every limit (ADR 023)", () => {
     expect(await pointsOf(account.key)).toBe(2);
   });
 
+  it("keeps the counts in an unlogged table: no disk write to wait for on each attempt", async () => {
+    const rows = (await api.db.execute(sql`select relpersistence from pg_class where relname = 'rate_limits'`)) as unknown as { rows: Array<{ relpersistence: string }> };
+    expect(rows.rows[0]?.relpersistence).toBe("u");
+  });
+
   it("starts a key again at 1 once its window has ended, and prunes counts an hour past their end", async () => {
     const ended = { key: `test:ip:${freshIp()}`, ms: 60_000, points: 5 };
     const stale = `test:ip:${freshIp()}`;
