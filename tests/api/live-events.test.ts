@@ -309,6 +309,20 @@ describe("live delivery", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it("a send by an api of the previous version (0024's send_message, while an upgrade rolls) is stored and arrives live", async () => {
+    const a = await sender();
+    const b = await newMember();
+    const ofB = await stream(b);
+    await ofB.readyId();
+    const key = randomBytes(12).toString("base64url");
+    const result = (await api.db.execute(
+      sql`select * from send_message((select site_id from profiles where id = ${a.profileId}), ${a.userId}::int, ${a.profileId}::int, ${b.profileId}::int, 'text', 'from the old api', ${cost}::int, ${key}::text, 'message', 2)`,
+    )) as unknown as { rows: Array<{ r_outcome: string; r_message_id: number }> };
+    expect(result.rows[0]?.r_outcome).toBe("sent");
+    await ofB.next("message", 1);
+    expect((ofB.of("message")[0]!.data as { message: { id: number; body: string } }).message).toMatchObject({ id: result.rows[0]!.r_message_id, body: "from the old api" });
+  });
+
   it("event ids only grow on a stream, and a heartbeat comment keeps it open", async () => {
     const a = await sender();
     const b = await newMember();

@@ -12,8 +12,9 @@
 --
 -- record_member_events is emit_member_events' work without the NOTIFYs; emit_member_events (every other cause of
 -- events, inside the cause's transaction) calls it and then NOTIFYs as before, with the new payload.
-DROP FUNCTION "send_message"(int, int, int, int, text, text, int, text, text, int);
---> statement-breakpoint
+--
+-- The new send_message takes one parameter more (p_too_long), so it is an overload: 0024's stays for api instances of
+-- the previous version while an upgrade rolls (docs/operations.md, Upgrades); a later migration drops it.
 CREATE FUNCTION "record_member_events"(events jsonb, OUT r_announce text, OUT r_pushed boolean) LANGUAGE plpgsql AS $$
 DECLARE
   recipient int;
