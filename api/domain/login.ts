@@ -1,9 +1,24 @@
 import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { loginFailures, profiles, users } from "../db/schema";
+import { loginFailures, memberLogins, profiles, users } from "../db/schema";
 import { verifyPassword } from "./passwords";
 
 export const loginThrottle = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
+/** docs/staff.md: a member's page shows their recent logins, this many; no more are kept (each holds a client address). */
+export const loginsKept = 20;
+
+/**
+ * Records a member's successful login (time and client address) and, in the same statement, drops their logins
+ * older than the newest `loginsKept`: the rows the statement reads do not include the one it inserts, so the
+ * newest `loginsKept - 1` before it stay.
+ */
+export async function recordLogin(db: Db, userId: number, clientIp: string): Promise<void> {
+  await db.execute(sql`
+    with inserted as (insert into ${memberLogins} (user_id, client_ip) values (${userId}, ${clientIp}) returning id)
+    delete from ${memberLogins} where ${memberLogins.userId} = ${userId} and ${memberLogins.id} <= (
+      select id from ${memberLogins} where ${memberLogins.userId} = ${userId} order by id desc offset ${loginsKept - 1} limit 1
+    )`);
+}
 /** docs/product.md §4: a deleted account is reactivable (and so known to login) for 14 days. */
 const pendingDeletionMs = 14 * 24 * 60 * 60 * 1000;
 

@@ -2,13 +2,13 @@ import { Router, type Request, type Response } from "express";
 import { serialize } from "cookie";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { memberLogins, users } from "../db/schema";
+import { users } from "../db/schema";
 import { LanguageRequest, LoginRequest, type UserResponse } from "#contract/user";
 import { MemberQuery, MembersQuery, membersPageSize, trafficSourceHeader, visitorMaySearch, withUserParam } from "#contract/members";
 import { memberProfile } from "../domain/member-profile";
 import { markLikeSeen, relationTo } from "../domain/likes";
 import { loadMe } from "../domain/me";
-import { attemptLogin } from "../domain/login";
+import { attemptLogin, recordLogin } from "../domain/login";
 import { loadUser, newestMembers } from "../domain/members";
 import { createSession, deleteSession, memberOfUser, sessionCookieName, sessionMaxAgeSeconds } from "../domain/sessions";
 import { requireMember } from "./context";
@@ -69,7 +69,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
         return sendError(res, "account_pending_deletion");
       }
       const token = await createSession(db, outcome.userId, secret);
-      await db.insert(memberLogins).values({ userId: outcome.userId, clientIp: res.locals.clientIp });
+      await recordLogin(db, outcome.userId, res.locals.clientIp);
       res.locals.member = { ...(await memberOfUser(db, outcome.userId)), token };
       const user = await loadUser(db, outcome.userId, site.id);
       res.setHeader("Set-Cookie", sessionCookie(req, token, sessionMaxAgeSeconds));

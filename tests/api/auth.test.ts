@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { ApiError } from "#contract/errors";
 import { MembersResponse } from "#contract/members";
 import { LogoutResponse, UserResponse } from "#contract/user";
-import { profiles, sessions, sites, users } from "../../api/db/schema";
+import { memberLogins, profiles, sessions, sites, users } from "../../api/db/schema";
+import { loginsKept } from "../../api/domain/login";
 import { cookieHeader, demoAccounts, expectApiError, demoPassword, login, postJson, sessionCookieOf, startApi, type Harness } from "./harness";
 
 // Login, session cookie, logout, members and language: one seeded api for the file.
@@ -81,6 +82,16 @@ describe("POST /api/user.php (login)", () => {
     expect(user?.credits).toBe(500);
     expect(user?.paid_user).toBe(true);
     expect(user?.profile.name).toBe("Paula");
+  });
+
+  it("records each login with its address and keeps a member's newest 20 (what the staff page shows), no older", async () => {
+    const [premium] = await api.db.select({ id: users.id }).from(users).where(eq(users.email, demoAccounts.premium.email));
+    const userId = premium!.id;
+    await api.db.insert(memberLogins).values(Array.from({ length: 25 }, (_, i) => ({ userId, clientIp: `192.0.2.${i + 1}` })));
+    const res = await loginRequest({ email: demoAccounts.premium.email, password: demoPassword }, { "X-Client-IP": "198.51.100.77" });
+    expect(res.status).toBe(200);
+    const kept = await api.db.select({ clientIp: memberLogins.clientIp }).from(memberLogins).where(eq(memberLogins.userId, userId)).orderBy(desc(memberLogins.id));
+    expect(kept.map((row) => row.clientIp)).toEqual(["198.51.100.77", ...Array.from({ length: loginsKept - 1 }, (_, i) => `192.0.2.${25 - i}`)]);
   });
 
   it("ignores case and surrounding spaces in the e-mail", async () => {

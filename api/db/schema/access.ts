@@ -77,7 +77,7 @@ export const rateLimits = pgTable(
   (t) => [index("rate_limits_expire_idx").on(t.expire)],
 );
 
-/** docs/staff.md: each successful member login, for the login history on the staff member page; pruned with the account. */
+/** docs/staff.md: a member's successful logins, for the login history on the staff member page: the newest 20 (recordLogin in api/domain/login.ts); pruned with the account. */
 export const memberLogins = pgTable(
   "member_logins",
   {

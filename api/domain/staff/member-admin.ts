@@ -2,7 +2,7 @@ import { and, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, users } from "../../db/schema";
 import type { ModerationReason } from "#contract/staff-moderation";
-import { liftSuspension } from "../login";
+import { liftSuspension, loginsKept } from "../login";
 import { recordAudit } from "./audit";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
@@ -95,7 +95,7 @@ export async function memberPage(db: Db, userId: number) {
     db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.id)).limit(100),
     db.select({ n: sql<number>`coalesce(sum(${creditLedger.delta}), 0)::int` }).from(creditLedger).where(eq(creditLedger.userId, userId)),
     db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.id)).limit(100),
-    db.select().from(memberLogins).where(eq(memberLogins.userId, userId)).orderBy(desc(memberLogins.id)).limit(20),
+    db.select().from(memberLogins).where(eq(memberLogins.userId, userId)).orderBy(desc(memberLogins.id)).limit(loginsKept),
     db.select({ n: sql<number>`count(*)::int` }).from(conversationMembers).where(eq(conversationMembers.profileId, profile.id)),
     db.select({ refundDays: sites.refundDays }).from(sites).where(eq(sites.id, profile.siteId)),
   ]);
