@@ -69,6 +69,12 @@ type Counted = { points: number; resetMs: number };
 /** What one attempt counted: the address's key always, the account's only when the address was within its limit. */
 type Attempt = { ip: Counted; account: Counted | null; nowMs: number };
 
+/** One more attempt on a key already counted (`rate_limits as r`): its window ended, start again at 1, else add 1. */
+const countedAgain = sql`on conflict (key) do update set
+  points = case when r.expire <= now() then 1 else r.points + 1 end,
+  expire = case when r.expire <= now() then excluded.expire else r.expire end
+returning r.points, r.expire`;
+
 /**
  * Counts one attempt in `rate_limits` (ADR 023): the address's key, and in the same statement the account's key
  * only when the address is still within `ipPoints` (an address over its limit never counts against an account,
@@ -79,19 +85,13 @@ export async function countAttempt(db: Db, ip: { key: string; ms: number; points
   const result = await db.execute(sql`
     with ip as (
       insert into rate_limits as r (key, points, expire) values (${ip.key}::text, 1, now() + make_interval(secs => ${ip.ms / 1000}::float8))
-      on conflict (key) do update set
-        points = case when r.expire <= now() then 1 else r.points + 1 end,
-        expire = case when r.expire <= now() then excluded.expire else r.expire end
-      returning r.points, r.expire
+      ${countedAgain}
     ),
     account as (
       insert into rate_limits as r (key, points, expire)
       select ${account?.key ?? null}::text, 1, now() + make_interval(secs => ${(account?.ms ?? 0) / 1000}::float8)
       from ip where ${account?.key ?? null}::text is not null and ip.points <= ${ip.points}::int
-      on conflict (key) do update set
-        points = case when r.expire <= now() then 1 else r.points + 1 end,
-        expire = case when r.expire <= now() then excluded.expire else r.expire end
-      returning r.points, r.expire
+      ${countedAgain}
     )
     select ip.points as ip_points, extract(epoch from ip.expire) * 1000 as ip_reset_ms,
       account.points as account_points, extract(epoch from account.expire) * 1000 as account_reset_ms,

@@ -8,11 +8,28 @@ import { eventChannel, pushChannel } from "../../api/events/emit";
 describe("announcing sends' events after their commit", () => {
   let client: PGlite;
   const heard: Array<{ channel: string; payload: string }> = [];
+  let onHeard = () => {};
 
   beforeAll(async () => {
     client = new PGlite();
-    for (const channel of [eventChannel, pushChannel]) await client.listen(channel, (payload) => heard.push({ channel, payload }));
+    for (const channel of [eventChannel, pushChannel])
+      await client.listen(channel, (payload) => {
+        heard.push({ channel, payload });
+        onHeard();
+      });
   });
+
+  /** Everything announced so far has been heard: a marker NOTIFY sent after it has arrived (they arrive in order); the marker is dropped. */
+  async function fence(): Promise<void> {
+    const arrived = new Promise<void>((resolve) => {
+      onHeard = () => {
+        if (heard.at(-1)?.payload === "fence") resolve();
+      };
+    });
+    await client.query("select pg_notify($1, 'fence')", [eventChannel]);
+    await arrived;
+    heard.pop();
+  }
   afterAll(async () => {
     await client.close();
   });
@@ -24,14 +41,14 @@ describe("announcing sends' events after their commit", () => {
     announcer.announce("3:12,4:10", true);
     announcer.announce(null, true);
     await announcer.settled();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await fence();
     expect(heard).toEqual([
       { channel: eventChannel, payload: "1:10,2:11,3:12,4:10" },
       { channel: pushChannel, payload: "" },
     ]);
     announcer.announce("5:12", false);
     await announcer.settled();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await fence();
     expect(heard.at(-1)).toEqual({ channel: eventChannel, payload: "5:12" });
     expect(heard).toHaveLength(3);
   });
@@ -45,7 +62,7 @@ describe("announcing sends' events after their commit", () => {
     await announcer.settled();
     announcer.announce("2:1", false);
     await announcer.settled();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await fence();
     expect(errors).toHaveLength(1);
     expect(heard).toEqual([{ channel: eventChannel, payload: "2:1" }]);
   });
