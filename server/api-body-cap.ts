@@ -1,7 +1,7 @@
 import type { ClientRequest } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { apiBodyLimit } from "#contract/body-limits";
-import { edgeAnswer } from "./edge";
+import { closeOnceAnswered, edgeAnswer } from "./edge";
 
 declare module "express-serve-static-core" {
   interface Locals {
@@ -21,7 +21,8 @@ function refuse(req: Request, res: Response, reason: "declared_too_large" | "str
  * The api's body caps per route (contract/body-limits.ts), applied before a byte reaches the api, for
  * every method and whether or not the route checks the origin. A declared Content-Length over the cap:
  * 413 at once, the connection closes, the body is never read. A body without a length (chunked) is
- * counted as it streams through the proxy; past the cap it is cut off: 413, the api's request destroyed.
+ * counted as it streams through the proxy; past the cap it is cut off: 413 (or the api's answer, if it came
+ * first, finished), the api's request destroyed.
  */
 export function apiBodyCap(req: Request, res: Response, next: NextFunction): void {
   const limit = apiBodyLimit(req.originalUrl.split("?")[0]!);
@@ -41,10 +42,15 @@ export function apiBodyCap(req: Request, res: Response, next: NextFunction): voi
     req.unpipe();
     req.pause();
     res.locals.bodyCut = true;
-    res.locals.upstream?.destroy();
-    if (!res.headersSent) refuse(req, res, "streamed_too_large", limit);
-    // The api answered already and the client is still sending: end both sides.
-    else res.destroy();
+    const upstream = res.locals.upstream;
+    if (!res.headersSent) {
+      upstream?.destroy();
+      return refuse(req, res, "streamed_too_large", limit);
+    }
+    // The api answered before reading its body (a refusal on the headers alone) and the client is still sending:
+    // that answer is what the client gets, whole, and then both connections close.
+    closeOnceAnswered(req, res);
+    res.once("close", () => upstream?.destroy());
   };
   // Paused, the body waits for the proxy's pipe (which resumes it), so this counter and the pipe see every chunk.
   req.pause();

@@ -32,13 +32,30 @@ const lingerMs = 1000;
  */
 export function closeAfterAnswer(req: Request, res: Response): void {
   res.set("Connection", "close");
-  // Counts as reading, so Node does not drain the body after the answer; unread, it stops the socket once the buffer is full.
-  req.read(0);
+  leaveBodyUnread(req);
   const socket = req.socket;
-  socket.destroySoon = () => {
-    socket.end();
-    setTimeout(() => socket.destroy(), lingerMs).unref();
-  };
+  socket.destroySoon = () => lingeringClose(socket);
+}
+
+/** Counts as reading, so Node does not drain the body after the answer; unread, it stops the socket once the buffer is full. */
+function leaveBodyUnread(req: Request): void {
+  req.read(0);
+}
+
+/** Sends a FIN after what is written, and drops the socket a moment later. */
+function lingeringClose(socket: Request["socket"]): void {
+  socket.end();
+  setTimeout(() => socket.destroy(), lingerMs).unref();
+}
+
+/**
+ * For an answer already under way (the api's, proxied) when the body it left unread must not be read on:
+ * the answer is finished, not cut off, and the connection then closes as closeAfterAnswer's does.
+ */
+export function closeOnceAnswered(req: Request, res: Response): void {
+  leaveBodyUnread(req);
+  if (res.writableFinished) lingeringClose(req.socket);
+  else res.once("finish", () => lingeringClose(req.socket));
 }
 
 /** web's own answer: the security headers of data, the api's JSON error shape on /api, plain text on a page; `close` when a body may be left unread. */

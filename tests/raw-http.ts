@@ -16,6 +16,8 @@ export type RawRequest = {
   body?: Buffer;
   /** A chunked body of `totalBytes` in 64 KB chunks, written until the server answers (then the client stops). */
   chunked?: { totalBytes: number };
+  /** Sends one piece of the body (a proxy passes the head on with it), waits for the status line, then sends on until the server stops reading. */
+  bodyAfterAnswer?: boolean;
   /** Gives up after this long (default 20 s): status 0. */
   timeoutMs?: number;
 };
@@ -28,6 +30,8 @@ export type RawResponse = {
   body: string;
   /** Body bytes the client had handed to its socket when the status line arrived (or in all, without an answer). */
   bodyBytesSentBeforeAnswer: number;
+  /** Body bytes the client handed to its socket in all. */
+  bodyBytesSent: number;
   /** From the first byte sent to the status line. */
   msToAnswer: number;
   /** The socket error the client met, if any (EPIPE or ECONNRESET once the server stopped reading). */
@@ -71,11 +75,11 @@ export function rawRequest(request: RawRequest): Promise<RawResponse> {
     socket.on("close", () => {
       clearTimeout(timer);
       wakeUp();
-      resolve(parse(Buffer.concat(received), { bodyBytesSentBeforeAnswer: bodyBytesSentBeforeAnswer < 0 ? bodyBytesSent : bodyBytesSentBeforeAnswer, msToAnswer, error }));
+      resolve(parse(Buffer.concat(received), { bodyBytesSentBeforeAnswer: bodyBytesSentBeforeAnswer < 0 ? bodyBytesSent : bodyBytesSentBeforeAnswer, bodyBytesSent, msToAnswer, error }));
     });
 
     const head = [request.requestLine, ...request.headers.map(([name, value]) => `${name}: ${value}`), "Connection: close", "", ""].join("\r\n");
-    const stopped = () => answered || error !== undefined || socket.destroyed;
+    const stopped = () => (answered && !request.bodyAfterAnswer) || error !== undefined || socket.destroyed;
     /** Writes one piece; waits for drain (or an answer, an error, the close) when the socket's buffer is full. */
     const write = async (piece: Buffer | string, bodyBytes: number): Promise<void> => {
       const flushed = socket.write(piece);
@@ -94,6 +98,7 @@ export function rawRequest(request: RawRequest): Promise<RawResponse> {
         const chunk = Buffer.alloc(slice, "x");
         while (bodyBytesSent < request.chunked.totalBytes && !stopped()) {
           await write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]), chunk.length);
+          if (request.bodyAfterAnswer && !answered && !stopped()) await new Promise<void>((done) => (wake = done));
         }
         if (!stopped()) socket.write("0\r\n\r\n");
       }
@@ -101,7 +106,7 @@ export function rawRequest(request: RawRequest): Promise<RawResponse> {
   });
 }
 
-function parse(raw: Buffer, extra: Pick<RawResponse, "bodyBytesSentBeforeAnswer" | "msToAnswer" | "error">): RawResponse {
+function parse(raw: Buffer, extra: Pick<RawResponse, "bodyBytesSentBeforeAnswer" | "bodyBytesSent" | "msToAnswer" | "error">): RawResponse {
   const text = raw.toString("latin1");
   const end = text.indexOf("\r\n\r\n");
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(text)?.[1] ?? 0);

@@ -47,10 +47,12 @@ test.describe("api bodies are capped per route before the proxy", () => {
     const port = portOf(baseURL);
     const total = 200 * 1024 * 1024;
     for (const path of cappedPaths) {
+      // With its secret, mail-events reads its body like the others (without, the api refuses on the headers: the next test).
+      const secret: [string, string][] = path === "/api/mail-events.php" ? [["Authorization", `Bearer ${process.env.E2E_MAIL_EVENTS_SECRET}`]] : [];
       const res = await rawRequest({
         port,
         requestLine: `POST ${path} HTTP/1.1`,
-        headers: [["Host", `localhost:${port}`], ["Origin", baseURL!], ["Content-Type", "application/json"], ["Transfer-Encoding", "chunked"]],
+        headers: [["Host", `localhost:${port}`], ["Origin", baseURL!], ["Content-Type", "application/json"], ["Transfer-Encoding", "chunked"], ...secret],
         chunked: { totalBytes: total },
         timeoutMs: 60_000,
       });
@@ -58,6 +60,22 @@ test.describe("api bodies are capped per route before the proxy", () => {
       // Before: the api read all 200 MB (6 s) and only then answered. Now the client stops at what the buffers took.
       expect(res.bodyBytesSentBeforeAnswer, path).toBeLessThan(apiBodyLimits.jsonBytes + socketBuffers);
     }
+  });
+
+  test("an api that answers on the headers alone: its answer arrives whole, and web stops reading the chunked body at the cap", async ({ baseURL }) => {
+    const port = portOf(baseURL);
+    const res = await rawRequest({
+      port,
+      requestLine: "POST /api/mail-events.php HTTP/1.1",
+      headers: [["Host", `localhost:${port}`], ["Content-Type", "application/json"], ["Transfer-Encoding", "chunked"]],
+      chunked: { totalBytes: 200 * 1024 * 1024 },
+      bodyAfterAnswer: true,
+      timeoutMs: 60_000,
+    });
+    expect(res.status).toBe(401);
+    expect(JSON.parse(res.body)).toMatchObject({ error: "secret_required" });
+    // Sent on after the answer, the body stops at the cap and the buffers; then web closes the connection.
+    expect(res.bodyBytesSent).toBeLessThan(apiBodyLimits.jsonBytes + socketBuffers);
   });
 
   test("the photo upload endpoint takes a photo's size: 1 MB declared is passed on to the api", async ({ baseURL }) => {
