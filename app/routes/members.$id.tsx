@@ -15,6 +15,7 @@ import { MatchModal } from "~/features/discovery/match-modal";
 import { FictionalLabel, MemberActions, MemberErrorBoundary } from "~/features/members/member-actions";
 import type { BlockedByMemberData } from "~/types";
 import { pageMeta } from "~/utils/page-title";
+import { regionNames } from "~/utils/intl";
 
 /** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -38,7 +39,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const { profile } = result.data;
   const regions = profile.region ? await getRegions(request, context, profile.country) : null;
   const regionName = regions?.find((r) => r.code === profile.region)?.name ?? null;
-  const place = [profile.city, regionName, new Intl.DisplayNames([locale], { type: "region" }).of(profile.country)].filter(Boolean).join(", ");
+  const place = [profile.city, regionName, regionNames(locale).of(profile.country)].filter(Boolean).join(", ");
   const interests = new Map(settings.interests.map((i) => [i.id, i.key]));
   return {
     profile,

@@ -16,6 +16,7 @@ import { pageMeta } from "~/utils/page-title";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { regionLabelKey } from "#contract/region-kinds";
 import { offeredFilters, type SearchFilter } from "~/features/discovery/search-filters";
+import { regionNames } from "~/utils/intl";
 
 /** Cards in the grid's first row at its widest (xl:grid-cols-5): on the first screen, so their photos are not lazy. */
 const firstRow = 5;
@@ -51,7 +52,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context);
   else await getUser(request, context);
   const t = fixedT(locale);
-  const countryName = new Intl.DisplayNames([locale], { type: "region" });
+  const countryName = regionNames(locale);
   const base = {
     title: t("members.metaTitle", { site: settings.name }),
     description: metaDescription(locale, "members", { site: settings.name }),

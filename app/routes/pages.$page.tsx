@@ -9,6 +9,7 @@ import { isStaticPage, legalValues } from "~/utils/legal";
 import { pageMeta } from "~/utils/page-title";
 import { moderationReasons } from "#contract/moderation-reasons";
 import type { Locale } from "#contract/locales";
+import { dateTimeFormat } from "~/utils/intl";
 
 const PageContent = z.object({
   title: z.string(),
@@ -38,7 +39,7 @@ function suspensionOf(url: URL, locale: Locale): { lines: string[] } | null {
   const end = until ? new Date(until) : null;
   if (end && Number.isNaN(end.getTime())) return null;
   const t = fixedT(locale, "moderation");
-  const date = end ? new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(end) : null;
+  const date = end ? dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(end) : null;
   return { lines: [date ? t("ban.suspended", { date }) : t("ban.banned"), t("ban.reason", { reason: t(`reasons.${reason}`) }), t("ban.contact")] };
 }
 

@@ -29,6 +29,7 @@ import { formConstraint } from "~/utils/form-constraint";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { inputProps } from "~/components/ui/form-view";
 import { getRegions } from "~/features/account/regions.server";
+import { regionNames } from "~/utils/intl";
 
 /** What the page confirms after a redirect (?done=). */
 const doneStates = ["saved", "invisible-on", "invisible-off"] as const;
@@ -46,7 +47,7 @@ function countryCodes(siteCountries: string[], own: string): string[] {
 }
 
 function countryOptions(codes: string[], locale: Locale): Option[] {
-  const names = new Intl.DisplayNames([locale], { type: "region" });
+  const names = regionNames(locale);
   return codes.map((code) => ({ value: code, label: names.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale));
 }
 

@@ -13,6 +13,7 @@ import { callWithMember, requireUser } from "~/utils/session.server";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { useLocale } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
+import { dateTimeFormat, regionNames } from "~/utils/intl";
 
 /** docs/product.md §2 /transactions/{id}: a receipt with the payment and the company's details (§3 Company info). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
@@ -32,8 +33,8 @@ export default function Receipt() {
   const { t } = useTranslation("payments");
   const locale = useLocale();
   const { payment: p, company, site_name: siteName, refund_days: refundDays } = useLoaderData<typeof loader>();
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "short" });
-  const country = new Intl.DisplayNames([locale], { type: "region" }).of(company.country) ?? company.country;
+  const date = dateTimeFormat(locale, { dateStyle: "long", timeStyle: "short" });
+  const country = regionNames(locale).of(company.country) ?? company.country;
   const rows: [string, string][] = [
     [t("transactions.date"), date.format(new Date(p.date))],
     [t("transactions.id"), String(p.payment_id)],

@@ -12,6 +12,7 @@ import { callWithMember, requireUser } from "~/utils/session.server";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { useLocale } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
+import { dateTimeFormat } from "~/utils/intl";
 
 /** docs/product.md §2 /transactions: every payment with date, payment_id, package, credits, amount, method, transaction costs and status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -29,7 +30,7 @@ export default function Transactions() {
   const { t } = useTranslation("payments");
   const locale = useLocale();
   const { transactions } = useLoaderData<typeof loader>();
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
+  const date = dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" });
   return (
     <section className="container py-8" data-testid="transactions-page">
       <h1 className="text-2xl font-bold text-gray-900">{t("title.transactions")}</h1>

@@ -1,4 +1,5 @@
 import type { Settings } from "#contract/settings";
+import { dateTimeFormat, regionNames } from "~/utils/intl";
 
 export const staticPages = ["ban", "cookies", "faq", "privacy", "return-policy", "service", "terms", "2257-compliance-statement"] as const;
 export type StaticPage = (typeof staticPages)[number];
@@ -15,7 +16,7 @@ export function termsVersionDate(companyAdded: string): Date {
 /** The values the legal texts are filled with, formatted for the page's language. */
 export function legalValues(settings: Settings, locale: string): Record<string, string | number> {
   const company = settings.company;
-  const countryName = new Intl.DisplayNames([locale], { type: "region" }).of(company.country) ?? company.country;
+  const countryName = regionNames(locale).of(company.country) ?? company.country;
   return {
     site: settings.name,
     domain: settings.domain,
@@ -28,7 +29,7 @@ export function legalValues(settings: Settings, locale: string): Record<string, 
     supportEmail: settings.support_email,
     supportPhone: settings.support_phone || company.support_phone,
     refundDays: settings.refund_days,
-    termsDate: new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(termsVersionDate(company.added)),
+    termsDate: dateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(termsVersionDate(company.added)),
     tradenames: company.tradenames.join(", "),
   };
 }

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useLocale, useRootData } from "~/utils/root-data";
+import { regionNames } from "~/utils/intl";
 
 const links = [
   ["/pages/terms", "footer.terms"],
@@ -44,7 +45,7 @@ export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean })
               <>
                 {" "}
                 <span data-testid="us-custodian">
-                  {t("footer.usCustodian", { ...custodian, country: new Intl.DisplayNames(["en"], { type: "region" }).of(custodian.country) ?? custodian.country })}
+                  {t("footer.usCustodian", { ...custodian, country: regionNames("en").of(custodian.country) ?? custodian.country })}
                 </span>
               </>
             ) : null}

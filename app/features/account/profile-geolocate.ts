@@ -1,6 +1,7 @@
 import type { TFunction } from "i18next";
 import { GeocodeResponse } from "#contract/profile";
 import { watchSession } from "~/features/account/auth-lost";
+import { regionNames } from "~/utils/intl";
 
 /** docs/product.md §9: a position up to an hour old is good enough. */
 const geolocationMaxAgeMs = 60 * 60 * 1000;
@@ -31,7 +32,7 @@ export async function locateMember(offered: readonly string[], locale: string, t
     const found = parsed?.success ? parsed.data.result : false;
     if (!found) throw new Error("failed");
     if (!offered.includes(found.country)) {
-      const name = new Intl.DisplayNames([locale], { type: "region" }).of(found.country) ?? found.country;
+      const name = regionNames(locale).of(found.country) ?? found.country;
       return { found: false, message: t("location.notOffered", { country: name }) };
     }
     return { found: true, country: found.country, region: found.region ?? null, city: found.city ?? "" };

@@ -10,6 +10,7 @@ import { useHydrated } from "~/utils/hydrated";
 import { afterHydration, whenShown } from "~/utils/when-shown";
 import { watchSession } from "~/features/account/auth-lost";
 import { Button } from "~/components/ui/button";
+import { numberFormat } from "~/utils/intl";
 
 /*
  * The open conversation of the chat pages (/chats/{id}, /members/{id}/chat): messages, typing, the composer
@@ -162,7 +163,7 @@ type ComposerProps = {
 
 /** docs/product.md §3 minimum_message_costs: an amount in the currency's major unit, as the page's language writes money. */
 function money(cost: { costs: number; currency: string }, language: string): string {
-  return new Intl.NumberFormat(language, { style: "currency", currency: cost.currency }).format(cost.costs);
+  return numberFormat(language, { style: "currency", currency: cost.currency }).format(cost.costs);
 }
 
 function Composer({ open, page, hydrated, refused, text, setText, onSend }: ComposerProps) {

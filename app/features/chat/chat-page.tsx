@@ -7,6 +7,7 @@ import { countBadgeText, creditsBadgeTone } from "~/components/layout/badges";
 import { useHydrated } from "~/utils/hydrated";
 import { useLocale, useRootData } from "~/utils/root-data";
 import { Button, ButtonLink } from "~/components/ui/button";
+import { dateTimeFormat, relativeTimeFormat } from "~/utils/intl";
 
 export type Open = NonNullable<ChatPageData["open"]>;
 /** What the conversation routes pass as the conversation (chat-conversation.tsx): /chats has none, so it loads none. */
@@ -248,10 +249,10 @@ export function RelativeTime({ iso }: { iso: string }) {
   const seconds = Math.round((now - Date.parse(iso)) / 1000);
   let text: string;
   if (seconds < 60) text = t("time.now");
-  else if (seconds < 3600) text = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 60), "minute");
-  else if (seconds < 86400) text = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 3600), "hour");
-  else if (seconds < 7 * 86400) text = new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 86400), "day");
-  else text = new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(iso));
+  else if (seconds < 3600) text = relativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 60), "minute");
+  else if (seconds < 86400) text = relativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 3600), "hour");
+  else if (seconds < 7 * 86400) text = relativeTimeFormat(locale, { numeric: "auto" }).format(-Math.floor(seconds / 86400), "day");
+  else text = dateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" }).format(new Date(iso));
   return (
     <time dateTime={iso} className="shrink-0 text-xs text-gray-500">
       {text}

@@ -10,6 +10,7 @@ import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getSettings, requireUser } from "~/utils/session.server";
 import { discoveryPaths } from "./paths";
+import { regionNames } from "~/utils/intl";
 
 /*
  * The loader and action behind /swipe-game and /match-finder (one implementation for both games).
@@ -38,7 +39,7 @@ export function discoveryLoader(game: DiscoveryGame) {
     const result = await api.get("/api/discovery.php", DiscoveryResponse, { game, match: match.success ? match.data : undefined });
     if (!result.ok) throw data(null, { status: result.status });
     const { profile, likes_left_today, daily_like_limit, matched } = result.data;
-    const countryName = new Intl.DisplayNames([locale], { type: "region" });
+    const countryName = regionNames(locale);
     const interests = new Map(settings.interests.map((i) => [i.id, i.key]));
     const card = profile
       ? {

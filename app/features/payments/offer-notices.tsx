@@ -14,6 +14,7 @@ import { TimeBonusCountdown } from "./time-bonus-countdown";
 // so the banner's code never waits for it.
 const OfferDialog = whenShown("OfferDialog", () => import("./offer-dialog").then((m) => m.OfferDialog));
 import { ButtonLink } from "~/components/ui/button";
+import { dateTimeFormat } from "~/utils/intl";
 
 /** Whether the time bonus still runs (it clears at zero). */
 function useTimeBonusRunning(offer: Offer): boolean {
@@ -58,7 +59,7 @@ function OfferBannerOf({ offer }: { offer: Offer }) {
 }
 
 function formatDay(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  return dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
 }
 
 function useInMembersArea(): boolean {

@@ -2,6 +2,7 @@ import type { TFunction } from "i18next";
 import { paymentMethodNames, type PaymentMethodId } from "#contract/payment-methods";
 import { secondsLeft, type DiscountKind, type DiscountRefusalReason } from "#contract/offers";
 import { formatMoney } from "./money";
+import { numberFormat, regionNames } from "~/utils/intl";
 
 /** What the pages know of a member's offer (contract ActiveDiscount, without zod). */
 export type Offer = { kind: DiscountKind; code: string; value_percentage: number; expires: string | null };
@@ -25,7 +26,7 @@ export function refusalText(t: TFunction, refusal: Refusal, locale: string): str
     case "minimum_order":
       return t(key, { amount: formatMoney(refusal.minimum_order_value ?? 0, refusal.currency ?? "EUR", locale) });
     case "country":
-      return t(key, { country: refusal.country ? (new Intl.DisplayNames([locale], { type: "region" }).of(refusal.country) ?? refusal.country) : "" });
+      return t(key, { country: refusal.country ? (regionNames(locale).of(refusal.country) ?? refusal.country) : "" });
     case "currency":
       return t(key, { currency: refusal.currency ?? "" });
     case "method":
@@ -37,5 +38,5 @@ export function refusalText(t: TFunction, refusal: Refusal, locale: string): str
 
 /** "4 hours" in the reader's language (docs/product.md §9: the modal's time left value), without plural keys. */
 export function formatHours(hours: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: "unit", unit: "hour", unitDisplay: "long" }).format(hours);
+  return numberFormat(locale, { style: "unit", unit: "hour", unitDisplay: "long" }).format(hours);
 }

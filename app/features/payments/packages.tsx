@@ -11,6 +11,7 @@ import { whenShown } from "~/utils/when-shown";
 // A member's time bonus runs in their first days only: the countdown's code (jotai's atoms) loads where it shows.
 const TimeBonusCountdown = whenShown("TimeBonusCountdown", () => import("./time-bonus-countdown").then((m) => m.TimeBonusCountdown));
 import { ButtonLink } from "~/components/ui/button";
+import { dateTimeFormat, regionNames } from "~/utils/intl";
 
 /** docs/product.md §2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */
 export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; linkTo: (pkg: CreditPackage) => string }) {
@@ -73,7 +74,7 @@ export function DiscountCode({ discount, error, country }: { discount: Offer | n
               {t("discount.timeLeft")} <TimeBonusCountdown expires={discount.expires} />
             </>
           ) : discount.expires ? (
-            <> {t("discount.until", { date: new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(discount.expires)) })}</>
+            <> {t("discount.until", { date: dateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(discount.expires)) })}</>
           ) : null}
         </p>
       ) : null}
@@ -111,7 +112,7 @@ export function DiscountCode({ discount, error, country }: { discount: Offer | n
 export function CountrySelect({ country, countries, code }: { country: string; countries: string[]; code?: string | null }) {
   const { t } = useTranslation("payments");
   const locale = useLocale();
-  const names = new Intl.DisplayNames([locale], { type: "region" });
+  const names = regionNames(locale);
   const sorted = [...countries].sort((a, b) => (names.of(a) ?? a).localeCompare(names.of(b) ?? b, locale));
   return (
     <Form method="get" className="mt-4 flex flex-wrap items-end gap-2" data-testid="payment-country">
