@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
+import type { Bindable } from "../db/prepared";
 import { blocks, conversationMembers, conversations, messages, photos, profiles, users } from "../db/schema";
 import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, type ChatProfile, type ChatResponse, type ChatsResponse, type Conversation } from "#contract/chat";
 import { listableTo } from "./visibility";
@@ -228,7 +229,7 @@ async function balanceOf(db: Db, userId: number): Promise<number> {
 const other = alias(conversationMembers, "other_side");
 
 /** Conditions on the member's side `conversationMembers` (and the other profile `profiles`) for a conversation shown to them. */
-function shownSide(siteId: number, profileId: number) {
+function shownSide(siteId: Bindable<number>, profileId: Bindable<number>) {
   return and(
     eq(conversationMembers.profileId, profileId),
     sql`${conversationMembers.deletedAt} is null`,
@@ -240,7 +241,7 @@ function shownSide(siteId: number, profileId: number) {
 }
 
 /** docs/product.md §3 total unread messages, as a subquery for the member's counts (loadMe). */
-export function unreadTotalQuery(db: Db, siteId: number, profileId: number) {
+export function unreadTotalQuery(db: Db, siteId: Bindable<number>, profileId: Bindable<number>) {
   return db
     .select({ n: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
     .from(conversationMembers)

@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
+import { preparedPerDatabase, type Bindable } from "../db/prepared";
 import { blocks, likes, profiles, type likeSources } from "../db/schema";
 import type { MemberCard } from "#contract/members";
 import type { LikesResponse } from "#contract/likes";
@@ -67,12 +68,18 @@ export async function likesEachOther(db: Db, a: number, b: number): Promise<bool
   return (row?.n ?? 0) === 2;
 }
 
-/** Opening a liked profile clears its new-like flag (docs/product.md §4 Unread): `viewer` opened `liker`'s page. */
-export async function markLikeSeen(db: Db, viewerProfileId: number, likerProfileId: number): Promise<void> {
-  await db
+/** On every member page a member opens (api/db/prepared.ts). */
+const markLikeSeenQuery = preparedPerDatabase((db) =>
+  db
     .update(likes)
     .set({ isNew: false })
-    .where(and(eq(likes.likerProfileId, likerProfileId), eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true)));
+    .where(and(eq(likes.likerProfileId, sql.placeholder("likerProfileId")), eq(likes.likedProfileId, sql.placeholder("viewerProfileId")), eq(likes.isNew, true)))
+    .prepare("mark_like_seen"),
+);
+
+/** Opening a liked profile clears its new-like flag (docs/product.md §4 Unread): `viewer` opened `liker`'s page. */
+export async function markLikeSeen(db: Db, viewerProfileId: number, likerProfileId: number): Promise<void> {
+  await markLikeSeenQuery(db).execute({ viewerProfileId, likerProfileId });
 }
 
 /** Removes the pair's likes in both directions (blocking, docs/product.md §4: "A blocked user loses chats and likes"). */
@@ -85,24 +92,30 @@ export async function removeLikesBetween(db: Pick<Db, "delete">, a: number, b: n
 /** The relation of the viewer to a member shown on the member page. */
 export type Relation = { liked: boolean; liked_me: boolean; match: boolean; blocked_by_me: boolean };
 
-/** The relation, and whether the other member blocked the viewer (docs/product.md §6: then the page is refused), in one query. */
-export async function relationTo(db: Db, viewerProfileId: number, otherProfileId: number): Promise<Relation & { blockedMe: boolean }> {
-  const [row] = await db
+const relationQuery = preparedPerDatabase((db) => {
+  const [viewer, other] = [sql.placeholder("viewerProfileId"), sql.placeholder("otherProfileId")];
+  return db
     .select({
-      liked: sql<boolean>`exists(select 1 from ${likes} where ${likes.likerProfileId} = ${viewerProfileId} and ${likes.likedProfileId} = ${otherProfileId})`,
-      likedMe: sql<boolean>`exists(select 1 from ${likes} where ${likes.likerProfileId} = ${otherProfileId} and ${likes.likedProfileId} = ${viewerProfileId})`,
-      blockedByMe: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${viewerProfileId} and ${blocks.blockedProfileId} = ${otherProfileId})`,
-      blockedMe: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${otherProfileId} and ${blocks.blockedProfileId} = ${viewerProfileId})`,
+      liked: sql<boolean>`exists(select 1 from ${likes} where ${likes.likerProfileId} = ${viewer} and ${likes.likedProfileId} = ${other})`,
+      likedMe: sql<boolean>`exists(select 1 from ${likes} where ${likes.likerProfileId} = ${other} and ${likes.likedProfileId} = ${viewer})`,
+      blockedByMe: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${viewer} and ${blocks.blockedProfileId} = ${other})`,
+      blockedMe: sql<boolean>`exists(select 1 from ${blocks} where ${blocks.blockerProfileId} = ${other} and ${blocks.blockedProfileId} = ${viewer})`,
     })
     .from(profiles)
-    .where(eq(profiles.id, otherProfileId));
+    .where(eq(profiles.id, other))
+    .prepare("relation_to");
+});
+
+/** The relation, and whether the other member blocked the viewer (docs/product.md §6: then the page is refused), in one query. */
+export async function relationTo(db: Db, viewerProfileId: number, otherProfileId: number): Promise<Relation & { blockedMe: boolean }> {
+  const [row] = await relationQuery(db).execute({ viewerProfileId, otherProfileId });
   const liked = Boolean(row?.liked);
   const likedMe = Boolean(row?.likedMe);
   return { liked, liked_me: likedMe, match: liked && likedMe, blocked_by_me: Boolean(row?.blockedByMe), blockedMe: Boolean(row?.blockedMe) };
 }
 
 /** Conditions on `profiles` for the other side of a like shown to `viewer`: same site, active, listable (not invisible, no block). */
-function shownTo(siteId: number, viewerProfileId: number) {
+function shownTo(siteId: Bindable<number>, viewerProfileId: Bindable<number>) {
   return and(eq(profiles.siteId, siteId), eq(profiles.status, "active"), listableTo(viewerProfileId));
 }
 
@@ -165,7 +178,7 @@ export async function newLikesCount(db: Db, siteId: number, viewerProfileId: num
 }
 
 /** newLikesCount's query, also usable as a subquery (loadMe): one row with n. */
-export function newLikesQuery(db: Db, siteId: number, viewerProfileId: number) {
+export function newLikesQuery(db: Db, siteId: Bindable<number>, viewerProfileId: Bindable<number>) {
   return db
     .select({ n: sql<number>`count(*)::int` })
     .from(likes)

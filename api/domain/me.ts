@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedPerDatabase } from "../db/prepared";
 import { profiles, sites, users } from "../db/schema";
 import { automaticDiscount, toActiveDiscount } from "./payments/discounts";
 import type { UserResponse } from "#contract/user";
@@ -8,6 +9,19 @@ import { newLikesQuery } from "./likes";
 import { unreadTotalQuery } from "./chat";
 import { mainImageColumn, userOfRow } from "./members";
 
+/** loadMe's query, on every page a member opens: built once (api/db/prepared.ts). */
+const loadMeQuery = preparedPerDatabase((db) => {
+  const [userId, profileId, siteId] = [sql.placeholder("userId"), sql.placeholder("profileId"), sql.placeholder("siteId")];
+  return db
+    .select({ users, profiles, mainImage: mainImageColumn, newLikes: sql<number>`(${newLikesQuery(db, siteId, profileId)})`, unread: sql<number>`(${unreadTotalQuery(db, siteId, profileId)})`, welcomeHours: sites.welcomeDiscountHours })
+    .from(users)
+    .innerJoin(profiles, eq(profiles.userId, users.id))
+    .innerJoin(sites, eq(sites.id, users.siteId))
+    .where(and(eq(users.id, userId), eq(users.siteId, siteId), inArray(users.status, ["not_confirmed", "active"])))
+    .limit(1)
+    .prepare("load_me");
+});
+
 /**
  * What GET /api/user.php answers (and `me` with with_user=1), in one query: the member with their main
  * image, the badge counts (docs/product.md §3 chat state totals) and their offer (§4: the time bonus is loaded
@@ -15,13 +29,7 @@ import { mainImageColumn, userOfRow } from "./members";
  * The counts are newLikesCount's and unreadTotal's own queries as subqueries: inside them, `profiles` is the other member's row.
  */
 export async function loadMe(db: Db, member: Pick<SessionMember, "userId" | "profileId">, siteId: number): Promise<UserResponse> {
-  const [row] = await db
-    .select({ users, profiles, mainImage: mainImageColumn, newLikes: sql<number>`(${newLikesQuery(db, siteId, member.profileId)})`, unread: sql<number>`(${unreadTotalQuery(db, siteId, member.profileId)})`, welcomeHours: sites.welcomeDiscountHours })
-    .from(users)
-    .innerJoin(profiles, eq(profiles.userId, users.id))
-    .innerJoin(sites, eq(sites.id, users.siteId))
-    .where(and(eq(users.id, member.userId), eq(users.siteId, siteId), inArray(users.status, ["not_confirmed", "active"])))
-    .limit(1);
+  const [row] = await loadMeQuery(db).execute({ userId: member.userId, profileId: member.profileId, siteId });
   const user = row ? userOfRow(row) : null;
   if (!row || !user) return { user: null };
   const discount = automaticDiscount(row.users, { welcomeDiscountHours: row.welcomeHours }, new Date());

@@ -1,10 +1,34 @@
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedPerDatabase } from "../db/prepared";
 import { photos, profiles } from "../db/schema";
 import type { MemberProfile } from "#contract/members";
 import { visiblePhotoCount } from "#contract/photos";
 import { profileChoiceFields, type ProfileChoiceField } from "#contract/profile";
 import { ageOn } from "#contract/age";
+
+/** The member page's two queries (api/db/prepared.ts); the profile's in two shapes: for a member ("viewer") or a visitor. */
+const memberPageQueries = preparedPerDatabase((db, shape) => ({
+  profile: db
+    .select()
+    .from(profiles)
+    .where(
+      and(
+        eq(profiles.id, sql.placeholder("profileId")),
+        eq(profiles.siteId, sql.placeholder("siteId")),
+        eq(profiles.status, "active"),
+        shape === "viewer" ? ne(profiles.userId, sql.placeholder("viewerUserId")) : undefined,
+      ),
+    )
+    .limit(1)
+    .prepare(`member_profile.${shape}`),
+  photos: db
+    .select({ filename: photos.filename, thumb_filename: photos.thumbFilename })
+    .from(photos)
+    .where(and(eq(photos.profileId, sql.placeholder("profileId")), eq(photos.status, "active")))
+    .orderBy(asc(photos.position), asc(photos.id))
+    .prepare("member_photos"),
+}));
 
 /**
  * Another member's profile for the member page: only active profiles of the same site, never the
@@ -20,17 +44,10 @@ export async function memberProfile(
 ): Promise<MemberProfile | null> {
   const siteId = site.id;
   const viewerUserId = viewer?.userId ?? null;
-  const [row] = await db
-    .select()
-    .from(profiles)
-    .where(and(eq(profiles.id, profileId), eq(profiles.siteId, siteId), eq(profiles.status, "active"), viewerUserId === null ? undefined : ne(profiles.userId, viewerUserId)))
-    .limit(1);
+  const queries = memberPageQueries(db, viewerUserId === null ? "visitor" : "viewer");
+  const [row] = await queries.profile.execute({ profileId, siteId, viewerUserId });
   if (!row) return null;
-  const rows = await db
-    .select({ filename: photos.filename, thumb_filename: photos.thumbFilename })
-    .from(photos)
-    .where(and(eq(photos.profileId, row.id), eq(photos.status, "active")))
-    .orderBy(asc(photos.position), asc(photos.id));
+  const rows = await queries.photos.execute({ profileId: row.id });
   // Visitors and free members see a few photos, premium members all (null).
   const shown = viewer === null ? visiblePhotoCount.visitor : viewer.paidUser ? visiblePhotoCount.premium : visiblePhotoCount.free;
   return {

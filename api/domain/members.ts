@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lte, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { photos, profiles, users } from "../db/schema";
@@ -7,6 +7,7 @@ import type { MemberCard, MembersQuery, MembersResponse, Teaser, TeasersQuery, T
 import { isLocale } from "#contract/locales";
 import { ageOn } from "#contract/age";
 import { listableTo } from "./visibility";
+import { preparedPerDatabase, type Bindable } from "../db/prepared";
 
 type ProfileRow = typeof profiles.$inferSelect;
 
@@ -69,25 +70,19 @@ function toProfile(row: ProfileRow, image: MainImage | null): Profile {
 }
 
 /** loadUser's query runs for every page a member opens: built once per database (and planned once per PostgreSQL connection). */
-function loadUserQuery(db: Db) {
-  return db
+const loadUserQuery = preparedPerDatabase((db) =>
+  db
     .select({ users, profiles, mainImage: mainImageColumn })
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(and(eq(users.id, sql.placeholder("userId")), eq(users.siteId, sql.placeholder("siteId")), inArray(users.status, ["not_confirmed", "active"])))
     .limit(1)
-    .prepare("load_user");
-}
-const preparedLoadUser = new WeakMap<Db, ReturnType<typeof loadUserQuery>>();
+    .prepare("load_user"),
+);
 
 /** The member as the api shows them to themselves, or null if the account is gone or of another site. */
 export async function loadUser(db: Db, userId: number, siteId: number): Promise<User | null> {
-  let query = preparedLoadUser.get(db);
-  if (!query) {
-    query = loadUserQuery(db);
-    preparedLoadUser.set(db, query);
-  }
-  const [row] = await query.execute({ userId, siteId });
+  const [row] = await loadUserQuery(db).execute({ userId, siteId });
   return row ? userOfRow(row) : null;
 }
 
@@ -120,6 +115,46 @@ export function yearsBefore(today: Date, years: number): string {
   return `${String(y).padStart(4, "0")}-${String(m + 1).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 
+/** A search's values as its conditions take them: bound values (memberSearchWhere) or placeholders (searchQueries). */
+type SearchValues = {
+  siteId: Bindable<number>;
+  /** null: a visitor. */
+  viewer: Bindable<number> | null;
+  gender?: Bindable<NonNullable<MemberSearch["gender"]>>;
+  country?: Bindable<string>;
+  region?: Bindable<string>;
+  /** Born on or before this day (YYYY-MM-DD): min_age. */
+  bornBy?: Bindable<string>;
+  /** Born after this day: max_age. */
+  bornAfter?: Bindable<string>;
+};
+const searchFilters = ["gender", "country", "region", "bornBy", "bornAfter"] as const;
+
+/** A search's values: its filters (`region` only with `country`), ages as birth dates (see memberSearchWhere). */
+function searchValues(siteId: number, viewerProfileId: number | null, search: MemberSearch, today: Date): SearchValues & { viewer: number | null } {
+  const values: SearchValues & { viewer: number | null } = { siteId, viewer: viewerProfileId };
+  if (search.gender !== undefined) values.gender = search.gender;
+  if (search.country !== undefined) values.country = search.country;
+  if (search.country !== undefined && search.region !== undefined) values.region = search.region;
+  if (search.min_age !== undefined) values.bornBy = yearsBefore(today, search.min_age);
+  if (search.max_age !== undefined) values.bornAfter = yearsBefore(today, search.max_age + 1);
+  return values;
+}
+
+function searchConditions(v: SearchValues): SQL | undefined {
+  return and(
+    eq(profiles.siteId, v.siteId),
+    eq(profiles.status, "active"),
+    v.viewer === null ? undefined : ne(profiles.id, v.viewer),
+    listableTo(v.viewer),
+    v.gender === undefined ? undefined : eq(profiles.gender, v.gender),
+    v.country === undefined ? undefined : eq(profiles.country, v.country),
+    v.region === undefined ? undefined : eq(profiles.region, v.region),
+    v.bornBy === undefined ? undefined : lte(profiles.dateOfBirth, v.bornBy),
+    v.bornAfter === undefined ? undefined : gt(profiles.dateOfBirth, v.bornAfter),
+  );
+}
+
 /**
  * Conditions for a search, as plain comparisons on indexed columns: age becomes a date_of_birth range
  * (min_age: born on or before today - min_age years; max_age: born after today - (max_age + 1) years).
@@ -127,18 +162,41 @@ export function yearsBefore(today: Date, years: number): string {
  * invisible members and pairs where either blocked the other.
  */
 export function memberSearchWhere(siteId: number, viewerProfileId: number | null, search: MemberSearch, today = new Date()): SQL | undefined {
-  return and(
-    eq(profiles.siteId, siteId),
-    eq(profiles.status, "active"),
-    viewerProfileId === null ? undefined : ne(profiles.id, viewerProfileId),
-    listableTo(viewerProfileId),
-    search.gender === undefined ? undefined : eq(profiles.gender, search.gender),
-    search.country === undefined ? undefined : eq(profiles.country, search.country),
-    search.country === undefined || search.region === undefined ? undefined : eq(profiles.region, search.region),
-    search.min_age === undefined ? undefined : lte(profiles.dateOfBirth, yearsBefore(today, search.min_age)),
-    search.max_age === undefined ? undefined : gt(profiles.dateOfBirth, yearsBefore(today, search.max_age + 1)),
-  );
+  return searchConditions(searchValues(siteId, viewerProfileId, search, today));
 }
+
+/** Which values a search has ("viewer" and its filters): the shape of its SQL. */
+function shapeOf(values: SearchValues): string {
+  return [values.viewer === null ? "" : "viewer", ...searchFilters.filter((key) => values[key] !== undefined)].filter(Boolean).join("_");
+}
+
+/** A search's count and page, prepared per shape (at most 2 × 2⁵ of each; api/db/prepared.ts), its values as placeholders. */
+const searchQueries = preparedPerDatabase((db, shape) => {
+  const has = new Set(shape.split("_"));
+  const values: SearchValues = { siteId: sql.placeholder("siteId"), viewer: has.has("viewer") ? sql.placeholder("viewer") : null };
+  for (const key of searchFilters) if (has.has(key)) values[key] = sql.placeholder(key);
+  const where = searchConditions(values);
+  const newestFirst = [desc(profiles.createdAt), desc(profiles.id)];
+  return {
+    count: db.select({ n: sql<number>`count(*)::int` }).from(profiles).where(where).prepare(`members_count.${shape}`),
+    page: db
+      .select({ profile: profiles, mainImage: mainImageColumn })
+      .from(profiles)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(`members_page.${shape}`),
+    /** "Similar results" (used with the shape of a search by gender alone): members not on the page (`shown`, an array). */
+    similar: db
+      .select({ profile: profiles, mainImage: mainImageColumn })
+      .from(profiles)
+      .where(and(where, sql`not (${profiles.id} = any(${sql.placeholder("shown")}::int[]))`))
+      .orderBy(...newestFirst)
+      .limit(sql.placeholder("limit"))
+      .prepare(`members_similar.${shape}`),
+  };
+});
 
 /**
  * The site's newest active members matching `search`, `pageSize` a page, leaving out the viewer.
@@ -154,27 +212,17 @@ export async function newestMembers(
   search: MemberSearch = {},
   today = new Date(),
 ): Promise<z.output<typeof MembersResponse>> {
-  const where = memberSearchWhere(siteId, viewerProfileId, search, today);
-  const [countRow] = await db.select({ n: sql<number>`count(*)::int` }).from(profiles).where(where);
-  const rows = await db
-    .select({ profile: profiles, mainImage: mainImageColumn })
-    .from(profiles)
-    .where(where)
-    .orderBy(desc(profiles.createdAt), desc(profiles.id))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize);
+  const values = searchValues(siteId, viewerProfileId, search, today);
+  const queries = searchQueries(db, shapeOf(values));
+  const [countRow] = await queries.count.execute(values);
+  const rows = await queries.page.execute({ ...values, limit: pageSize, offset: (page - 1) * pageSize });
   const numResults = countRow?.n ?? 0;
   // Only a filter beyond gender can leave out members of the searched gender.
   const narrowed = search.country !== undefined || search.min_age !== undefined || search.max_age !== undefined;
   let similarRows: typeof rows = [];
   if (page === 1 && numResults < pageSize && narrowed) {
-    const shown = rows.map((r) => r.profile.id);
-    similarRows = await db
-      .select({ profile: profiles, mainImage: mainImageColumn })
-      .from(profiles)
-      .where(and(memberSearchWhere(siteId, viewerProfileId, { gender: search.gender }, today), shown.length ? notInArray(profiles.id, shown) : undefined))
-      .orderBy(desc(profiles.createdAt), desc(profiles.id))
-      .limit(pageSize);
+    const byGender = searchValues(siteId, viewerProfileId, { gender: search.gender }, today);
+    similarRows = await searchQueries(db, shapeOf(byGender)).similar.execute({ ...byGender, shown: rows.map((r) => r.profile.id), limit: pageSize });
   }
   const card = (row: (typeof rows)[number]) => toCard(row.profile, mainImageValue(row.mainImage), today);
   return { pageNumber: page, pageSize, numResults, results: rows.map(card), similar: similarRows.map(card) };

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles, sessions, users } from "../db/schema";
+import { preparedPerDatabase } from "../db/prepared";
 
 export const sessionCookieName = "rdv_session";
 export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60; // docs/product.md §9: the auth cookie lasts 30 days
@@ -27,27 +28,21 @@ export type SessionMember = { userId: number; profileId: number; paidUser: boole
  * The session lookup runs on every request with a cookie: built once per database as a prepared query
  * (drizzle builds the SQL once; PostgreSQL plans it once per connection), with the values as placeholders.
  */
-function sessionMemberQuery(db: Db) {
-  return db
+const sessionMemberQuery = preparedPerDatabase((db) =>
+  db
     .select({ userId: sessions.userId, profileId: profiles.id, paidUser: users.paidUser })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), gt(sessions.expiresAt, sql.placeholder("now")), eq(users.siteId, sql.placeholder("siteId"))))
     .limit(1)
-    .prepare("session_member");
-}
-const preparedSessionMember = new WeakMap<Db, ReturnType<typeof sessionMemberQuery>>();
+    .prepare("session_member"),
+);
 
 /** The member of a live session, if they belong to `siteId`: a session of one site is no session on another. */
 export async function sessionMember(db: Db, token: string, secret: string, siteId: number): Promise<SessionMember | null> {
-  let query = preparedSessionMember.get(db);
-  if (!query) {
-    query = sessionMemberQuery(db);
-    preparedSessionMember.set(db, query);
-  }
   // Placeholders skip the column's own encoding: the time goes as ISO 8601, as drizzle sends a timestamptz.
-  const [row] = await query.execute({ tokenHash: hashToken(token, secret), now: new Date().toISOString(), siteId });
+  const [row] = await sessionMemberQuery(db).execute({ tokenHash: hashToken(token, secret), now: new Date().toISOString(), siteId });
   return row ?? null;
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { blocks, profiles } from "../db/schema";
+import type { Bindable } from "../db/prepared";
 
 /*
  * Who may see whom (docs/product.md §4 Likes, §6 Blocked user). One place for the rules every list applies:
@@ -12,7 +13,7 @@ import { blocks, profiles } from "../db/schema";
  */
 
 /** Conditions on `profiles` for listing them to `viewerProfileId` (null: a visitor). */
-export function listableTo(viewerProfileId: number | null): SQL | undefined {
+export function listableTo(viewerProfileId: Bindable<number> | null): SQL | undefined {
   if (viewerProfileId === null) return eq(profiles.invisible, false);
   return and(
     eq(profiles.invisible, false),

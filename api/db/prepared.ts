@@ -1,0 +1,23 @@
+import type { Placeholder } from "drizzle-orm";
+import type { Db } from "./client";
+
+/** A value a query is built with: the value itself, or a placeholder that a prepared query is executed with. */
+export type Bindable<T> = T | Placeholder;
+
+/**
+ * Queries the api runs on most requests, built once per database and shape and then executed with their values as
+ * placeholders (drizzle's prepare). Building a query's SQL from drizzle's builder cost the api more than running it:
+ * 1.8 ms of a logged-in `/members`' 6.4 ms under the profiler (docs/performance.md). `shape` names what changes the
+ * SQL's text (which filters a search has, say); a shape's statement name is the same in every connection, so
+ * PostgreSQL plans each once per connection (api/db/named-statements.ts). Keep the shapes few: each is a statement.
+ */
+export function preparedPerDatabase<Q>(build: (db: Db, shape: string) => Q): (db: Db, shape?: string) => Q {
+  const built = new WeakMap<Db, Map<string, Q>>();
+  return (db, shape = "") => {
+    let shapes = built.get(db);
+    if (!shapes) built.set(db, (shapes = new Map()));
+    let query = shapes.get(shape);
+    if (query === undefined) shapes.set(shape, (query = build(db, shape)));
+    return query;
+  };
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { call, demoAccounts, login, startApi, type Harness } from "./harness";
+
+/**
+ * Issue 28 item 6 (ADR 024): building a query's SQL with drizzle's builder cost the api more than running it, so
+ * the queries of the pages members open most are built once (api/db/prepared.ts) and then only executed. Once
+ * warm, these calls build no query at all: a builder call here means a hot path builds its SQL per request again.
+ */
+let api: Harness;
+let token: string;
+let otherId: number;
+
+const builders = ["select", "selectDistinct", "insert", "update", "delete", "execute"] as const;
+
+/** The query builder calls the api makes on `api.db` while `run` runs. */
+async function buildsDuring(run: () => Promise<void>): Promise<Record<string, number>> {
+  const spies = builders.map((name) => [name, vi.spyOn(api.db, name)] as const);
+  try {
+    await run();
+    return Object.fromEntries(spies.map(([name, spy]) => [name, spy.mock.calls.length]).filter(([, n]) => Number(n) > 0));
+  } finally {
+    for (const [, spy] of spies) spy.mockRestore();
+  }
+}
+
+async function ok(pathname: string, withToken: string | null = token): Promise<void> {
+  const res = await call(api, "GET", pathname, withToken ? { token: withToken } : {});
+  expect(res.status, pathname).toBe(200);
+}
+
+beforeAll(async () => {
+  api = await startApi();
+  token = await login(api.baseUrl, demoAccounts.free.email);
+  const res = await call(api, "GET", "/api/members.php", { token });
+  otherId = ((await res.json()) as { results: { id: number }[] }).results[0]!.id;
+});
+afterAll(async () => {
+  await api?.close();
+});
+
+describe("the hottest pages' api calls build no query once warm", () => {
+  const pages = () => [
+    "/api/members.php?with_user=1",
+    "/api/members.php?with_user=1&gender=female&country=NL&min_age=25&max_age=60",
+    "/api/members.php?with_user=1&page=2",
+    `/api/member.php?with_user=1&id=${otherId}`,
+    "/api/user.php",
+  ];
+
+  it("a member's search (with and without filters), a member page and the member", async () => {
+    for (const page of pages()) await ok(page);
+    expect(await buildsDuring(async () => {
+      for (const page of pages()) await ok(page);
+    })).toEqual({});
+  });
+
+  it("each search shape is its own prepared query: a new filter set is built once, then not again", async () => {
+    const page = "/api/members.php?with_user=1&gender=male&max_age=40";
+    const first = await buildsDuring(() => ok(page));
+    expect(first.select).toBeGreaterThan(0);
+    expect(await buildsDuring(() => ok(page))).toEqual({});
+  });
+});
