@@ -76,6 +76,30 @@ export function apiFor(request: Request, context: AppLoadContext) {
     return headers;
   }
 
+  /**
+   * After a refused connection (that instance never saw the request, so any method may go elsewhere): points `url`
+   * at another api instance (server/api-instances.ts); false when there is none.
+   */
+  function failOver(error: unknown, url: URL): boolean {
+    const other = connectionRefused(error) ? context.apiFailed?.(url.origin) : null;
+    if (!other) return false;
+    const next = new URL(other);
+    url.protocol = next.protocol;
+    url.host = next.host;
+    return true;
+  }
+
+  /** A file or a stream over fetch, asked of the next instance when one refuses the connection; 503 when none answers. */
+  async function fetchFailingOver(url: URL, init: RequestInit): Promise<Response> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fetch(url, init);
+      } catch (error) {
+        if (!(failOver(error, url) && attempt < retry.attempts)) throw serviceUnavailable();
+      }
+    }
+  }
+
   /** A JSON body over kept-alive node:http (server/api-client.ts); a FormData body (a photo upload) through fetch, which writes the multipart. */
   async function send(method: string, url: URL, headers: Record<string, string>, body: unknown, timeoutMs: number): Promise<ApiAnswer> {
     if (!(body instanceof FormData)) {
@@ -109,13 +133,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
         context.upstream.push({ method, path: url.pathname, status: "network_error", ms: Date.now() - t0, attempt });
         response = null;
         // An instance that refused the connection never saw the request: any method goes to another one at once.
-        const other = connectionRefused(error) ? context.apiFailed?.(url.origin) : null;
-        if (other && attempt < retry.attempts) {
-          const next = new URL(other);
-          url.protocol = next.protocol;
-          url.host = next.host;
-          continue;
-        }
+        if (failOver(error, url) && attempt < retry.attempts) continue;
         if (!idempotent) break;
       }
       const delay = retry.baseDelayMs * 2 ** (attempt - 1);
@@ -162,18 +180,14 @@ export function apiFor(request: Request, context: AppLoadContext) {
     delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], body?: unknown) => call("DELETE", path, schema, { query, body }),
     /**
      * A file the api sends for the member (a data export): its response as it is when ok (web streams it on),
-     * else the error result as for `get`. One attempt: a download is not retried.
+     * else the error result as for `get`. A download is not retried; an instance that refused the connection is
+     * passed over for the next, as for `get`.
      */
     file: async (path: string, query: Record<string, string>): Promise<ApiResult<Response>> => {
       const url = new URL(path, context.apiUrl);
       for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-      let response: Response;
       const t0 = Date.now();
-      try {
-        response = await fetch(url, { headers: { ...headersFor(path), Accept: "*/*" }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
-      } catch {
-        throw serviceUnavailable();
-      }
+      const response = await fetchFailingOver(url, { headers: { ...headersFor(path), Accept: "*/*" }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
       context.upstream.push({ method: "GET", path: url.pathname, status: response.status, ms: Date.now() - t0, attempt: 1 });
       if (response.ok) return { ok: true, data: response };
       if (response.status >= 500) throw serviceUnavailable();
@@ -184,16 +198,11 @@ export function apiFor(request: Request, context: AppLoadContext) {
     },
     /**
      * A live stream of the api (server-sent events) passed on as it comes: the upstream request ends when the
-     * browser's does. Null when the api cannot be reached; its refusal (a lapsed session) as the error result.
+     * browser's does. 503 when no api instance can be reached; its refusal (a lapsed session) as the error result.
      */
     stream: async (path: string): Promise<ApiResult<Response>> => {
-      let response: Response;
       const t0 = Date.now();
-      try {
-        response = await fetch(new URL(path, context.apiUrl), { headers: { ...headersFor(path), Accept: "text/event-stream" }, redirect: "manual", signal: request.signal });
-      } catch {
-        throw serviceUnavailable();
-      }
+      const response = await fetchFailingOver(new URL(path, context.apiUrl), { headers: { ...headersFor(path), Accept: "text/event-stream" }, redirect: "manual", signal: request.signal });
       // Until the stream's headers: a stream's own length is the member's visit, not the api's speed.
       context.upstream.push({ method: "GET", path, status: response.status, ms: Date.now() - t0, attempt: 1 });
       if (response.ok) return { ok: true, data: response };
