@@ -10,7 +10,6 @@ import type { Mailer } from "../services/mail";
 import { recordJobRun } from "../metrics";
 import { scheduleJob } from "./schedule";
 
-const minuteMs = 60 * 1000;
 
 export type DataExportJob = {
   /** Runs the queue now (a member just asked); runs already under way take the new request along. */
@@ -93,6 +92,6 @@ export function startDataExportJob(db: Db, options: { dataDir: string; mailer: M
   // Without `periodic` (tests' apps) the queue runs only when a member asks.
   if (!options.periodic) return { kick, stop: () => undefined };
   // The pass for what is left runs once per due time across the api instances (api/jobs/schedule.ts).
-  const scheduled = scheduleJob(db, { job: "data-export", intervalMs: options.intervalMs ?? 5 * minuteMs, logger }, kick);
+  const scheduled = scheduleJob(db, { job: "data-export", intervalMs: options.intervalMs, logger }, kick);
   return { kick, stop: scheduled.stop };
 }

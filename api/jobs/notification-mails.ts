@@ -56,7 +56,7 @@ export function startNotificationMailJob(options: NotificationMailOptions): Noti
   };
   if (!options.periodic) return { runOnce, stop: () => undefined };
   // Once per due time across the api instances (api/jobs/schedule.ts); the claim per mail stays the last word.
-  const scheduled = scheduleJob(options.db, { job: "notification-mails", intervalMs: options.pollMs ?? 60_000, logger: log }, async () => {
+  const scheduled = scheduleJob(options.db, { job: "notification-mails", intervalMs: options.pollMs, logger: log }, async () => {
     await runOnce();
   });
   return { runOnce, stop: scheduled.stop };

@@ -8,6 +8,21 @@ import { jobRuns } from "../db/schema";
 /** This api process, as job_runs names the instance that ran a job (host, process id, and a tag against reused ids). */
 export const instanceName = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
+/**
+ * How often each scheduled job is due, written here only: the api's start (api/main.ts, api/app.ts) multiplies these
+ * by JOB_INTERVAL_SCALE (tests and the scale-out test shorten them), and a job started without an interval uses its own.
+ * The push worker is not here: it wakes on a NOTIFY (api/jobs/push.ts).
+ */
+export const jobIntervalsMs = {
+  "settle-payments": 60_000,
+  "notification-mails": 60_000,
+  "data-export": 5 * 60_000,
+  "erase-deleted-accounts": 60 * 60_000,
+  "sweep-chat-images": 6 * 60 * 60_000,
+  "prune-client-limits": 60 * 60_000,
+} as const;
+export type ScheduledJobName = keyof typeof jobIntervalsMs;
+
 /** How long job_runs keeps its rows. */
 const keepDays = 7;
 
@@ -42,8 +57,9 @@ export type ScheduledJob = { stop: () => void };
  * lands runs the task; the others skip it. A run still going when the next due time comes makes this instance
  * skip that one. The timer does not keep the process alive.
  */
-export function scheduleJob(db: Db, options: { job: string; intervalMs: number; logger: Logger }, task: () => Promise<void>): ScheduledJob {
-  const { job, intervalMs, logger } = options;
+export function scheduleJob(db: Db, options: { job: ScheduledJobName; intervalMs?: number; logger: Logger }, task: () => Promise<void>): ScheduledJob {
+  const { job, logger } = options;
+  const intervalMs = options.intervalMs ?? jobIntervalsMs[job];
   let running = false;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
