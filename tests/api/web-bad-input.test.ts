@@ -1,13 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
 import type { AppLoadContext } from "@remix-run/node";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MembersResponse } from "#contract/members";
 import { apiFor } from "../../app/utils/api.server";
 import { loader as membersLoader } from "../../app/routes/members._index";
 import { demoAccounts, login, sessionCookieName, startApi, type Harness } from "./harness";
+import { webLoadContext } from "./web-context";
 
 /**
  * Hardening item 5, web's side: `/members?country=NL&region=%00` made web call the api 6 times (the api
@@ -27,18 +26,7 @@ afterAll(async () => {
 });
 
 function loadContext(apiUrl: string): AppLoadContext {
-  const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-  return {
-    requestId: "web-bad-input",
-    cspNonce: "",
-    logger: pino({ level: "silent" }, sink),
-    apiUrl,
-    clientIp: "127.0.0.1",
-    upstream: [],
-    forwardSetCookie: () => undefined,
-    memo: new Map(),
-    settingsCacheSeconds: 0,
-  };
+  return webLoadContext("web-bad-input", { apiUrl });
 }
 
 function pageRequest(pathAndQuery: string): Request {

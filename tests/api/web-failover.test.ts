@@ -1,12 +1,11 @@
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
 import type { AppLoadContext } from "@remix-run/node";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor } from "../../app/utils/api.server";
 import { ApiInstances } from "../../server/api-instances";
 import { startApi, type Harness } from "./harness";
+import { webLoadContext } from "./web-context";
 
 /**
  * Scaling out (issue 28 item 5): web's calls to an api instance that refuses the connection go to the next one
@@ -29,19 +28,7 @@ afterAll(async () => {
 });
 
 function contextFor(instances: ApiInstances): AppLoadContext {
-  const sink = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-  return {
-    requestId: "web-failover",
-    cspNonce: "",
-    logger: pino({ level: "silent" }, sink),
-    apiUrl: instances.pick(),
-    apiFailed: (url) => instances.failed(url),
-    clientIp: "127.0.0.1",
-    upstream: [],
-    forwardSetCookie: () => undefined,
-    memo: new Map(),
-    settingsCacheSeconds: 0,
-  };
+  return webLoadContext("web-failover", { apiUrl: instances.pick(), apiFailed: (url) => instances.failed(url) });
 }
 
 const page = new Request("http://localhost/profile/export");
