@@ -2,6 +2,11 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { memberEvents } from "../db/schema";
 
+/*
+ * The channels and the pushed kinds are written in SQL too (emit_member_events, record_member_events);
+ * tests/api/live-events.test.ts checks that the database's functions name the same.
+ */
+
 /**
  * The NOTIFY channel of the event bus (emit_member_events names it too): its payload is "event id:profile id" pairs,
  * comma-separated (listeners read the rows of members with a stream open there).

@@ -6,6 +6,7 @@ import { Settings } from "#contract/settings";
 import { creditLedger, sessions, users } from "../../api/db/schema";
 import { createSession } from "../../api/domain/sessions";
 import { isAway } from "../../api/events/hub";
+import { eventChannel, pushChannel, pushedEventKinds } from "../../api/events/emit";
 import { call, cookieHeader, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
@@ -502,6 +503,26 @@ describe("the stream ends with the session", () => {
     await fence(ofOther, other);
     expect(ofOther.ended).toBe(false);
     expect(ofOther.of("end")).toHaveLength(0);
+  });
+});
+
+describe("the event functions in SQL and the api agree", () => {
+  /** The text of the database's current function (its newest migration's). */
+  async function functionText(signature: string): Promise<string> {
+    const result = (await api.db.execute(sql`select pg_get_functiondef(${signature}::regprocedure) as text`)) as unknown as { rows: { text: string }[] };
+    return result.rows[0]!.text;
+  }
+
+  it("emit_member_events notifies on the channels the api listens to (eventChannel, pushChannel)", async () => {
+    const text = await functionText("emit_member_events(jsonb)");
+    const channels = [...text.matchAll(/pg_notify\('([a-z_]+)'/g)].map((m) => m[1]);
+    expect(new Set(channels)).toEqual(new Set([eventChannel, pushChannel]));
+  });
+
+  it("record_member_events queues pushes for the kinds the push worker sends (pushedEventKinds)", async () => {
+    const text = await functionText("record_member_events(jsonb)");
+    const kinds = /e\.kind IN \(([^)]*)\)/.exec(text)?.[1]?.split(",").map((kind) => kind.trim().replace(/^'|'$/g, ""));
+    expect(kinds).toEqual([...pushedEventKinds]);
   });
 });
 
