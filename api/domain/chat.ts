@@ -81,7 +81,7 @@ async function recipientOf(db: Db, siteId: number, viewerProfileId: number, prof
   return { profileId: row.profileId, name: row.name, profileStatus: row.profileStatus, userStatus: row.userStatus, block };
 }
 
-/** Why a member cannot write to `recipient` now, or null when they can. A send checks the same in SQL (send_message, migration 0025). */
+/** Why a member cannot write to `recipient` now, or null when they can. A send checks the same in SQL (send_message, migration 0025); tests/api/chat.test.ts checks that the two agree. */
 function composerBlock(recipient: Recipient): "recipient_unconfirmed" | "unavailable" | null {
   // docs/product.md §4 Signup: an unconfirmed member (whose profile is disabled until then) cannot be replied to yet.
   if (recipient.userStatus === "not_confirmed") return "recipient_unconfirmed";

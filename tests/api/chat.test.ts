@@ -494,6 +494,27 @@ describe("who can write to whom", () => {
     expect({ composer: chat.composer, messages: chat.conversation?.messages.map((m) => m.id) }).toEqual({ composer: "unavailable", messages: [message.id] });
   });
 
+  it("the composer of an open chat and a send agree on every state of the recipient (composerBlock and send_message both hold the rules)", async () => {
+    const states = [
+      { recipient: "active", user: "active", profile: "active", composer: "open", send: 201 },
+      { recipient: "unconfirmed", user: "not_confirmed", profile: "active", composer: "recipient_unconfirmed", send: 409 },
+      { recipient: "with a disabled profile", user: "active", profile: "disabled", composer: "unavailable", send: 404 },
+      { recipient: "erased", user: "erased", profile: "disabled", composer: "unavailable", send: 404 },
+      { recipient: "deleted", user: "deleted", profile: "disabled", composer: "unavailable", send: 404 },
+    ] as const;
+    const seen = [];
+    for (const state of states) {
+      const a = await newMember({ credits: 2 * cost, paid: true });
+      const b = await newMember();
+      const { message } = await sent(a, b);
+      await api.db.update(users).set({ status: state.user }).where(eq(users.id, b.userId));
+      await api.db.update(profiles).set({ status: state.profile }).where(eq(profiles.id, b.profileId));
+      const composer = (await open(a, `?conversation=${message.conversation_id}`)).composer;
+      seen.push({ recipient: state.recipient, composer, send: (await send(a, b.profileId)).status });
+    }
+    expect(seen).toEqual(states.map(({ recipient, composer, send }) => ({ recipient, composer, send })));
+  });
+
   it("answers 404 for opening a disabled profile or a deleted member by member id when there is no conversation", async () => {
     const a = await newMember();
     const disabled = await newMember();
