@@ -47,7 +47,6 @@ import { startDataExportJob } from "./jobs/data-export";
 import { unsubscribeKeyOf } from "./domain/notifications";
 import { mailEventRoutes, notificationRoutes } from "./http/notifications";
 import { startNotificationMailJob } from "./jobs/notification-mails";
-import { jobIntervalsMs } from "./jobs/schedule";
 import { reportRoutes } from "./http/reports";
 import { staffAccountRoutes } from "./http/staff-accounts";
 import { staffCatalogueRoutes } from "./http/staff-catalogue";
@@ -187,7 +186,7 @@ export function createApiApp(options: {
       logger,
     }),
   );
-  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), periodic: options.dataExportTimer ?? false, intervalMs: jobIntervalsMs["data-export"] * config.JOB_INTERVAL_SCALE });
+  const dataExportJob = startDataExportJob(db, { dataDir: config.DATA_DIR, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), periodic: options.dataExportTimer ?? false, intervalScale: config.JOB_INTERVAL_SCALE });
   app.use(dataExportRoutes({ db, dataDir: config.DATA_DIR, limit, job: dataExportJob, publicUrl: config.PUBLIC_URL }));
 
   app.use(complaintRoutes({ db, mailer, limit }));
@@ -214,7 +213,7 @@ export function createApiApp(options: {
   );
   app.use(notificationRoutes({ db, limit, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET) }));
   if (options.notificationMailTimer) {
-    startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true, pollMs: jobIntervalsMs["notification-mails"] * config.JOB_INTERVAL_SCALE });
+    startNotificationMailJob({ db, mailer, logger, unsubscribeKey: unsubscribeKeyOf(config.SESSION_SECRET), publicUrl: config.PUBLIC_URL, intervalMinutes: config.NOTIFICATION_MAIL_MINUTES, periodic: true, intervalScale: config.JOB_INTERVAL_SCALE });
   }
 
   app.use("/api", (_req, res) => sendError(res, "not_found"));

@@ -15,7 +15,6 @@ import { startClientLimitsPrune } from "./jobs/prune-client-limits";
 import { startPushWorker } from "./jobs/push";
 import { createPushSender, deploymentVapidKeys } from "./services/push";
 import { startSettlePaymentsJob } from "./jobs/settle-payments";
-import { jobIntervalsMs } from "./jobs/schedule";
 import { configuredPaymentProviders } from "./domain/payments/providers";
 import { keepIdleConnections } from "#contract/http";
 
@@ -46,10 +45,9 @@ async function main() {
   const app = createApiApp({ database, config, logger, providers, dataExportTimer: true, notificationMailTimer: true });
   // GET /api/openapi.json's document, built at start (api/openapi/document.ts) rather than by the first request.
   openApiDocument();
-  const every = (ms: number) => ms * config.JOB_INTERVAL_SCALE;
-  startEraseJob(database.db, { dataDir: config.DATA_DIR, logger, intervalMs: every(jobIntervalsMs["erase-deleted-accounts"]) });
-  startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger, intervalMs: every(jobIntervalsMs["sweep-chat-images"]) });
-  startClientLimitsPrune(database.db, { logger, intervalMs: every(jobIntervalsMs["prune-client-limits"]) });
+  startEraseJob(database.db, { dataDir: config.DATA_DIR, logger, intervalScale: config.JOB_INTERVAL_SCALE });
+  startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger, intervalScale: config.JOB_INTERVAL_SCALE });
+  startClientLimitsPrune(database.db, { logger, intervalScale: config.JOB_INTERVAL_SCALE });
   // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,
   // and the settings then report that public key, so browsers subscribe with the key pushes are signed with.
   const keylessSites = config.PUSH_KEYLESS_SITES ?? Boolean(config.VAPID_PUBLIC_KEY);
@@ -63,7 +61,7 @@ async function main() {
     subject: config.VAPID_SUBJECT,
     listen: database.listen,
   });
-  startSettlePaymentsJob(database.db, providers, { logger, intervalMs: every(jobIntervalsMs["settle-payments"]) });
+  startSettlePaymentsJob(database.db, providers, { logger, intervalScale: config.JOB_INTERVAL_SCALE });
   const server = app.listen(config.API_PORT, config.API_HOST, () => {
     logger.info({ port: config.API_PORT, host: config.API_HOST, database: database.kind, mode: config.APP_MODE, sandbox: providers.sandboxEnabled }, "api listening");
   });

@@ -7,9 +7,10 @@ export type Bindable<T> = T | Placeholder;
 /**
  * Queries the api runs on most requests, built once per database and shape and then executed with their values as
  * placeholders (drizzle's prepare). Building a query's SQL from drizzle's builder cost the api more than running it:
- * 1.8 ms of a logged-in `/members`' 6.4 ms under the profiler (docs/performance.md). `shape` names what changes the
- * SQL's text (which filters a search has, say); a shape's statement name is the same in every connection, so
- * PostgreSQL plans each once per connection (api/db/named-statements.ts). Keep the shapes few: each is a statement.
+ * drizzle-orm took 2.08 ms of the api's 6.40 ms busy per logged-in `/members` under the profiler (ADR 024).
+ * `shape` names what changes the SQL's text (which filters a search has, say); a shape's statement name is the same
+ * in every connection, so PostgreSQL plans each once per connection (api/db/named-statements.ts). Keep the shapes
+ * few: each is a statement.
  */
 export function preparedPerDatabase<Q>(build: (db: Db, shape: string) => Q): (db: Db, shape?: string) => Q {
   const built = new WeakMap<Db, Map<string, Q>>();

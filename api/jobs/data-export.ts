@@ -48,7 +48,7 @@ export async function dataExportBacklog(db: Db): Promise<number> {
  * mails each member the link, and deletes zips past their 7 days. Runs when a member asks (kick) and every
  * few minutes for anything left (a restart in between); the timer does not keep the process alive.
  */
-export function startDataExportJob(db: Db, options: { dataDir: string; mailer: Mailer; logger: Logger; unsubscribeKey: Buffer; intervalMs?: number; periodic?: boolean }): DataExportJob {
+export function startDataExportJob(db: Db, options: { dataDir: string; mailer: Mailer; logger: Logger; unsubscribeKey: Buffer; intervalScale?: number; periodic?: boolean }): DataExportJob {
   const logger = options.logger.child({ job: "data-export" });
   let running: Promise<void> | null = null;
   let again = false;
@@ -92,6 +92,6 @@ export function startDataExportJob(db: Db, options: { dataDir: string; mailer: M
   // Without `periodic` (tests' apps) the queue runs only when a member asks.
   if (!options.periodic) return { kick, stop: () => undefined };
   // The pass for what is left runs once per due time across the api instances (api/jobs/schedule.ts).
-  const scheduled = scheduleJob(db, { job: "data-export", intervalMs: options.intervalMs, logger }, kick);
+  const scheduled = scheduleJob(db, { job: "data-export", intervalScale: options.intervalScale, logger }, kick);
   return { kick, stop: scheduled.stop };
 }

@@ -39,9 +39,9 @@ export type NotificationMailOptions = {
   /** Origin template of links (the configured PUBLIC_URL, api/config.ts). */
   publicUrl: string;
   intervalMinutes: number;
-  /** Run every `pollMs` (the api process); tests call runOnce. */
+  /** Runs every jobIntervalsMs["notification-mails"] times this (the api process); tests call runOnce. */
   periodic?: boolean;
-  pollMs?: number;
+  intervalScale?: number;
   batchSize?: number;
 };
 
@@ -56,7 +56,7 @@ export function startNotificationMailJob(options: NotificationMailOptions): Noti
   };
   if (!options.periodic) return { runOnce, stop: () => undefined };
   // Once per due time across the api instances (api/jobs/schedule.ts); the claim per mail stays the last word.
-  const scheduled = scheduleJob(options.db, { job: "notification-mails", intervalMs: options.pollMs, logger: log }, async () => {
+  const scheduled = scheduleJob(options.db, { job: "notification-mails", intervalScale: options.intervalScale, logger: log }, async () => {
     await runOnce();
   });
   return { runOnce, stop: scheduled.stop };

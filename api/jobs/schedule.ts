@@ -9,9 +9,9 @@ import { jobRuns } from "../db/schema";
 export const instanceName = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
 
 /**
- * How often each scheduled job is due, written here only: the api's start (api/main.ts, api/app.ts) multiplies these
- * by JOB_INTERVAL_SCALE (tests and the scale-out test shorten them), and a job started without an interval uses its own.
- * The push worker is not here: it wakes on a NOTIFY (api/jobs/push.ts).
+ * How often each scheduled job is due, written here only. A job's start may pass `intervalScale` (the api passes
+ * JOB_INTERVAL_SCALE: tests and the scale-out test shorten every interval). The push worker is not here: it wakes on
+ * a NOTIFY (api/jobs/push.ts).
  */
 export const jobIntervalsMs = {
   "settle-payments": 60_000,
@@ -52,14 +52,14 @@ async function recordOutcome(db: Db, job: string, dueAt: Date, outcome: "ok" | "
 export type ScheduledJob = { stop: () => void };
 
 /**
- * Runs `task` once per due time (every `intervalMs`, from the epoch) across every api instance on the database:
+ * Runs `task` once per due time (every jobIntervalsMs[job] × intervalScale, from the epoch) across every api instance on the database:
  * each instance wakes at each due time (and at start, for the due time under way), and the one whose claim
  * lands runs the task; the others skip it. A run still going when the next due time comes makes this instance
  * skip that one. The timer does not keep the process alive.
  */
-export function scheduleJob(db: Db, options: { job: ScheduledJobName; intervalMs?: number; logger: Logger }, task: () => Promise<void>): ScheduledJob {
+export function scheduleJob(db: Db, options: { job: ScheduledJobName; intervalScale?: number; logger: Logger }, task: () => Promise<void>): ScheduledJob {
   const { job, logger } = options;
-  const intervalMs = options.intervalMs ?? jobIntervalsMs[job];
+  const intervalMs = jobIntervalsMs[job] * (options.intervalScale ?? 1);
   let running = false;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;

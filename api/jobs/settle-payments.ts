@@ -8,8 +8,8 @@ import { recordJobRun } from "../metrics";
 import { scheduleJob, type ScheduledJob } from "./schedule";
 
 /** Runs the settle pass (docs/payments.md) every minute, once across the api instances (api/jobs/schedule.ts). */
-export function startSettlePaymentsJob(db: Db, providers: PaymentProviders, options: { logger: Logger; intervalMs?: number }): ScheduledJob {
-  return scheduleJob(db, { job: "settle-payments", intervalMs: options.intervalMs, logger: options.logger }, async () => {
+export function startSettlePaymentsJob(db: Db, providers: PaymentProviders, options: { logger: Logger; intervalScale?: number }): ScheduledJob {
+  return scheduleJob(db, { job: "settle-payments", intervalScale: options.intervalScale, logger: options.logger }, async () => {
     const done = await recordJobRun("settle-payments", () => settleAbandonedPayments(db, providers));
     if (done.expired || done.renotified) options.logger.info({ job: "settle-payments", ...done }, "pending payments settled");
   });

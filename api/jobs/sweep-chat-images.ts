@@ -42,8 +42,8 @@ export async function sweepChatImages(db: Db, options: { dataDir: string; minAge
 }
 
 /** Sweeps every 6 hours, once across the api instances (api/jobs/schedule.ts). */
-export function startChatImageSweep(db: Db, options: { dataDir: string; logger: Logger; intervalMs?: number }): ScheduledJob {
-  return scheduleJob(db, { job: "sweep-chat-images", intervalMs: options.intervalMs, logger: options.logger }, async () => {
+export function startChatImageSweep(db: Db, options: { dataDir: string; logger: Logger; intervalScale?: number }): ScheduledJob {
+  return scheduleJob(db, { job: "sweep-chat-images", intervalScale: options.intervalScale, logger: options.logger }, async () => {
     const { removed } = await recordJobRun("sweep-chat-images", () => sweepChatImages(db, { dataDir: options.dataDir }));
     if (removed.length > 0) options.logger.info({ job: "sweep-chat-images", removed: removed.length }, "orphaned chat images removed");
   });
