@@ -14,7 +14,7 @@
  * logins over HTTP (each login hashes a password: 0.4 s of CPU). With `live`, the live stream's members
  * (bench/live-stream.ts) are made the same way on the same site: listeners (no credits) and live senders.
  *
- * Load (`runPaidSends`): `connections` concurrent keep-alive connections, connection c sending as
+ * Load (`runPaidSends`): `connections` concurrent keep-alive connections (bench/keep-alive-client.ts), connection c sending as
  * sender c % senders to the senders 1, 2 and 3 places before and after it (so conversations are written
  * from both ends), each send with its own idempotency key (a UUID, as web's form carries), X-Client-IP
  * one address per sender and X-Forwarded-Host the site, as web forwards them. Unlike autocannon, a run
@@ -29,7 +29,6 @@
  * query).
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import http from "node:http";
 import path from "node:path";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { openDatabase } from "../api/db/client";
@@ -37,6 +36,7 @@ import { creditLedger, messages, profiles, sessions, sites, users } from "../api
 import { seedDemoData } from "../api/db/seed";
 import { hashToken, sessionCookieName, sessionMaxAgeSeconds } from "../api/domain/sessions";
 import { cpuSpent } from "./cpu";
+import { KeepAliveConnection } from "./keep-alive-client";
 
 export type Sender = { userId: number; profileId: number; cookie: string; clientIp: string };
 export type SendersSetup = { siteId: number; siteDomain: string; messageCredits: number; startCredits: number; senders: Sender[] };
@@ -221,7 +221,6 @@ export function stopSends(): void {
 const recipientOffsets = [1, -1, 2, -2, 3, -3];
 
 async function sendPhase(apis: URL[], setup: SendersSetup, options: { seconds: number; connections: number }, createdBySender: number[]): Promise<Phase> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const phase: Phase = { requests: 0, created: 0, createdInTime: 0, statusCodes: {}, errors: 0, timeouts: 0, latencies: [], seconds: options.seconds, drainedSeconds: 0 };
   const { senders } = setup;
   const started = performance.now();
@@ -232,20 +231,16 @@ async function sendPhase(apis: URL[], setup: SendersSetup, options: { seconds: n
     // Several api instances (the bench's --scale): connection c sends to instance c mod n.
     const api = apis[c % apis.length]!;
     if (!sender) return;
-    const headers = {
-      accept: "application/json",
-      "content-type": "application/json",
-      cookie: sender.cookie,
-      "x-client-ip": sender.clientIp,
-      "x-forwarded-host": setup.siteDomain,
-      "x-forwarded-proto": "http",
-    };
+    const client = new KeepAliveConnection(api.hostname, Number(api.port));
+    const head =
+      `POST /api/message.php HTTP/1.1\r\nhost: ${api.host}\r\naccept: application/json\r\ncontent-type: application/json\r\n` +
+      `cookie: ${sender.cookie}\r\nx-client-ip: ${sender.clientIp}\r\nx-forwarded-host: ${setup.siteDomain}\r\nx-forwarded-proto: http\r\n`;
     for (let n = c; performance.now() < deadline && !stopped; n++) {
       const to = senders[(index + (recipientOffsets[n % recipientOffsets.length] ?? 1) + senders.length * 4) % senders.length];
       const body = JSON.stringify({ to: to?.profileId, body: `Bench message ${n} from sender ${index + 1}`, key: randomUUID() });
       const t0 = performance.now();
       try {
-        const status = await post(agent, api, headers, body);
+        const status = await client.request(head, body);
         const t1 = performance.now();
         phase.latencies.push(t1 - t0);
         phase.requests += 1;
@@ -260,29 +255,12 @@ async function sendPhase(apis: URL[], setup: SendersSetup, options: { seconds: n
         if (error instanceof Error && error.message === "timeout") phase.timeouts += 1;
       }
     }
+    client.close();
   };
   await Promise.all(Array.from({ length: options.connections }, (_, c) => connection(c)));
   phase.drainedSeconds = (performance.now() - started) / 1000;
   if (stopped) phase.seconds = Math.min(phase.seconds, phase.drainedSeconds);
-  agent.destroy();
   return phase;
-}
-
-/** POSTs one message; resolves with the status once the whole answer has arrived. */
-function post(agent: http.Agent, api: URL, headers: Record<string, string>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { agent, host: api.hostname, port: api.port, path: "/api/message.php", method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, timeout: 30_000 },
-      (response) => {
-        response.on("data", () => undefined);
-        response.on("end", () => resolve(response.statusCode ?? 0));
-        response.on("error", reject);
-      },
-    );
-    request.on("timeout", () => request.destroy(new Error("timeout")));
-    request.on("error", reject);
-    request.end(body);
-  });
 }
 
 function percentile(sorted: number[], p: number): number {
