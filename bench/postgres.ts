@@ -51,7 +51,10 @@ export async function createScratchDatabase(url: string): Promise<{ url: string;
 
 export type PgbenchResult =
   | {
+      /** The mean of the runs' rates. */
       tps: number;
+      /** Each run's rate, in order: one just before the paid sends and one just after (bench/run.ts). */
+      runsTps: number[];
       clients: number;
       seconds: number;
       scale: number;
@@ -61,48 +64,76 @@ export type PgbenchResult =
     }
   | { error: string };
 
+type PgbenchRun = { tps: number; latencyMs: number | null; postgresCpuMs: number | null; windowSeconds: number };
+
 /**
  * pgbench's TPC-B-like transaction (BEGIN, 3 UPDATEs, a SELECT and an INSERT, COMMIT) on a scratch database of the
- * server at `url`: `pgbench -i -s scale`, then `pgbench -c clients -j 2 -T seconds`. The rate a plain client reaches
- * on this machine and server is what the paid sends are compared with. An error (no pgbench on the PATH) is
- * reported, not thrown: the rest of the bench stands without it.
+ * server at `url`: `pgbench -i -s scale` once, then `pgbench -c clients -j 2 -T seconds` each time `run` is called.
+ * The rate a plain client reaches on this machine and server is what the paid sends are compared with; the bench runs
+ * it just before and just after the sends and compares with the mean, so that the machine's slower and faster spells
+ * (other work on a shared machine moved pgbench's rate by 30% between minutes) weigh on both sides alike. An error
+ * (no pgbench on the PATH) is reported, not thrown: the rest of the bench stands without it.
  */
-export async function runPgbench(url: string, options: { clients: number; seconds: number; scale: number }): Promise<PgbenchResult> {
-  const run = promisify(execFile);
+export async function pgbenchYardstick(url: string, options: { clients: number; seconds: number; scale: number }): Promise<{ run: () => Promise<void>; result: () => PgbenchResult; drop: () => Promise<void> }> {
+  const exec = promisify(execFile);
+  const runs: PgbenchRun[] = [];
+  let failure: string | null = null;
+  const failed = (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    failure = /ENOENT/.test(message) ? "pgbench is not installed (Debian: apt-get install postgresql-client)" : (message.split("\n")[0] ?? message);
+  };
   let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | null = null;
   try {
     scratch = await createScratchDatabase(url);
     // The URL itself as pgbench's database (libpq expands it): the same host, port or Unix socket (`?host=/dir`),
     // user and password as the api connects with.
-    const database = scratch.url;
-    await run("pgbench", ["-i", "-q", "-s", String(options.scale), database]);
-    log(`pgbench: TPC-B, ${options.clients} clients, ${options.seconds} s, scale ${options.scale}...`);
-    const running = run("pgbench", ["-c", String(options.clients), "-j", "2", "-T", String(options.seconds), database]);
-    // PostgreSQL's CPU from 1 s in to 1 s before the end, while pgbench's backends are all up, at the run's rate.
-    const windowSeconds = options.seconds - 2;
-    let postgresMs: number | null = null;
-    if (windowSeconds > 0) {
-      await sleep(1000);
-      const before = postgresCpu();
-      await sleep(windowSeconds * 1000);
-      postgresMs = cpuSpent(before, postgresCpu());
-    }
-    const { stdout } = await running;
-    const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
-    const latency = /latency average = ([\d.]+) ms/.exec(stdout)?.[1];
-    if (!tps) return { error: `no tps in pgbench's output: ${stdout.slice(-300)}` };
-    return {
-      tps: Number(tps),
-      clients: options.clients,
-      seconds: options.seconds,
-      scale: options.scale,
-      latencyMs: latency ? Number(latency) : null,
-      postgresCpuMsPerTransaction: postgresMs === null ? null : postgresMs / (Number(tps) * windowSeconds),
-    };
+    await exec("pgbench", ["-i", "-q", "-s", String(options.scale), scratch.url]);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { error: /ENOENT/.test(message) ? "pgbench is not installed (Debian: apt-get install postgresql-client)" : message.split("\n")[0] ?? message };
-  } finally {
-    await scratch?.drop().catch(() => undefined);
+    failed(error);
   }
+  const database = scratch?.url;
+  return {
+    run: async () => {
+      if (failure || !database) return;
+      try {
+        log(`pgbench: TPC-B, ${options.clients} clients, ${options.seconds} s, scale ${options.scale}...`);
+        const running = exec("pgbench", ["-c", String(options.clients), "-j", "2", "-T", String(options.seconds), database]);
+        // PostgreSQL's CPU from 1 s in to 1 s before the end, while pgbench's backends are all up, at the run's rate.
+        const windowSeconds = options.seconds - 2;
+        let postgresMs: number | null = null;
+        if (windowSeconds > 0) {
+          await sleep(1000);
+          const before = postgresCpu();
+          await sleep(windowSeconds * 1000);
+          postgresMs = cpuSpent(before, postgresCpu());
+        }
+        const { stdout } = await running;
+        const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
+        const latency = /latency average = ([\d.]+) ms/.exec(stdout)?.[1];
+        if (!tps) failure = `no tps in pgbench's output: ${stdout.slice(-300)}`;
+        else runs.push({ tps: Number(tps), latencyMs: latency ? Number(latency) : null, postgresCpuMs: postgresMs, windowSeconds });
+      } catch (error) {
+        failed(error);
+      }
+    },
+    result: () => {
+      if (failure) return { error: failure };
+      if (runs.length === 0) return { error: "pgbench did not run" };
+      const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+      const latencies = runs.flatMap((r) => (r.latencyMs === null ? [] : [r.latencyMs]));
+      const perTransaction = runs.flatMap((r) => (r.postgresCpuMs === null ? [] : [r.postgresCpuMs / (r.tps * r.windowSeconds)]));
+      return {
+        tps: mean(runs.map((r) => r.tps)),
+        runsTps: runs.map((r) => r.tps),
+        clients: options.clients,
+        seconds: options.seconds,
+        scale: options.scale,
+        latencyMs: latencies.length ? mean(latencies) : null,
+        postgresCpuMsPerTransaction: perTransaction.length ? mean(perTransaction) : null,
+      };
+    },
+    drop: async () => {
+      await scratch?.drop().catch(() => undefined);
+    },
+  };
 }

@@ -52,7 +52,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bareRemixBuild } from "./bare-remix/paths";
 import { serviceNodeFlags } from "../scripts/start-env";
-import { createScratchDatabase, describeDatabase, runPgbench, type PgbenchResult } from "./postgres";
+import { createScratchDatabase, describeDatabase, pgbenchYardstick, type PgbenchResult } from "./postgres";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
 import { cpuMs, postgresCpu, waitForIdle } from "./cpu";
 import { measure, stopRunning, warmUp, type LoadResult } from "./load";
@@ -152,7 +152,15 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 type Target = { name: string; url: string; headers: Record<string, string>; type: RegExp; servers: string[] };
 type DatabaseKind = "pglite" | "postgres";
-type SetResult = { load: LoadResult[]; paidSends: PaidSendsResult; liveStream: LiveStreamResult | null; pages: FirstLoad[]; output: ReturnType<ProcessGroup["output"]> };
+type SetResult = {
+  load: LoadResult[];
+  paidSends: PaidSendsResult;
+  liveStream: LiveStreamResult | null;
+  pages: FirstLoad[];
+  output: ReturnType<ProcessGroup["output"]>;
+  /** The PostgreSQL set's yardstick: pgbench just before and just after the paid sends. */
+  pgbench: PgbenchResult | null;
+};
 type LiveSettings = { sends: number; seconds: number };
 
 const bareRemixName = "bare Remix";
@@ -184,6 +192,8 @@ async function measureSet(
     targets: string[] | null;
     /** --no-live: skip the live stream rows. */
     withLive: boolean;
+    /** The PostgreSQL server to run pgbench on (a scratch database of its own), around the paid sends; null: none. */
+    pgbenchUrl: string | null;
   },
 ): Promise<SetResult> {
   const { seconds, warmupSeconds, connections } = options;
@@ -298,8 +308,16 @@ async function measureSet(
       group.check();
     }
 
-    log(`${kind}: paid sends: ${warmupSeconds} s warm-up + ${seconds} s, ${paidSenders} senders on ${connections} connections...`);
     const apiPid = group.pid("api");
+    // The server's own yardstick in the same run (issue 28): pgbench's TPC-B at 50 clients, scale 5, just before and
+    // just after the paid sends, so that both see the machine as it was then (bench/postgres.ts).
+    const yardstick = options.pgbenchUrl ? await pgbenchYardstick(options.pgbenchUrl, { clients: 50, seconds, scale: 5 }) : null;
+    if (yardstick) {
+      cleanups.push(yardstick.drop);
+      await waitForIdle([apiPid]);
+      await yardstick.run();
+    }
+    log(`${kind}: paid sends: ${warmupSeconds} s warm-up + ${seconds} s, ${paidSenders} senders on ${connections} connections...`);
     const paidSends = await runPaidSends(api, senders, {
       seconds,
       warmupSeconds,
@@ -312,6 +330,12 @@ async function measureSet(
       postgresCpu: kind === "postgres" ? postgresCpu : undefined,
     });
     group.check();
+    if (yardstick) {
+      await waitForIdle([apiPid]);
+      await yardstick.run();
+      await yardstick.drop();
+    }
+    const pgbench = yardstick?.result() ?? null;
 
     async function measureLiveStream(): Promise<LiveStreamResult> {
       if (!liveSetup) throw new Error("bench: the live stream's members were not prepared");
@@ -352,7 +376,7 @@ async function measureSet(
       liveStream.accounting = await checkAccounting(location, liveSetup.senders, liveStream);
       log(`${kind}: live sends: ${liveStream.accounting.summary}`);
     }
-    return { load, paidSends, liveStream, pages, output };
+    return { load, paidSends, liveStream, pages, output, pgbench };
   } finally {
     log(`${kind}: stopping the servers...`);
     await group.stopAll();
@@ -387,16 +411,14 @@ async function main(): Promise<number> {
 
   try {
     const settings = { seconds, warmupSeconds, connections, live, targets: flags.targets, withLive: flags.live };
-    const pglite = flags.sets.includes("pglite") ? await measureSet("pglite", { databaseUrl: null, withBareExpress: true, withFirstLoad: true, ...settings }) : null;
+    const pglite = flags.sets.includes("pglite") ? await measureSet("pglite", { databaseUrl: null, withBareExpress: true, withFirstLoad: true, pgbenchUrl: null, ...settings }) : null;
     let postgres: SetResult | null = null;
-    let pgbench: PgbenchResult | null = null;
     if (postgresUrl && flags.sets.includes("postgres")) {
       const scratch = await createScratchDatabase(postgresUrl);
       cleanups.push(scratch.drop);
-      postgres = await measureSet("postgres", { databaseUrl: scratch.url, withBareExpress: false, withFirstLoad: false, ...settings });
-      // The server's own yardstick in the same run: pgbench's TPC-B at 50 clients, scale 5 (issue 28).
-      pgbench = await runPgbench(postgresUrl, { clients: 50, seconds, scale: 5 });
+      postgres = await measureSet("postgres", { databaseUrl: scratch.url, withBareExpress: false, withFirstLoad: false, pgbenchUrl: postgresUrl, ...settings });
     }
+    const pgbench = postgres?.pgbench ?? null;
     const scale =
       postgresUrl && flags.scale
         ? await measureScale(
@@ -585,7 +607,10 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
   if ("error" in pgbench) lines.push(`  pgbench: ${pgbench.error}`);
   else {
     const share = set.paidSends.sendsPerSec / pgbench.tps;
-    lines.push(`  pgbench TPC-B (-c ${pgbench.clients} -T ${pgbench.seconds}, scale ${pgbench.scale}): ${pgbench.tps.toFixed(0)} tps`);
+    lines.push(
+      `  pgbench TPC-B (-c ${pgbench.clients} -T ${pgbench.seconds}, scale ${pgbench.scale}): ${pgbench.tps.toFixed(0)} tps ` +
+        `(the mean of ${pgbench.runsTps.map((tps) => tps.toFixed(0)).join(" just before and ")} just after the paid sends)`,
+    );
     lines.push(`  paid sends: ${set.paidSends.sendsPerSec.toFixed(0)}/s = ${(share * 100).toFixed(1)}% of pgbench's rate (aim ≥ 40%) ${share >= 0.4 ? "met" : "MISSED"}; accounting ${set.paidSends.accounting?.exact ? "exact" : "NOT exact"}`);
     // Where the machine's CPU goes: both runs keep the 2 cores busy, so the rates compare the CPU each operation costs.
     const fixed = (ms: number | null | undefined) => (ms === null || ms === undefined ? "n/a" : ms.toFixed(2));
