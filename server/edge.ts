@@ -58,13 +58,47 @@ export function closeOnceAnswered(req: Request, res: Response): void {
   else res.once("finish", () => lingeringClose(req.socket));
 }
 
+/** A refused body of at most this many bytes is read (and dropped) before the answer, as Go's net/http reads up to 256 KB a handler left unread. */
+export const drainedBodyBytes = 256 * 1024;
+/** How long a refusal waits for such a body before it answers anyway. */
+const drainWaitMs = 2000;
+
+/**
+ * Runs `answer` once a refused request's declared body of at most drainedBodyBytes has arrived, read and dropped;
+ * at once for a larger body, one without a length, or one already read. A client that writes its whole body before
+ * it reads (Playwright's, node's own) would otherwise meet the answer and its FIN while still writing: node's client
+ * then fails the rest of its write with EPIPE and never reads the answer (the web fuzz test's flake of 2026-12-04,
+ * a form just over 64 KB). A larger body is refused from its headers, as before, and its connection closed.
+ */
+export function answerAfterSmallBody(req: Request, answer: () => void): void {
+  const length = Number(req.get("content-length"));
+  if (!(length > 0 && length <= drainedBodyBytes) || req.complete || req.readableEnded) return answer();
+  let answered = false;
+  const once = () => {
+    if (answered) return;
+    answered = true;
+    clearTimeout(timer);
+    answer();
+  };
+  const timer = setTimeout(once, drainWaitMs);
+  req.once("end", once);
+  req.once("error", once);
+  req.once("close", once);
+  req.resume();
+}
+
 /** web's own answer: the security headers of data, the api's JSON error shape on /api, plain text on a page; `close` when a body may be left unread. */
 export function edgeAnswer(req: Request, res: Response, status: number, options: { close?: boolean } = {}): void {
-  res.set(dataAnswerHeaders);
-  if (options.close) closeAfterAnswer(req, res);
-  const body = errorBody(status);
-  if (isApiPath(req.originalUrl)) res.status(status).json(body);
-  else res.status(status).type("text/plain").send(body.message);
+  const send = () => {
+    if (res.headersSent) return;
+    res.set(dataAnswerHeaders);
+    if (options.close) closeAfterAnswer(req, res);
+    const body = errorBody(status);
+    if (isApiPath(req.originalUrl)) res.status(status).json(body);
+    else res.status(status).type("text/plain").send(body.message);
+  };
+  if (options.close) answerAfterSmallBody(req, send);
+  else send();
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { photoMaxBytes } from "#contract/photos";
 import { splitLocale } from "../app/utils/paths";
+import { answerAfterSmallBody } from "./edge";
 
 /**
  * What every request that changes something must pass before a route sees it (docs/security.md):
@@ -112,8 +113,9 @@ declare module "express-serve-static-core" {
 
 /**
  * A refused page request is answered by the error page in the visitor's language: it is turned into
- * a GET of the refused route (app/routes/refused.tsx), which renders the status. The rest of
- * the body is never read: the connection closes after the answer.
+ * a GET of the refused route (app/routes/refused.tsx), which renders the status. A body of at most
+ * 256 KB is read and dropped first (edge.ts answerAfterSmallBody); a larger one is never read. The
+ * connection closes after the answer.
  */
 export function pageRequestGuard(req: Request, res: Response, next: NextFunction): void {
   const refusal = refusalOf(req, "page");
@@ -124,7 +126,7 @@ export function pageRequestGuard(req: Request, res: Response, next: NextFunction
   const { locale } = splitLocale(req.path);
   req.method = "GET";
   req.url = req.originalUrl = `${locale ? `/${locale}` : ""}/refused`;
-  next();
+  answerAfterSmallBody(req, () => next());
 }
 
 /** The same refusals for browser calls that web passes to the api, answered in the api's error shape. */
@@ -139,5 +141,5 @@ export function apiRequestGuard(req: Request, res: Response, next: NextFunction)
       : refusal.status === 413
         ? { error: "request_too_large", message: "This request is too large." }
         : { error: "validation_failed", message: "Please check the highlighted fields." };
-  res.status(refusal.status).json(body);
+  answerAfterSmallBody(req, () => res.status(refusal.status).json(body));
 }
