@@ -20,7 +20,8 @@ function refuse(req: Request, res: Response, reason: "declared_too_large" | "str
 /**
  * The api's body caps per route (contract/body-limits.ts), applied before a byte reaches the api, for
  * every method and whether or not the route checks the origin. A declared Content-Length over the cap:
- * 413 at once, the connection closes, the body is never read. A body without a length (chunked) is
+ * 413, the connection closes; a body of at most 256 KB is read and dropped before the answer (edge.ts
+ * answerAfterSmallBody), a larger one is never read. A body without a length (chunked) is
  * counted as it streams through the proxy; past the cap it is cut off: 413 (or the api's answer, if it came
  * first, finished), the api's request destroyed.
  */

@@ -68,11 +68,12 @@ const drainWaitMs = 2000;
  * at once for a larger body, one without a length, or one already read. A client that writes its whole body before
  * it reads (Playwright's, node's own) would otherwise meet the answer and its FIN while still writing: node's client
  * then fails the rest of its write with EPIPE and never reads the answer (the web fuzz test's flake of 2026-12-04,
- * a form just over 64 KB). A larger body is refused from its headers, as before, and its connection closed.
+ * a form just over 64 KB). A larger body is refused from its headers, as before, and its connection closed; so is a
+ * request whose body a parser already ended or gave up on.
  */
 export function answerAfterSmallBody(req: Request, answer: () => void): void {
   const length = Number(req.get("content-length"));
-  if (!(length > 0 && length <= drainedBodyBytes) || req.complete || req.readableEnded) return answer();
+  if (!(length > 0 && length <= drainedBodyBytes) || req.complete || req.readableEnded || req.destroyed) return answer();
   let answered = false;
   const once = () => {
     if (answered) return;
