@@ -59,7 +59,7 @@ export function closeOnceAnswered(req: Request, res: Response): void {
 }
 
 /** A refused body of at most this many bytes is read (and dropped) before the answer, as Go's net/http reads up to 256 KB a handler left unread. */
-export const drainedBodyBytes = 256 * 1024;
+const drainedBodyBytes = 256 * 1024;
 /** How long a refusal waits for such a body before it answers anyway. */
 const drainWaitMs = 2000;
 

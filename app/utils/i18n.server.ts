@@ -41,7 +41,7 @@ export function instanceFor(locale: Locale): I18n {
 }
 
 /** The most texts a locale's instance remembers (keys come from the code, but a key may be built from a value). */
-export const rememberedTextsPerLocale = 5000;
+const rememberedTextsPerLocale = 5000;
 
 /**
  * A locale's texts without values to put in (no count, context or interpolation) are the same on every render, and

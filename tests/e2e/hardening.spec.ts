@@ -1,6 +1,7 @@
 import { connect } from "node:net";
 import { request as playwrightRequest, type APIRequestContext } from "@playwright/test";
 import { signUp } from "./accounts-support";
+import { serverLogLines } from "./server-log";
 import { accounts, expect, expectPath, login, sameOrigin, test } from "./fixtures";
 
 /**
@@ -51,7 +52,8 @@ test.describe("requests refused before any route reads them", () => {
    * refuses the request from its headers. The answer and its FIN then came first, and node's client failed the rest
    * of its write with EPIPE instead of reading the 413 (the web fuzz test's flake of 2026-12-04, a form just over
    * 64 KB). web now reads a refused body of up to 256 KB before it answers (server/edge.ts answerAfterSmallBody).
-   * Here the client sends the headers, waits long enough for an answer from the headers alone, then the body.
+   * Here the client sends the headers, waits until web has logged the refusal (an answer from the headers alone
+   * would be on its way then), and only then sends the body.
    */
   test("a refused form body just over the limit is read before the answer, so a client still sending gets its 413", async ({ baseURL }) => {
     const port = Number(new URL(baseURL!).port);
@@ -62,8 +64,11 @@ test.describe("requests refused before any route reads them", () => {
     socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
     socket.on("data", (chunk: Buffer) => received.push(chunk));
     const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
-    socket.write([`POST /login HTTP/1.1`, `Host: localhost:${port}`, `Origin: ${baseURL}`, `Content-Type: ${formType["Content-Type"]}`, `Content-Length: ${body.length}`, "", ""].join("\r\n"));
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const requestId = `refused-body-${Date.now()}`;
+    socket.write(
+      [`POST /login HTTP/1.1`, `Host: localhost:${port}`, `Origin: ${baseURL}`, `X-Request-Id: ${requestId}`, `Content-Type: ${formType["Content-Type"]}`, `Content-Length: ${body.length}`, "", ""].join("\r\n"),
+    );
+    await expect.poll(() => serverLogLines().some((line) => line.includes(requestId) && line.includes("request refused")), { message: "web's refusal in its log" }).toBe(true);
     expect(received, "no answer before the body").toEqual([]);
     socket.write(body);
     await closed;
