@@ -37,6 +37,7 @@ import { seedDemoData } from "../api/db/seed";
 import { hashToken, sessionCookieName, sessionMaxAgeSeconds } from "../api/domain/sessions";
 import { cpuSpent } from "./cpu";
 import { KeepAliveConnection } from "./keep-alive-client";
+import { walPerOperation, type WalCounters } from "./postgres";
 
 export type Sender = { userId: number; profileId: number; cookie: string; clientIp: string };
 export type SendersSetup = { siteId: number; siteDomain: string; messageCredits: number; startCredits: number; senders: Sender[] };
@@ -185,6 +186,8 @@ export type PaidSendsResult = {
   cpuMsPerSend: Record<string, number | null>;
   /** PostgreSQL's CPU time (a server on this machine, bench/cpu.ts postgresCpu) during the measured run / its answers. */
   postgresCpuMsPerSend: number | null;
+  /** The WAL the server wrote during the measured run / its answers (bench/postgres.ts walCounters), on PostgreSQL. */
+  walPerSend: WalCounters | null;
   /** The bench's own CPU time (the load generator) during the measured run / its answers. */
   loadGeneratorCpuMsPerSend: number | null;
   loadGeneratorCpuPercent: number | null;
@@ -283,6 +286,8 @@ export async function runPaidSends(
     cpu: () => number | null;
     /** A PostgreSQL server's processes' CPU (bench/cpu.ts postgresCpu), when the api's database is one on this machine. */
     postgresCpu?: () => Map<number, number> | null;
+    /** The server's WAL counters (bench/postgres.ts walCounters), when the api's database is PostgreSQL. */
+    wal?: () => Promise<WalCounters | null>;
   },
 ): Promise<PaidSendsResult> {
   const api = (Array.isArray(apiUrl) ? apiUrl : [apiUrl]).map((url) => new URL(url));
@@ -292,11 +297,13 @@ export async function runPaidSends(
   await options.beforeMeasure();
   const cpuBefore = options.cpu();
   const postgresBefore = options.postgresCpu?.() ?? null;
+  const walBefore = (await options.wal?.()) ?? null;
   const ownBefore = process.cpuUsage();
   const run = await sendPhase(api, setup, { seconds: options.seconds, connections: options.connections }, createdBySender);
   const cpuAfter = options.cpu();
   const postgresMs = cpuSpent(postgresBefore, options.postgresCpu?.() ?? null);
   const own = process.cpuUsage(ownBefore);
+  const walAfter = (await options.wal?.()) ?? null;
   const sorted = [...run.latencies].sort((a, b) => a - b);
   const average = sorted.length ? sorted.reduce((a, b) => a + b, 0) / sorted.length : 0;
   return {
@@ -314,6 +321,7 @@ export async function runPaidSends(
     timeouts: run.timeouts + (warmup?.timeouts ?? 0),
     cpuMsPerSend: { api: cpuBefore === null || cpuAfter === null || run.requests === 0 ? null : (cpuAfter - cpuBefore) / run.requests },
     postgresCpuMsPerSend: postgresMs === null || run.requests === 0 ? null : postgresMs / run.requests,
+    walPerSend: walPerOperation(walBefore, walAfter, run.requests),
     loadGeneratorCpuMsPerSend: run.requests === 0 ? null : (own.user + own.system) / 1000 / run.requests,
     loadGeneratorCpuPercent: ((own.user + own.system) / 1000 / (run.drainedSeconds * 1000)) * 100,
     createdTotal: createdBySender.reduce((a, b) => a + b, 0),

@@ -48,6 +48,36 @@ export async function createScratchDatabase(url: string): Promise<{ url: string;
   return { url: scratch.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name}`) };
 }
 
+/** The server's WAL counters (pg_stat_wal, PostgreSQL 14 and later), which count for the whole server. */
+export type WalCounters = { records: number; fullPageImages: number; bytes: number };
+
+/**
+ * pg_stat_wal read on a connection of its own, or null (a server before 14, or none answering). The counters are the
+ * whole server's: their difference over a phase in which the bench's load is the only work is what that load wrote.
+ */
+export async function walCounters(url: string): Promise<WalCounters | null> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ wal_records: string; wal_fpi: string; wal_bytes: string }>("SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal");
+    const row = rows[0];
+    return row ? { records: Number(row.wal_records), fullPageImages: Number(row.wal_fpi), bytes: Number(row.wal_bytes) } : null;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** What one of `operations` wrote to the WAL on average between two readings of the counters. */
+export function walPerOperation(before: WalCounters | null, after: WalCounters | null, operations: number): WalCounters | null {
+  if (!before || !after || !(operations > 0)) return null;
+  return {
+    records: (after.records - before.records) / operations,
+    fullPageImages: (after.fullPageImages - before.fullPageImages) / operations,
+    bytes: (after.bytes - before.bytes) / operations,
+  };
+}
 
 export type PgbenchResult =
   | {
@@ -61,10 +91,12 @@ export type PgbenchResult =
       latencyMs: number | null;
       /** PostgreSQL's CPU a transaction (a server on this machine), sampled while pgbench's connections are open. */
       postgresCpuMsPerTransaction: number | null;
+      /** The WAL a transaction wrote, over the same window (the mean of the runs). */
+      walPerTransaction: WalCounters | null;
     }
   | { error: string };
 
-type PgbenchRun = { tps: number; latencyMs: number | null; postgresCpuMs: number | null; windowSeconds: number };
+type PgbenchRun = { tps: number; latencyMs: number | null; postgresCpuMs: number | null; windowSeconds: number; wal: WalCounters | null };
 
 /**
  * pgbench's TPC-B-like transaction (BEGIN, 3 UPDATEs, a SELECT and an INSERT, COMMIT) on a scratch database of the
@@ -101,17 +133,24 @@ export async function pgbenchYardstick(url: string, options: { clients: number; 
         // PostgreSQL's CPU from 1 s in to 1 s before the end, while pgbench's backends are all up, at the run's rate.
         const windowSeconds = options.seconds - 2;
         let postgresMs: number | null = null;
+        let walBefore: WalCounters | null = null;
+        let walAfter: WalCounters | null = null;
         if (windowSeconds > 0) {
           await sleep(1000);
           const before = postgresCpu();
+          walBefore = await walCounters(url);
           await sleep(windowSeconds * 1000);
           postgresMs = cpuSpent(before, postgresCpu());
+          walAfter = await walCounters(url);
         }
         const { stdout } = await running;
         const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
         const latency = /latency average = ([\d.]+) ms/.exec(stdout)?.[1];
         if (!tps) failure = `no tps in pgbench's output: ${stdout.slice(-300)}`;
-        else runs.push({ tps: Number(tps), latencyMs: latency ? Number(latency) : null, postgresCpuMs: postgresMs, windowSeconds });
+        else {
+          const transactions = Number(tps) * windowSeconds;
+          runs.push({ tps: Number(tps), latencyMs: latency ? Number(latency) : null, postgresCpuMs: postgresMs, windowSeconds, wal: walPerOperation(walBefore, walAfter, transactions) });
+        }
       } catch (error) {
         failed(error);
       }
@@ -130,10 +169,17 @@ export async function pgbenchYardstick(url: string, options: { clients: number; 
         scale: options.scale,
         latencyMs: latencies.length ? mean(latencies) : null,
         postgresCpuMsPerTransaction: perTransaction.length ? mean(perTransaction) : null,
+        walPerTransaction: meanWal(runs.flatMap((r) => (r.wal ? [r.wal] : []))),
       };
     },
     drop: async () => {
       await scratch?.drop().catch(() => undefined);
     },
   };
+}
+
+function meanWal(samples: WalCounters[]): WalCounters | null {
+  if (samples.length === 0) return null;
+  const mean = (pick: (w: WalCounters) => number) => samples.reduce((sum, w) => sum + pick(w), 0) / samples.length;
+  return { records: mean((w) => w.records), fullPageImages: mean((w) => w.fullPageImages), bytes: mean((w) => w.bytes) };
 }

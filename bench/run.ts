@@ -52,7 +52,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { bareRemixBuild } from "./bare-remix/paths";
 import { serviceNodeFlags } from "../scripts/start-env";
-import { createScratchDatabase, describeDatabase, pgbenchYardstick, type PgbenchResult } from "./postgres";
+import { createScratchDatabase, describeDatabase, pgbenchYardstick, walCounters, type PgbenchResult, type WalCounters } from "./postgres";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
 import { cpuMs, postgresCpu, waitForIdle } from "./cpu";
 import { measure, stopRunning, warmUp, type LoadResult } from "./load";
@@ -328,6 +328,7 @@ async function measureSet(
       },
       cpu: () => cpuMs(apiPid),
       postgresCpu: kind === "postgres" ? postgresCpu : undefined,
+      wal: kind === "postgres" && options.pgbenchUrl ? () => walCounters(options.pgbenchUrl as string) : undefined,
     });
     group.check();
     if (yardstick) {
@@ -612,13 +613,17 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
         `(the mean of ${pgbench.runsTps.map((tps) => tps.toFixed(0)).join(" just before and ")} just after the paid sends)`,
     );
     lines.push(`  paid sends: ${set.paidSends.sendsPerSec.toFixed(0)}/s = ${(share * 100).toFixed(1)}% of pgbench's rate (aim ≥ 40%) ${share >= 0.4 ? "met" : "MISSED"}; accounting ${set.paidSends.accounting?.exact ? "exact" : "NOT exact"}`);
-    // Where the machine's CPU goes: both runs keep the 2 cores busy, so the rates compare the CPU each operation costs.
+    // Where the time goes: the CPU each operation costs, and what it writes to the WAL, whose flushes at commit are what
+    // the sends wait on when the cores are not all busy (docs/performance.md).
     const fixed = (ms: number | null | undefined) => (ms === null || ms === undefined ? "n/a" : ms.toFixed(2));
     const sends = set.paidSends;
     lines.push(
       `  CPU ms a paid send: PostgreSQL ${fixed(sends.postgresCpuMsPerSend)}, api ${fixed(sends.cpuMsPerSend.api)}, load generator ${fixed(sends.loadGeneratorCpuMsPerSend)}; ` +
         `a TPC-B transaction: PostgreSQL ${fixed(pgbench.postgresCpuMsPerTransaction)} (pgbench's client not counted)`,
     );
+    const wal = (w: WalCounters | null) =>
+      w ? `${(w.bytes / 1000).toFixed(2)} kB in ${w.records.toFixed(1)} records (${w.fullPageImages.toFixed(2)} full-page images)` : "n/a";
+    lines.push(`  WAL a paid send: ${wal(sends.walPerSend)}; a TPC-B transaction: ${wal(pgbench.walPerTransaction)} (the server's pg_stat_wal)`);
   }
   return lines.join("\n");
 }
