@@ -334,6 +334,9 @@ export class EventHub {
       }
     }
     if (++this.ticks % 240 === 1) {
+      // The created_at index is a BRIN (migration 0027): full page ranges are summarised here, on PGlite too, which has
+      // no autovacuum to do it; a range not yet summarised is read whole by the prune and the mails' look-back.
+      await this.db.execute(sql`select brin_summarize_new_values('member_events_created_idx')`).catch(() => undefined);
       await this.db
         .delete(memberEvents)
         .where(lt(memberEvents.createdAt, sql`now() - make_interval(days => ${keepDays})`))

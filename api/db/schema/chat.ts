@@ -91,7 +91,7 @@ export const memberEvents = pgTable(
     messageId: integer("message_id").references(() => messages.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [index("member_events_profile_idx").on(t.profileId, t.id), index("member_events_created_idx").on(t.createdAt)],
+  (t) => [index("member_events_profile_idx").on(t.profileId, t.id), index("member_events_created_idx").using("brin", t.createdAt).with({ autosummarize: true })],
 );
 
 /**
