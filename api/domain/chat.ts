@@ -163,10 +163,10 @@ export async function sendMessage(
   } catch (error) {
     const state = sqlState(error);
     if (state === "RV002") return { kind: "premium_required" };
-    // 23505: the key was used before (send_message's insert of the message, migration 0028; also two sends with one
-    // key at once); RV001: the same from 0024's send_message, which api instances of an earlier version call while an
-    // upgrade rolls. Either way the send is undone, the first message stands, and is the answer.
-    if (state === "RV001" || state === "23505") return await repeatedSend(db, sender, input.key, error);
+    // 23505: the key was used before (send_message's insert of the message, migration 0028, also when two sends with
+    // one key run at once; before 0028 the function raised RV001). The send is undone, the first message stands, and
+    // is the answer.
+    if (state === "23505") return await repeatedSend(db, sender, input.key, error);
     throw error;
   }
 }
