@@ -161,6 +161,7 @@ export async function pgbenchYardstick(url: string, options: { clients: number; 
       const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
       const latencies = runs.flatMap((r) => (r.latencyMs === null ? [] : [r.latencyMs]));
       const perTransaction = runs.flatMap((r) => (r.postgresCpuMs === null ? [] : [r.postgresCpuMs / (r.tps * r.windowSeconds)]));
+      const wals = runs.flatMap((r) => (r.wal ? [r.wal] : []));
       return {
         tps: mean(runs.map((r) => r.tps)),
         runsTps: runs.map((r) => r.tps),
@@ -169,17 +170,11 @@ export async function pgbenchYardstick(url: string, options: { clients: number; 
         scale: options.scale,
         latencyMs: latencies.length ? mean(latencies) : null,
         postgresCpuMsPerTransaction: perTransaction.length ? mean(perTransaction) : null,
-        walPerTransaction: meanWal(runs.flatMap((r) => (r.wal ? [r.wal] : []))),
+        walPerTransaction: wals.length ? { records: mean(wals.map((w) => w.records)), fullPageImages: mean(wals.map((w) => w.fullPageImages)), bytes: mean(wals.map((w) => w.bytes)) } : null,
       };
     },
     drop: async () => {
       await scratch?.drop().catch(() => undefined);
     },
   };
-}
-
-function meanWal(samples: WalCounters[]): WalCounters | null {
-  if (samples.length === 0) return null;
-  const mean = (pick: (w: WalCounters) => number) => samples.reduce((sum, w) => sum + pick(w), 0) / samples.length;
-  return { records: mean((w) => w.records), fullPageImages: mean((w) => w.fullPageImages), bytes: mean((w) => w.bytes) };
 }

@@ -311,7 +311,8 @@ async function measureSet(
     const apiPid = group.pid("api");
     // The server's own yardstick in the same run (issue 28): pgbench's TPC-B at 50 clients, scale 5, just before and
     // just after the paid sends, so that both see the machine as it was then (bench/postgres.ts).
-    const yardstick = options.pgbenchUrl ? await pgbenchYardstick(options.pgbenchUrl, { clients: 50, seconds, scale: 5 }) : null;
+    const pgbenchUrl = options.pgbenchUrl;
+    const yardstick = pgbenchUrl ? await pgbenchYardstick(pgbenchUrl, { clients: 50, seconds, scale: 5 }) : null;
     if (yardstick) {
       cleanups.push(yardstick.drop);
       await waitForIdle([apiPid]);
@@ -328,7 +329,7 @@ async function measureSet(
       },
       cpu: () => cpuMs(apiPid),
       postgresCpu: kind === "postgres" ? postgresCpu : undefined,
-      wal: kind === "postgres" && options.pgbenchUrl ? () => walCounters(options.pgbenchUrl as string) : undefined,
+      wal: kind === "postgres" && pgbenchUrl ? () => walCounters(pgbenchUrl) : undefined,
     });
     group.check();
     if (yardstick) {
