@@ -166,6 +166,13 @@ type LiveSettings = { sends: number; seconds: number };
 const bareRemixName = "bare Remix";
 /** bare Remix served with compression()'s defaults, as every run before 2026-12-04 served it (bench/bare-remix/server.ts). */
 const stockBareRemixName = "bare Remix, stock compression()";
+/**
+ * bare Remix reading its 20 cards over HTTP from bench/bare-api.ts (Express, one route, the database; nothing else):
+ * the least the two-service design (ARCHITECTURE.md: web asks the api, the api asks the database) costs a page.
+ */
+const behindApiName = "bare Remix behind a bare api";
+/** The rows every run measures, whatever --targets asks for. */
+const yardsticks = [bareRemixName, stockBareRemixName, behindApiName];
 
 /** Everything to undo at the end or on Ctrl-C, newest first; each step runs once. */
 const cleanups: (() => Promise<void>)[] = [];
@@ -202,12 +209,22 @@ async function measureSet(
   const group = new ProcessGroup(root);
   cleanups.push(() => group.stopAll());
   try {
-    const [apiPort, webPort, barePort, bareRemixPort, stockBareRemixPort] = [await freePort(), await freePort(), await freePort(), await freePort(), await freePort()];
+    const [apiPort, webPort, barePort, bareRemixPort, stockBareRemixPort, bareApiPort, bareRemixApiPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
     const api = `http://127.0.0.1:${apiPort}`;
     const web = `http://127.0.0.1:${webPort}`;
     const bare = `http://127.0.0.1:${barePort}`;
     const bareRemix = `http://127.0.0.1:${bareRemixPort}`;
     const stockBareRemix = `http://127.0.0.1:${stockBareRemixPort}`;
+    const bareApi = `http://127.0.0.1:${bareApiPort}`;
+    const bareRemixApi = `http://127.0.0.1:${bareRemixApiPort}`;
     const database: Record<string, string> = options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {};
     const secret = randomBytes(32).toString("base64url");
     const location = { databaseUrl: options.databaseUrl, dataDir };
@@ -255,6 +272,9 @@ async function measureSet(
     // After the first has filled the members' table (on PostgreSQL both fill the same one).
     group.start("bare-remix-stock", "bench/bare-remix/server.ts", childEnv({ BARE_REMIX_PORT: String(stockBareRemixPort), BARE_REMIX_STOCK: "1", ...database }));
     await waitUntil("bare Remix, stock compression()", group, 60_000, () => answersOk(`${stockBareRemix}/`));
+    group.start("bare-api", "bench/bare-api.ts", childEnv({ BARE_API_PORT: String(bareApiPort), ...database }));
+    group.start("bare-remix-api", "bench/bare-remix/server.ts", childEnv({ BARE_REMIX_PORT: String(bareRemixApiPort), BARE_REMIX_API_URL: bareApi }));
+    await waitUntil(behindApiName, group, 60_000, () => answersOk(`${bareRemixApi}/`));
     if (options.withBareExpress) await waitUntil("bare Express", group, 30_000, () => answersOk(`${bare}/bare`));
     log(`${kind}: servers ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
@@ -265,6 +285,7 @@ async function measureSet(
       ...(options.withBareExpress ? [{ name: "bare Express /bare", url: `${bare}/bare`, headers: browserHeaders, type: html, servers: ["bare"] }] : []),
       { name: bareRemixName, url: `${bareRemix}/`, headers: browserHeaders, type: html, servers: ["bare-remix"] },
       { name: stockBareRemixName, url: `${stockBareRemix}/`, headers: browserHeaders, type: html, servers: ["bare-remix-stock"] },
+      { name: behindApiName, url: `${bareRemixApi}/`, headers: browserHeaders, type: html, servers: ["bare-remix-api", "bare-api"] },
       { name: "web /", url: `${web}/`, headers: browserHeaders, type: html, servers: ["web", "api"] },
       { name: "web /login", url: `${web}/login`, headers: browserHeaders, type: html, servers: ["web", "api"] },
       { name: "web /members (logged in)", url: `${web}/members`, headers: member, type: html, servers: ["web", "api"] },
@@ -274,7 +295,7 @@ async function measureSet(
       { name: "web /chats/{id}", url: `${web}/chats/${await newestConversationId(web, cookie)}`, headers: member, type: html, servers: ["web", "api"] },
     ];
     const wanted = options.targets;
-    if (wanted) targets.splice(0, targets.length, ...targets.filter((t) => t.name === bareRemixName || t.name === stockBareRemixName || wanted.some((w) => t.name.includes(w))));
+    if (wanted) targets.splice(0, targets.length, ...targets.filter((t) => yardsticks.includes(t.name) || wanted.some((w) => t.name.includes(w))));
     for (const target of targets) await expect200(target.url, target.headers, target.type);
 
     const pages: FirstLoad[] = [];
@@ -485,7 +506,7 @@ async function main(): Promise<number> {
       `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model.trim() ?? "unknown"}), ${git ? `commit ${git}, ` : ""}build from ${buildTime.toISOString()}`,
       `autocannon: ${connections} connections, ${seconds} s per target after ${warmupSeconds} s warm-up; browser headers (accept-encoding: ${browserHeaders["accept-encoding"] ?? "none"})`,
       `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
-      `bare Remix: bench/bare-remix, same Remix/React/Express/compression, one route with 20 member cards from the database in its own process`,
+      `bare Remix: bench/bare-remix, same Remix/React/Express/compression, one route with 20 member cards from the database in its own process; behind a bare api: the same cards over HTTP from bench/bare-api.ts (Express, one route, the database)`,
       `CPU ms/req: CPU time of the server process(es) during the run / requests answered; load average before start ${loadBefore.toFixed(2)}`,
       `live stream: ${liveListeners} members with a stream open through web (GET /api/events.php); ${live.sends} sends paced over ${live.seconds} s (open loop, up to ${connections} connections) from ${liveSenders} other members with credits straight to the api, each to a random listener; ` +
         `latency from the send's start to the message event on the recipient's stream (also from its 201 answer), aim p99 < ${liveP99AimMs} ms on PGlite; memory per stream: (after − before opening) / streams, after a full GC in each process`,
@@ -604,6 +625,14 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
     if (stock) {
       const stockP99 = stock.latencyMs.p99 > 0 ? members.latencyMs.p99 / stock.latencyMs.p99 : Number.NaN;
       lines.push(`  (against ${stockBareRemixName}, the yardstick of the runs before 2026-12-04: ${((members.reqPerSec / stock.reqPerSec) * 100).toFixed(1)}%, p99 ${stockP99.toFixed(2)}×)`);
+    }
+    const floor = set.load.find((r) => r.name === behindApiName);
+    if (floor) {
+      // What the two services cost a page at least, and how much of what is left the app's own work takes.
+      lines.push(
+        `  ${behindApiName}: ${((floor.reqPerSec / bare.reqPerSec) * 100).toFixed(1)}% of bare Remix's req/s, p99 ${(floor.latencyMs.p99 / bare.latencyMs.p99).toFixed(2)}×; ` +
+          `/members ${((members.reqPerSec / floor.reqPerSec) * 100).toFixed(1)}% of it`,
+      );
     }
   }
   if ("error" in pgbench) lines.push(`  pgbench: ${pgbench.error}`);
