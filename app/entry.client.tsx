@@ -18,6 +18,16 @@ async function hydrate() {
     return;
   }
   const i18n = new BrowserI18n(lng, resources);
+  // RemixBrowser's first render waits (suspends) for the page's data, which single fetch decodes from the page's stream.
+  // A click or a key on the page before React has committed the document makes React hydrate it synchronously, and a
+  // synchronous render that suspends at the root throws React error #345 ("Root did not complete"; remix-run/remix#10214).
+  // Called here, outside React, RemixBrowser starts that decoding and throws its promise before it uses any hook: once
+  // the promise is settled, its render in hydrateRoot does not wait (a decoding error it throws there again).
+  try {
+    RemixBrowser({});
+  } catch (decoding) {
+    await decoding;
+  }
   startTransition(() => {
     hydrateRoot(
       document,
@@ -31,7 +41,9 @@ async function hydrate() {
 }
 
 watchChunkErrors();
-void hydrate();
+// The code of a part the server's HTML shows failed to load (preloadShownComponents): the page stays as the server
+// rendered it, links and forms working as without JavaScript.
+hydrate().catch(console.error);
 // docs/product.md §1 installable app mode: one service worker for push and the offline page (public/sw-push.js), scope "/".
 if ("serviceWorker" in navigator) {
   window.addEventListener("load", () => {

@@ -1,4 +1,4 @@
-import { lazy, memo, Suspense, type ComponentType } from "react";
+import { createElement, lazy, memo, Suspense, useState, type ComponentType } from "react";
 import { reloadForChunkError } from "~/utils/chunk-reload";
 import { useHydrated } from "~/utils/hydrated";
 
@@ -15,18 +15,18 @@ const markerAttribute = "data-shown";
 
 /**
  * Before hydration (entry.client.tsx): loads the code of every `whenShown` component the server's HTML shows, and of
- * those they show in turn, so hydration finds each one ready. A boundary whose code was still loading would stay the
- * server's HTML while it loads, and an update reaching it then makes React throw that HTML away (React error #421):
- * Remix's own location state updates its context outside a transition when a navigation or a form's submit ends.
- * A component whose code fails to load is left to its boundary.
+ * those they show in turn, so that hydration finds each one ready and renders it as the server did, without a Suspense
+ * boundary (see `whenShown`). Rejects when one's code fails to load (a chunk error reloads the page first, once): the
+ * page then stays as the server rendered it, since hydrating would not find that part as the server rendered it.
  */
 export async function preloadShownComponents(): Promise<void> {
-  // Three rounds: a component's module may register the shown components it renders (two levels deep today). The first
-  // waits a task: the entry shares its chunk with the root route and starts before the route modules have registered theirs.
+  // Three rounds: a component's module may register the shown components it renders (two levels deep today; a deeper
+  // one needs a round more). The first waits a task: the entry shares its chunk with the root route and starts before
+  // the route modules have registered theirs.
   for (let round = 0; round < 3; round++) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     const starts = [...document.querySelectorAll(`template[${markerAttribute}]`)].flatMap((marker) => registry.get(marker.getAttribute(markerAttribute)!) ?? []);
-    await Promise.all(starts.map((start) => start().catch(() => undefined)));
+    await Promise.all(starts.map((start) => start()));
   }
 }
 
@@ -37,6 +37,13 @@ export async function preloadShownComponents(): Promise<void> {
  * (preloadShownComponents finds the `<template data-shown>` marker each one leaves, inert and invisible), on
  * demand after that. A client-side render shows nothing until the code arrives. `key` names it in the marker:
  * one per component (two `whenShown` of one component may share it).
+ *
+ * Only a client-side mount before the code has arrived has a Suspense boundary (for the component's lifetime). Where
+ * the code is there when it mounts (always on the server; while hydrating, preloaded) there is none, so the component
+ * hydrates with the rest of the page. React 18 hydrates a server-rendered boundary later, in a pass of its own at idle
+ * priority, and an update that reaches it before that pass makes React give up its HTML (React error #421), even when
+ * its code is here: Remix's router state reaches every boundary when the route discovery patches the routes after
+ * hydration, when a submit starts and when it ends (then outside a transition).
  */
 export function whenShown<P extends object>(key: string, load: () => Promise<ComponentType<P>>): ComponentType<P> {
   let loaded: ComponentType<P> | null = null;
@@ -58,19 +65,19 @@ export function whenShown<P extends object>(key: string, load: () => Promise<Com
   if (import.meta.env.SSR) void start().catch(() => undefined);
   function Loaded(props: P) {
     if (failure) throw failure.error;
-    // Suspends (the boundary below) until the code is here: on the server never, entry.server.tsx waits for it.
+    // Suspends (the boundary below) until the code is here: on the server and while hydrating never (see above).
     if (!loaded) throw start();
-    const Component = loaded;
-    return <Component {...props} />;
+    return createElement(loaded, props);
   }
   // Memoised: a parent's synchronous re-render (typing in the chat's composer) with the same props leaves it alone.
   return memo(function Shown(props: P) {
+    // Decided once: a boundary that came or went later would mount the component again.
+    const [ready] = useState(() => loaded || failure);
+    const shown = <Loaded {...props} />;
     return (
       <>
         <template {...{ [markerAttribute]: key }} />
-        <Suspense fallback={null}>
-          <Loaded {...props} />
-        </Suspense>
+        {ready ? shown : <Suspense>{shown}</Suspense>}
       </>
     );
   }) as unknown as ComponentType<P>;
@@ -94,7 +101,7 @@ export function afterHydration<P extends object>(load: () => Promise<ComponentTy
   return function AfterHydration(props: P) {
     if (!useHydrated()) return null;
     return (
-      <Suspense fallback={null}>
+      <Suspense>
         <Component {...props} />
       </Suspense>
     );

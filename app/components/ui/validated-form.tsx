@@ -108,7 +108,7 @@ export function useValidatedForm<Schema extends z.ZodObject>({ id, schema, const
     },
   };
   const validation = makeSchema ? (
-    <Suspense fallback={null}>
+    <Suspense>
       <SchemaBridge makeSchema={makeSchema} t={t} id={id} lastResult={lastResult} defaultValue={defaultValue} blurred={blurred} onView={onView} />
     </Suspense>
   ) : null;
