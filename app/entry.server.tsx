@@ -9,6 +9,7 @@ import { instanceFor } from "./utils/i18n.server";
 import { urlLocale } from "./utils/locale.server";
 import { NonceProvider } from "./utils/nonce";
 import { shownComponentsReady } from "./utils/when-shown";
+import { pageManifest } from "./utils/page-manifest.server";
 
 export const streamTimeout = 5000;
 
@@ -31,7 +32,7 @@ export default async function handleRequest(
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nextProvider i18n={i18n}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+          <RemixServer context={{ ...remixContext, manifest: pageManifest(remixContext) }} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
         </I18nextProvider>
       </NonceProvider>,
       {

@@ -19,6 +19,8 @@ export type LoadResult = {
   cpuMsPerRequest: Record<string, number | null>;
   /** CPU use of the bench process itself (autocannon) during the run, in % of one core. */
   loadGeneratorCpuPercent: number | null;
+  /** The warm-up before the run (filled in by the caller). */
+  warmUp?: WarmUpResult;
 };
 
 let running: Instance | null = null;
@@ -44,9 +46,50 @@ function options(url: string, { seconds, connections, headers }: LoadOptions): O
   return { url, connections, headers, duration: seconds, timeout: 10 };
 }
 
-/** The same load, numbers thrown away: lets the JIT, caches and connection pools settle. */
-export async function warmUp(url: string, load: LoadOptions): Promise<void> {
-  if (load.seconds > 0) await run(options(url, load));
+/** What a warm-up took: the rates of its windows, oldest first. */
+export type WarmUpResult = { seconds: number; rates: number[]; steady: boolean };
+
+/** A warm-up's window, and how much faster than the best window before it a window may be and still count as steady. */
+const windowSeconds = 4;
+const steadyGain = 0.03;
+
+/**
+ * The same load, numbers thrown away, until the server is steady: a cold process gets faster for tens of seconds
+ * while V8 optimises its hot code, the young generation grows and caches and pools fill (docs/performance.md). One
+ * load of at most `maxSeconds`, read per second (autocannon's ticks) in windows of 4 s, ends once at least `seconds`
+ * have passed and two windows in a row are no more than 3% faster than the best before them (`steady` is false when
+ * `maxSeconds` came first). `maxSeconds` at or below `seconds`: a fixed warm-up of `seconds`.
+ */
+export function warmUp(url: string, load: LoadOptions & { maxSeconds?: number }): Promise<WarmUpResult> {
+  const maxSeconds = load.maxSeconds ?? load.seconds;
+  if (maxSeconds <= load.seconds) {
+    return (load.seconds > 0 ? run(options(url, load)) : Promise.resolve()).then(() => ({ seconds: load.seconds, rates: [], steady: true }));
+  }
+  return new Promise((resolve, reject) => {
+    const rates: number[] = [];
+    let ticks = 0;
+    let inWindow = 0;
+    let calm = 0;
+    let steady = false;
+    running = autocannon(options(url, { ...load, seconds: maxSeconds }), (error) => {
+      running = null;
+      if (error) reject(error);
+      else resolve({ seconds: ticks, rates, steady });
+    });
+    running.on("tick", ({ counter }: { counter: number }) => {
+      ticks += 1;
+      inWindow += counter;
+      if (ticks % windowSeconds !== 0 || steady) return;
+      const rate = inWindow / windowSeconds;
+      inWindow = 0;
+      calm = rates.length > 0 && rate <= Math.max(...rates) * (1 + steadyGain) ? calm + 1 : 0;
+      rates.push(rate);
+      if (ticks >= load.seconds && calm >= 2) {
+        steady = true;
+        running?.stop();
+      }
+    });
+  });
 }
 
 export async function measure(name: string, url: string, load: LoadOptions): Promise<LoadResult> {

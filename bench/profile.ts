@@ -2,7 +2,7 @@
  * `npx tsx bench/profile.ts [path ...]`: CPU profiles of web and api under load, summarised.
  *
  * Starts the production build of web and the api (fresh temporary DATA_DIR with demo data) with
- * `node --cpu-prof`, logs in as the demo member, loads each path with autocannon (logged in; a path
+ * `node --cpu-prof`, logs in as the demo member, warms up until steady (bench/load.ts), loads each path with autocannon (logged in; a path
  * starting with "anon:" is loaded logged out; the path "sends" is the bench's paid sends, POST
  * /api/message.php straight to the api, bench/paid-sends.ts), stops both services and prints the top
  * self-time functions and the time by package of each. The .cpuprofile files stay in PROFILE_DIR (default
@@ -129,9 +129,12 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     const cookie = await logIn(webUrl, "demo@example.com", "demo-password");
-    // A short warm-up (JIT, caches) that the summary leaves out with the start-up.
+    // A warm-up until steady (JIT, heap, caches; bench/load.ts) that the summary leaves out with the start-up.
     const first = paths.find((p) => p !== "sends");
-    if (first) await warmUp(`${webUrl}${first.replace(/^anon:/, "")}`, { seconds: 3, connections, headers: { ...browserHeaders, cookie } });
+    if (first) {
+      const warm = await warmUp(`${webUrl}${first.replace(/^anon:/, "")}`, { seconds: 3, maxSeconds: 40, connections, headers: { ...browserHeaders, cookie } });
+      console.error(`warm-up: ${warm.steady ? "steady" : "not yet steady"} after ${warm.seconds} s (req/s ${warm.rates.map((r) => r.toFixed(0)).join(", ")})`);
+    }
     loadStarted = Date.now();
     for (const target of paths) {
       if (target === "sends" && senders) {

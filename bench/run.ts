@@ -38,7 +38,9 @@
  * (CREATE DATABASE rdv_bench_...; the role needs CREATEDB) and drops at the end, so every run starts
  * from the same demo data and the database named in the URL is never touched.
  *
- * Env: BENCH_SECONDS (10) per measurement, BENCH_WARMUP_SECONDS (2) before each,
+ * Env: BENCH_SECONDS (10) per measurement, BENCH_WARMUP_SECONDS (2) at least before each page row, which warms up
+ * until the servers are steady (bench/load.ts), for at most BENCH_WARMUP_MAX_SECONDS (40; at or below the minimum: a
+ * fixed warm-up, as runs before 2026-12-05 had),
  * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends),
  * BENCH_STREAM_SENDS (150) and BENCH_STREAM_SECONDS (10) for the live stream,
  * DATABASE_URL (unset: PGlite rows only).
@@ -193,6 +195,7 @@ async function measureSet(
     withFirstLoad: boolean;
     seconds: number;
     warmupSeconds: number;
+    warmupMaxSeconds: number;
     connections: number;
     live: LiveSettings;
     /** --targets: only the page targets whose names contain one of these (bare Remix always); null: all. */
@@ -203,7 +206,7 @@ async function measureSet(
     pgbenchUrl: string | null;
   },
 ): Promise<SetResult> {
-  const { seconds, warmupSeconds, connections } = options;
+  const { seconds, warmupSeconds, warmupMaxSeconds, connections } = options;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-bench-"));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const group = new ProcessGroup(root);
@@ -309,8 +312,9 @@ async function measureSet(
 
     const load: LoadResult[] = [];
     for (const target of targets) {
-      log(`${kind}: ${target.name}: ${warmupSeconds} s warm-up + ${seconds} s with ${connections} connections...`);
-      await warmUp(target.url, { seconds: warmupSeconds, connections, headers: target.headers });
+      log(`${kind}: ${target.name}: warm-up until steady (${warmupSeconds}-${warmupMaxSeconds} s) + ${seconds} s with ${connections} connections...`);
+      const warm = await warmUp(target.url, { seconds: warmupSeconds, maxSeconds: warmupMaxSeconds, connections, headers: target.headers });
+      if (warm.rates.length > 0) log(`${kind}: ${target.name}: ${warm.steady ? "steady" : "not yet steady"} after ${warm.seconds} s (req/s of its 4 s windows: ${warm.rates.map((r) => r.toFixed(0)).join(", ")})`);
       await waitForIdle(target.servers.map((name) => group.pid(name)));
       group.check();
       const before = target.servers.map((name) => cpuMs(group.pid(name)));
@@ -324,6 +328,7 @@ async function measureSet(
         cpu[name] = start == null || end == null || result.requests === 0 ? null : (end - start) / result.requests;
       });
       result.cpuMsPerRequest = cpu;
+      result.warmUp = warm;
       result.loadGeneratorCpuPercent = ((own.user + own.system) / 1000 / (result.seconds * 1000)) * 100;
       load.push(result);
       group.check();
@@ -409,6 +414,7 @@ async function measureSet(
 async function main(): Promise<number> {
   const seconds = numberEnv("BENCH_SECONDS", 10, 1);
   const warmupSeconds = numberEnv("BENCH_WARMUP_SECONDS", 2, 0);
+  const warmupMaxSeconds = numberEnv("BENCH_WARMUP_MAX_SECONDS", 40, 0);
   const connections = Math.round(numberEnv("BENCH_CONNECTIONS", 50, 1));
   const postgresUrl = process.env.DATABASE_URL || null;
   const live: LiveSettings = { sends: Math.round(numberEnv("BENCH_STREAM_SENDS", defaultLiveSends, 1)), seconds: numberEnv("BENCH_STREAM_SECONDS", 10, 1) };
@@ -433,7 +439,7 @@ async function main(): Promise<number> {
   }
 
   try {
-    const settings = { seconds, warmupSeconds, connections, live, targets: flags.targets, withLive: flags.live };
+    const settings = { seconds, warmupSeconds, warmupMaxSeconds, connections, live, targets: flags.targets, withLive: flags.live };
     const pglite = flags.sets.includes("pglite") ? await measureSet("pglite", { databaseUrl: null, withBareExpress: true, withFirstLoad: true, pgbenchUrl: null, ...settings }) : null;
     let postgres: SetResult | null = null;
     if (postgresUrl && flags.sets.includes("postgres")) {
@@ -446,7 +452,7 @@ async function main(): Promise<number> {
       postgresUrl && flags.scale
         ? await measureScale(
             postgresUrl,
-            { seconds, warmupSeconds, connections, senders: paidSenders, startCredits: senderCredits, clientLimitScale },
+            { seconds, warmupSeconds, warmupMaxSeconds, connections, senders: paidSenders, startCredits: senderCredits, clientLimitScale },
             { root, childEnv, log, cleanups },
           )
         : null;
@@ -474,6 +480,7 @@ async function main(): Promise<number> {
           warnings.push(`${name}: only ${r.requests} requests for ${r.connections} connections: its CPU ms/req is inflated by the work on requests still open when the run ended (raise BENCH_SECONDS)`);
         }
         if (r.errors > 0) warnings.push(`${name}: ${r.errors} errors (${r.timeouts} of them timeouts after 10 s)`);
+        if (r.warmUp && !r.warmUp.steady) warnings.push(`${name}: still getting faster after a ${r.warmUp.seconds} s warm-up (req/s ${r.warmUp.rates.map((x) => x.toFixed(0)).join(", ")}): raise BENCH_WARMUP_MAX_SECONDS`);
       }
       for (const [name, { lines, messages }] of Object.entries(set.output)) {
         if (lines === 0) continue;
@@ -504,7 +511,7 @@ async function main(): Promise<number> {
     const header = [
       `Rendezvous bench — ${new Date().toISOString()}`,
       `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model.trim() ?? "unknown"}), ${git ? `commit ${git}, ` : ""}build from ${buildTime.toISOString()}`,
-      `autocannon: ${connections} connections, ${seconds} s per target after ${warmupSeconds} s warm-up; browser headers (accept-encoding: ${browserHeaders["accept-encoding"] ?? "none"})`,
+      `autocannon: ${connections} connections, ${seconds} s per target after a warm-up until steady (${warmupSeconds}-${warmupMaxSeconds} s: 4 s windows until two in a row gain under 3% on the best before); browser headers (accept-encoding: ${browserHeaders["accept-encoding"] ?? "none"})`,
       `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
       `bare Remix: bench/bare-remix, same Remix/React/Express/compression, one route with 20 member cards from the database in its own process; behind a bare api: the same cards over HTTP from bench/bare-api.ts (Express, one route, the database)`,
       `CPU ms/req: CPU time of the server process(es) during the run / requests answered; load average before start ${loadBefore.toFixed(2)}`,

@@ -21,7 +21,7 @@ import { ratio, table } from "./report";
 export type ScaleRow = { pairs: 1 | 2; members: { reqPerSec: number; p99Ms: number; cpuMsPerRequest: number | null; non2xx: number }; paidSends: PaidSendsResult };
 export type ScaleResult = { rows: ScaleRow[]; accounting: string; exact: boolean };
 
-type Settings = { seconds: number; warmupSeconds: number; connections: number; senders: number; startCredits: number; clientLimitScale: number };
+type Settings = { seconds: number; warmupSeconds: number; warmupMaxSeconds: number; connections: number; senders: number; startCredits: number; clientLimitScale: number };
 
 export async function measureScale(
   databaseUrl: string,
@@ -66,8 +66,8 @@ export async function measureScale(
     for (const pairs of [1, 2] as const) {
       const used = webs.slice(0, pairs);
       const split = Math.max(1, Math.round(settings.connections / pairs));
-      log(`scale: ${pairs} pair(s): /members, ${settings.warmupSeconds} s warm-up + ${settings.seconds} s with ${settings.connections} connections...`);
-      await Promise.all(used.map((web) => warmUp(`${web}/members`, { seconds: settings.warmupSeconds, connections: split, headers })));
+      log(`scale: ${pairs} pair(s): /members, warm-up until steady (${settings.warmupSeconds}-${settings.warmupMaxSeconds} s) + ${settings.seconds} s with ${settings.connections} connections...`);
+      await Promise.all(used.map((web) => warmUp(`${web}/members`, { seconds: settings.warmupSeconds, maxSeconds: settings.warmupMaxSeconds, connections: split, headers })));
       await waitForIdle(pids());
       group.check();
       const before = cpuOf();
