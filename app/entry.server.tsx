@@ -1,8 +1,6 @@
-import { PassThrough } from "node:stream";
+import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { instanceFor } from "./utils/i18n.server";
@@ -24,11 +22,26 @@ export default async function handleRequest(
   await shownComponentsReady();
   const i18n = instanceFor(loadContext.locale ?? urlLocale(request));
   const nonce = loadContext.cspNonce;
-  // Bots and no-JS clients get the whole document at once; browsers get the shell as soon as it is ready.
-  const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
-
+  // The whole document, once everything is rendered, in one buffer: web holds a page until its end anyway, to compress
+  // it in one piece (server/whole-page-compression.ts), and no loader defers data. So React writes into an array, not
+  // through a stream per page (a PassThrough turned into a web ReadableStream, read chunk by chunk by Remix's adapter),
+  // which cost web about 3% of its CPU a page (docs/performance.md).
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    const chunks: Buffer[] = [];
+    const document = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+    });
+    document.once("finish", () => {
+      clearTimeout(deadline);
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      const html = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      // A Buffer is the Uint8Array a Response takes; TypeScript's DOM types only doubt its ArrayBuffer (never shared here).
+      resolve(new Response(html as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode }));
+    });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nextProvider i18n={i18n}>
@@ -37,23 +50,25 @@ export default async function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
+        onShellReady() {
           shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        },
+        onAllReady() {
+          pipe(document);
         },
         onShellError(error: unknown) {
+          clearTimeout(deadline);
           reject(error);
         },
         onError(error: unknown) {
           responseStatusCode = 500;
+          // An error in the shell rejects the render, and Remix logs it (handleError below); one in a part, only here.
           if (shellRendered) loadContext.logger.error({ err: error }, "render failed");
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    // A part still waiting then is given up: the browser renders it (React's client fallback for an aborted boundary).
+    const deadline = setTimeout(abort, streamTimeout + 1000);
   });
 }
 

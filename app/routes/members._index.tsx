@@ -16,7 +16,7 @@ import { pageMeta } from "~/utils/page-title";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { regionLabelKey } from "#contract/region-kinds";
 import { offeredFilters, type SearchFilter } from "~/features/discovery/search-filters";
-import { regionNames } from "~/utils/intl";
+import { countryOptions } from "~/utils/intl";
 
 /** Cards in the grid's first row at its widest (xl:grid-cols-5): on the first screen, so their photos are not lazy. */
 const firstRow = 5;
@@ -52,7 +52,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context);
   else await getUser(request, context);
   const t = fixedT(locale);
-  const countryName = regionNames(locale);
   const base = {
     title: t("members.metaTitle", { site: settings.name }),
     description: metaDescription(locale, "members", { site: settings.name }),
@@ -61,7 +60,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     offered,
     // docs/product.md §1 live-cam tiles, without the partner's address (the click route asks the api for it).
     cam: settings.cam_tiles ? { title: settings.cam_tiles.title, text: settings.cam_tiles.text, cta: settings.cam_tiles.cta, first: settings.cam_tiles.first, every: settings.cam_tiles.every } : null,
-    countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
+    countries: countryOptions(locale, settings.countries),
     regions: [] as { value: string; label: string }[],
   };
   if (filters.country) {

@@ -7,7 +7,6 @@ import type { TFunction } from "i18next";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import type { Locale } from "#contract/locales";
 import { UserResponse } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
@@ -29,7 +28,7 @@ import { formConstraint } from "~/utils/form-constraint";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { inputProps } from "~/components/ui/form-view";
 import { getRegions } from "~/features/account/regions.server";
-import { regionNames } from "~/utils/intl";
+import { countryOptions } from "~/utils/intl";
 
 /** What the page confirms after a redirect (?done=). */
 const doneStates = ["saved", "invisible-on", "invisible-off"] as const;
@@ -44,11 +43,6 @@ type ActionData =
 /** The site's countries, and the member's own when the site no longer lists it (the api accepts keeping it). */
 function countryCodes(siteCountries: string[], own: string): string[] {
   return siteCountries.includes(own) ? siteCountries : [...siteCountries, own];
-}
-
-function countryOptions(codes: string[], locale: Locale): Option[] {
-  const names = regionNames(locale);
-  return codes.map((code) => ({ value: code, label: names.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale));
 }
 
 async function regionsOf(request: Request, context: AppLoadContext, country: string): Promise<RegionList> {
@@ -71,7 +65,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     done: doneStates.find((d) => d === done) ?? null,
     email: user.email,
     minAge: settings.min_age,
-    countries: countryOptions(countries, locale),
+    countries: countryOptions(locale, countries),
     constraint: formConstraint(profileFormSchema(fixedT(locale, "profile"), { minAge: settings.min_age, email: user.email, countries })),
     regions: await regionsOf(request, context, profile.country),
     interests: visible.includes("interests") ? settings.interests : [],

@@ -22,6 +22,22 @@ export function regionNames(locale: string): Intl.DisplayNames {
   return shared(`region|${locale}`, () => new Intl.DisplayNames([locale], { type: "region" }));
 }
 
+/** A select's option. */
+export type CountryOption = { value: string; label: string };
+
+/**
+ * Countries (ISO 3166 codes) as a select's options, named in `locale` and in that language's alphabetical order; made
+ * once per locale and list (a site's list rarely changes). Sorting with localeCompare(…, locale) made a collator per
+ * comparison: about 0.05 ms of every /members page.
+ */
+export function countryOptions(locale: string, codes: readonly string[]): readonly CountryOption[] {
+  return shared(`countries|${locale}|${codes.join()}`, () => {
+    const names = regionNames(locale);
+    const order = new Intl.Collator(locale);
+    return Object.freeze(codes.map((code) => ({ value: code, label: names.of(code) ?? code })).sort((a, b) => order.compare(a.label, b.label)));
+  });
+}
+
 export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   return shared(`date|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }

@@ -50,7 +50,7 @@ export function TextareaField({ field, label, rows = 4 }: { field: FieldView; la
   );
 }
 
-type SelectFieldProps = { field: FieldView; label: string; options: { value: string; label: string }[]; placeholder?: string; fallback?: string };
+type SelectFieldProps = { field: FieldView; label: string; options: readonly { value: string; label: string }[]; placeholder?: string; fallback?: string };
 
 /** A labelled select; `fallback` is the value shown before the form was ever submitted (e.g. the member's current one). */
 export function SelectField({ field, label, options, placeholder, fallback }: SelectFieldProps) {

@@ -18,7 +18,7 @@ type Props = {
   country: FieldView;
   region: FieldView;
   city: FieldView;
-  countries: Option[];
+  countries: readonly Option[];
   /** The regions of `regionsCountry` (the country shown when the page was rendered). */
   regions: Option[];
   regionsCountry: string;

@@ -13,7 +13,7 @@ import { nextSignupPath, signupSteps } from "~/features/signup/signup-steps";
 import { forwardPhotoUpload } from "~/features/account/photo-upload.server";
 import { formConstraint } from "~/utils/form-constraint";
 import { stepSchema } from "~/features/signup/step-forms";
-import { regionNames } from "~/utils/intl";
+import { countryOptions } from "~/utils/intl";
 
 /*
  * The signup steps after step 0 (docs/product.md §2): /signup/1 push, /signup/2 a photo, /signup/3 personal info,
@@ -30,14 +30,13 @@ export function signupStepLoader(step: SignupStepNumber) {
     if (!signupSteps.some((s) => s.step === step && s.available(settings))) throw data(null, { status: 404 });
     const t = fixedT(locale);
     const regions = step === 3 ? await getRegions(request, context, user.profile.country) : null;
-    const countryName = regionNames(locale);
     return {
       step,
       title: step === 1 ? t("steps.push.title") : step === 2 ? fixedT(locale, "photos")("signupStep.title") : t(step === 3 ? "steps.personal.title" : "steps.about.title"),
       description: metaDescription(locale, "signupStep"),
       pushPublicKey: settings.push_public_key,
       next: nextSignupPath(step, settings),
-      countries: settings.countries.map((code) => ({ value: code, label: countryName.of(code) ?? code })).sort((a, b) => a.label.localeCompare(b.label, locale)),
+      countries: countryOptions(locale, settings.countries),
       regions: (regions ?? []).map((r) => ({ value: r.code, label: r.name })),
       interests: settings.interests,
       constraint: step === 3 || step === 4 ? formConstraint(stepSchema(step, t, settings.countries)) : {},
