@@ -25,12 +25,10 @@ export function Footer({ withDisclaimer = false }: { withDisclaimer?: boolean })
     <footer className="mt-12 border-t border-gray-200 bg-white text-sm text-gray-600">
       <div className="container py-6">
         <nav aria-label={t("footer.label")}>
-          <ul className="flex flex-wrap gap-x-4 gap-y-2">
+          <ul className="footer-links flex flex-wrap gap-x-4 gap-y-2">
             {links.map(([to, key]) => (
               <li key={to}>
-                <Link to={to} className="text-gray-600 hover:text-primary">
-                  {t(key)}
-                </Link>
+                <Link to={to}>{t(key)}</Link>
               </li>
             ))}
           </ul>

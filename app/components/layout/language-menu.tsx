@@ -48,7 +48,7 @@ export function LanguageMenu({ options }: { options: readonly Locale[] }) {
             value={code}
             lang={code}
             aria-current={code === locale ? "true" : undefined}
-            className="block w-full px-3 py-2 text-left text-sm hover:bg-primary-light aria-[current]:font-semibold"
+            className="menu-item"
           >
             {languageNames[code]}
           </button>

@@ -36,8 +36,6 @@ export function BrandBar() {
   );
 }
 
-const navItem = "flex items-center gap-1 whitespace-nowrap rounded-md px-1.5 py-2 sm:px-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 aria-[current=page]:text-primary";
-
 export function TopNav() {
   const { t } = useTranslation();
   const root = useRootData();
@@ -52,27 +50,27 @@ export function TopNav() {
         <nav aria-label={t("nav.main")} className="ml-auto flex items-center gap-0.5 sm:gap-1">
           {user ? (
             <>
-              <NavLink to="/members" className={navItem}>
+              <NavLink to="/members" className="nav-item">
                 <SearchIcon />
                 <span className="max-md:sr-only">{t("nav.search")}</span>
               </NavLink>
-              <NavLink to="/chats" className={navItem}>
+              <NavLink to="/chats" className="nav-item">
                 <ChatIcon />
                 <span className="max-md:sr-only">{t("nav.messages")}</span>
                 <CountBadge count={user.unreadMessages} label={(count) => t("nav.unreadMessages", { count })} className="bg-unread" testId="badge-unread" />
               </NavLink>
-              <NavLink to="/likes" className={navItem}>
+              <NavLink to="/likes" className="nav-item">
                 <HeartIcon />
                 <span className="max-md:sr-only">{t("nav.likes")}</span>
                 <CountBadge count={user.newLikes} label={(count) => t("nav.newLikes", { count })} className="bg-primary" testId="badge-likes" />
               </NavLink>
               {user.paidUser ? (
-                <NavLink to="/credits" className={navItem} data-testid="nav-credits">
+                <NavLink to="/credits" className="nav-item" data-testid="nav-credits">
                   <span>{t("nav.credits")}</span>
                   <CreditsCount credits={user.credits} tone={tone} />
                 </NavLink>
               ) : (
-                <NavLink to="/premium" className={`${navItem} text-secondary`} data-testid="nav-premium">
+                <NavLink to="/premium" className="nav-item text-secondary" data-testid="nav-premium">
                   <StarIcon className="h-5 w-5 sm:hidden" />
                   <span className="max-sm:sr-only">{t("nav.getPremium")}</span>
                   {tone ? <CreditsCount credits={user.credits} tone={tone} /> : null}
@@ -134,14 +132,14 @@ function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | nu
         <ChevronDownIcon className="h-4 w-4 text-gray-500 max-sm:hidden" />
       </summary>
       <div className="absolute right-0 z-30 mt-1 w-48 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
-        <Link to="/profile" className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
+        <Link to="/profile" className="menu-item">
           {t("nav.myProfile")}
         </Link>
-        <Link to="/notifications" className="block px-3 py-2 text-sm text-gray-800 hover:bg-primary-light">
+        <Link to="/notifications" className="menu-item">
           {t("nav.settings")}
         </Link>
         <Form method="post" action="/logout">
-          <button type="submit" className="block w-full px-3 py-2 text-left text-sm text-gray-800 hover:bg-primary-light">
+          <button type="submit" className="menu-item">
             {t("nav.logout")}
           </button>
         </Form>

@@ -1,9 +1,10 @@
 /** Small inline icons: no icon font or emoji font is needed, so they show on every phone. */
 type IconProps = { className?: string };
 
+/** Drawn in the text's colour by the `icon` class (app/tailwind.css), not five attributes on every icon of every page. */
 function Icon({ className = "h-5 w-5", children }: IconProps & { children: React.ReactNode }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" className={className}>
+    <svg viewBox="0 0 24 24" aria-hidden="true" className={`icon ${className}`}>
       {children}
     </svg>
   );

@@ -11,7 +11,7 @@ import { whenShown } from "~/utils/when-shown";
 // A member's time bonus runs in their first days only: the countdown's code (jotai's atoms) loads where it shows.
 const TimeBonusCountdown = whenShown("TimeBonusCountdown", () => import("./time-bonus-countdown").then((m) => m.TimeBonusCountdown));
 import { ButtonLink } from "~/components/ui/button";
-import { countryOptions, dateTimeFormat } from "~/utils/intl";
+import { dateTimeFormat, regionNames } from "~/utils/intl";
 
 /** docs/product.md §2 /pricing, /premium, /credits: the packages with price, price per credit and the two marks. */
 export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; linkTo: (pkg: CreditPackage) => string }) {
@@ -112,7 +112,8 @@ export function DiscountCode({ discount, error, country }: { discount: Offer | n
 export function CountrySelect({ country, countries, code }: { country: string; countries: string[]; code?: string | null }) {
   const { t } = useTranslation("payments");
   const locale = useLocale();
-  const options = countryOptions(locale, countries);
+  const names = regionNames(locale);
+  const sorted = [...countries].sort((a, b) => (names.of(a) ?? a).localeCompare(names.of(b) ?? b, locale));
   return (
     <Form method="get" className="mt-4 flex flex-wrap items-end gap-2" data-testid="payment-country">
       {code ? <input type="hidden" name="code" value={code} /> : null}
@@ -124,9 +125,9 @@ export function CountrySelect({ country, countries, code }: { country: string; c
           className="ml-2 rounded-md border border-gray-300 px-2 py-1.5"
           onChange={(event) => event.currentTarget.form?.requestSubmit()}
         >
-          {options.map(({ value, label }) => (
-            <option key={value} value={value}>
-              {label}
+          {sorted.map((code) => (
+            <option key={code} value={code}>
+              {names.of(code) ?? code}
             </option>
           ))}
         </select>
