@@ -8,7 +8,7 @@ import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { cachedSiteSettings, callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
 import { getRegions } from "~/features/account/regions.server";
-import { MemberCard } from "~/features/members/member-card";
+import { MemberCard, useMemberCardGrid } from "~/features/members/member-card";
 import { CamTile } from "~/features/members/cam-tile";
 import { withCamTiles } from "#contract/cam";
 import { useFictionalBadge, useRootData } from "~/utils/root-data";
@@ -99,6 +99,7 @@ export default function Members() {
     const index = places.get(id) ?? firstRow;
     return index === firstPhoto ? "high" : index < firstRow ? "eager" : undefined;
   };
+  const grid = useMemberCardGrid();
   const searching = Object.keys(filters).length > 0;
   const pageLink = (page: number) => `?${new URLSearchParams({ ...filters, page: String(page) }).toString()}`;
   return (
@@ -125,7 +126,7 @@ export default function Members() {
           ) : null}
         </div>
       ) : (
-        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="member-cards">
+        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="member-cards" onClick={grid.onClick}>
           {withCamTiles(results, cam).map((entry) =>
             entry.kind === "cam" ? (
               <li key={`cam-${entry.tile}`}>
@@ -134,7 +135,7 @@ export default function Members() {
             ) : (
               <li key={entry.item.id}>
                 {/* The first row (5 cards at the widest) is on the first screen: loaded at once, the first one first. */}
-                <MemberCard member={entry.item} cdn={cdn} priority={priorityOf(entry.item.id)} />
+                <MemberCard member={entry.item} cdn={cdn} priority={priorityOf(entry.item.id)} grid={grid.card} />
               </li>
             ),
           )}
@@ -161,7 +162,7 @@ export default function Members() {
           <h2 id="similar-title" className="text-xl font-semibold text-gray-900">
             {t("members.search.similar")}
           </h2>
-          <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="similar-cards">
+          <ul className="mt-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5" data-testid="similar-cards" onClick={grid.onClick}>
             {withCamTiles(similar, cam, 1).map((entry) =>
               entry.kind === "cam" ? (
                 <li key={`cam-${entry.tile}`}>
@@ -169,7 +170,7 @@ export default function Members() {
                 </li>
               ) : (
                 <li key={entry.item.id}>
-                  <MemberCard member={entry.item} cdn={cdn} />
+                  <MemberCard member={entry.item} cdn={cdn} grid={grid.card} />
                 </li>
               ),
             )}

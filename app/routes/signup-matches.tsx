@@ -7,7 +7,7 @@ import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getSettings, requireUser } from "~/utils/session.server";
-import { MemberCard } from "~/features/members/member-card";
+import { MemberCard, useMemberCardGrid } from "~/features/members/member-card";
 import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
 
@@ -24,6 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta
 export default function SignupMatches() {
   const { t } = useTranslation();
   const { members, cdn } = useLoaderData<typeof loader>();
+  const grid = useMemberCardGrid();
   return (
     <section className="container py-8">
       <h1 className="text-2xl font-bold text-gray-900">{t("matches.title")}</h1>
@@ -31,10 +32,10 @@ export default function SignupMatches() {
       {members.length === 0 ? (
         <p className="mt-8 rounded-xl bg-white p-8 text-center ring-1 ring-gray-100">{t("matches.empty")}</p>
       ) : (
-        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="signup-matches">
+        <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="signup-matches" onClick={grid.onClick}>
           {members.map((member) => (
             <li key={member.id}>
-              <MemberCard member={member} cdn={cdn} />
+              <MemberCard member={member} cdn={cdn} grid={grid.card} />
             </li>
           ))}
         </ul>

@@ -4,13 +4,15 @@ import path from "node:path";
 import { chromium, type Page, type Route } from "@playwright/test";
 import { randomUUID } from "node:crypto";
 import { expect, expectPath, hydrated, test } from "./fixtures";
-import { signUp } from "./accounts-support";
+import { activeMember, signUp } from "./accounts-support";
 
 /**
  * Issue 17 client edges, JavaScript only: the loading bar's timings (docs/product.md §9: throttle 200 ms, hides 500 ms after
  * finishing), a lazy chunk that fails reloads the page once and not again within 60 s (docs/product.md §8 ChunkLoadError),
  * the manifest makes the site installable (docs/product.md §1), and the service worker shows the offline page; and a
- * form used while a slow phone is still hydrating the page works without React throwing (docs/decisions/014).
+ * form used while a slow phone is still hydrating the page works without React throwing (docs/decisions/014); and the
+ * member cards, plain links navigated through their list's one handler (app/components/ui/plain-links.ts), behave as
+ * <Link>s do.
  */
 test.skip(() => test.info().project.use.javaScriptEnabled === false, "browser code: JavaScript only");
 
@@ -75,6 +77,34 @@ test("the loading bar shows after 200 ms of a navigation and hides 500 ms after 
   await expectPath(page, "/");
   await page.clock.runFor(1000);
   await expect(bar).toHaveCount(0);
+});
+
+test("a member card opens the profile in the app, under the language prefix, and a ctrl-click opens a new tab", async ({ browser, baseURL }) => {
+  const { page } = await activeMember(browser, baseURL ?? "");
+  const documents: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documents.push(new URL(request.url()).pathname);
+  });
+  await page.goto("/nl/members");
+  const card = page.getByTestId("member-cards").locator("a.member-card").first();
+  await hydrated(card);
+  const href = (await card.getAttribute("href")) ?? "";
+  expect(href).toMatch(/^\/nl\/members\/\d+$/);
+
+  // A ctrl-click is the browser's: a new tab with the profile, this page stays.
+  const [tab] = await Promise.all([page.context().waitForEvent("page"), card.click({ modifiers: ["ControlOrMeta"] })]);
+  await tab.waitForLoadState();
+  expect(new URL(tab.url()).pathname).toBe(href);
+  await tab.close();
+  await expectPath(page, "/nl/members");
+
+  // A plain click navigates in the app: the profile without a new document.
+  documents.length = 0;
+  await card.click();
+  await expectPath(page, href);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(documents, "documents loaded by the card's click").toEqual([]);
+  await page.context().close();
 });
 
 test("a form filled in and sent while a slow phone hydrates the page works, and React throws nothing", async ({ page }) => {

@@ -1,21 +1,33 @@
-import { Link } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { useFictionalBadge } from "~/utils/root-data";
+import { usePlainLinks } from "~/components/ui/plain-links";
 import type { MemberCard as MemberCardData } from "#contract/members";
+
+/** What the cards of a grid share, worked out once for the grid rather than by each card's own hooks. */
+type CardGrid = { href: (to: string) => string; cityUnknown: string; fictionalBadge: string };
+
+/**
+ * A grid of member cards: `onClick` goes on its list, `card` to each MemberCard. The cards are plain links that
+ * navigate through the list's one handler (app/components/ui/plain-links.ts).
+ */
+export function useMemberCardGrid(): { onClick: ReturnType<typeof usePlainLinks>["onClick"]; card: CardGrid } {
+  const { t } = useTranslation();
+  const fictionalBadge = useFictionalBadge();
+  const links = usePlainLinks();
+  return { onClick: links.onClick, card: { href: links.href, cityUnknown: t("members.cityUnknown"), fictionalBadge } };
+}
 
 /**
  * A member in a grid: photo (or initial), name, age and city, linking to the profile. `priority`: the card is in the
  * grid's first row, on the first screen: its photo loads at once ("eager", not lazy: the first screen's largest
  * image, issue 29), and "high" fetches the very first one before the rest of the page's images.
  */
-export function MemberCard({ member, cdn, priority }: { member: MemberCardData; cdn: string; priority?: "eager" | "high" }) {
-  const { t } = useTranslation();
-  const fictionalBadge = useFictionalBadge();
+export function MemberCard({ member, cdn, priority, grid }: { member: MemberCardData; cdn: string; priority?: "eager" | "high"; grid: CardGrid }) {
   return (
-    <Link to={`/members/${member.id}`} className="member-card">
+    <a className="member-card" data-discover="true" href={grid.href(`/members/${member.id}`)}>
       {member.fictional ? (
         <span className="absolute left-2 top-2 rounded-full bg-white/90 px-2 py-0.5 text-xs font-medium text-sky-900 shadow-sm" data-testid="fictional-badge">
-          {fictionalBadge}
+          {grid.fictionalBadge}
         </span>
       ) : null}
       {member.main_image ? (
@@ -35,8 +47,8 @@ export function MemberCard({ member, cdn, priority }: { member: MemberCardData; 
         <p className="member-card-name">
           {member.name}, <span className="font-normal">{member.age}</span>
         </p>
-        <p className="member-card-city">{member.city ?? t("members.cityUnknown")}</p>
+        <p className="member-card-city">{member.city ?? grid.cityUnknown}</p>
       </div>
-    </Link>
+    </a>
   );
 }
