@@ -49,16 +49,21 @@ function options(url: string, { seconds, connections, headers }: LoadOptions): O
 /** What a warm-up took: the rates of its windows, oldest first. */
 export type WarmUpResult = { seconds: number; rates: number[]; steady: boolean };
 
-/** A warm-up's window, and how much faster than the best window before it a window may be and still count as steady. */
+/**
+ * A warm-up's window; how much faster than the best window before it a window may be and still count as steady; and
+ * how much slower: a window well below the best is a dip of a noisy machine, not a steady server, and counts as neither.
+ */
 const windowSeconds = 4;
 const steadyGain = 0.03;
+const steadyDip = 0.1;
 
 /**
  * The same load, numbers thrown away, until the server is steady: a cold process gets faster for tens of seconds
  * while V8 optimises its hot code, the young generation grows and caches and pools fill (docs/performance.md). One
  * load of at most `maxSeconds`, read per second (autocannon's ticks) in windows of 4 s, ends once at least `seconds`
- * have passed and two windows in a row are no more than 3% faster than the best before them (`steady` is false when
- * `maxSeconds` came first). `maxSeconds` at or below `seconds`: a fixed warm-up of `seconds`.
+ * have passed and two windows in a row are within 3% above and 10% below the best before them (`steady` is false
+ * when `maxSeconds` came first). A whole bench once took a dip (232, 298, 353, 315, 307 req/s) for steady with the
+ * upper bound alone, and measured that row at two thirds of its rate in other runs. `maxSeconds` at or below `seconds`: a fixed warm-up of `seconds`.
  */
 export function warmUp(url: string, load: LoadOptions & { maxSeconds?: number }): Promise<WarmUpResult> {
   const maxSeconds = load.maxSeconds ?? load.seconds;
@@ -82,7 +87,8 @@ export function warmUp(url: string, load: LoadOptions & { maxSeconds?: number })
       if (ticks % windowSeconds !== 0 || steady) return;
       const rate = inWindow / windowSeconds;
       inWindow = 0;
-      calm = rates.length > 0 && rate <= Math.max(...rates) * (1 + steadyGain) ? calm + 1 : 0;
+      const best = Math.max(...rates);
+      calm = rates.length > 0 && rate <= best * (1 + steadyGain) && rate >= best * (1 - steadyDip) ? calm + 1 : 0;
       rates.push(rate);
       if (ticks >= load.seconds && calm >= 2) {
         steady = true;
