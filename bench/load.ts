@@ -76,12 +76,14 @@ export function warmUp(url: string, load: LoadOptions & { maxSeconds?: number })
     let inWindow = 0;
     let calm = 0;
     let steady = false;
-    running = autocannon(options(url, { ...load, seconds: maxSeconds }), (error) => {
-      running = null;
+    // Its own handle: scale.ts warms two webs up at once, and each must stop its own load.
+    const instance = autocannon(options(url, { ...load, seconds: maxSeconds }), (error) => {
+      if (running === instance) running = null;
       if (error) reject(error);
       else resolve({ seconds: ticks, rates, steady });
     });
-    running.on("tick", ({ counter }: { counter: number }) => {
+    running = instance;
+    instance.on("tick", ({ counter }: { counter: number }) => {
       ticks += 1;
       inWindow += counter;
       if (ticks % windowSeconds !== 0 || steady) return;
@@ -92,10 +94,15 @@ export function warmUp(url: string, load: LoadOptions & { maxSeconds?: number })
       rates.push(rate);
       if (ticks >= load.seconds && calm >= 2) {
         steady = true;
-        running?.stop();
+        instance.stop();
       }
     });
   });
+}
+
+/** "steady after 21 s (req/s of its 4 s windows: 232, 298, ...)", for the bench's log and warnings. */
+export function describeWarmUp(warm: WarmUpResult): string {
+  return `${warm.steady ? "steady" : "not yet steady"} after ${warm.seconds} s (req/s of its ${windowSeconds} s windows: ${warm.rates.map((r) => r.toFixed(0)).join(", ")})`;
 }
 
 export async function measure(name: string, url: string, load: LoadOptions): Promise<LoadResult> {

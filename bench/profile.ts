@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { answersOk, browserHeaders, logIn } from "./http";
 import { freePort } from "./processes";
 import { prepareDatabase, runPaidSends } from "./paid-sends";
-import { measure, warmUp } from "./load";
+import { describeWarmUp, measure, warmUp } from "./load";
 import { serviceNodeFlags } from "../scripts/start-env";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -133,7 +133,7 @@ async function main() {
     const first = paths.find((p) => p !== "sends");
     if (first) {
       const warm = await warmUp(`${webUrl}${first.replace(/^anon:/, "")}`, { seconds: 3, maxSeconds: 40, connections, headers: { ...browserHeaders, cookie } });
-      console.error(`warm-up: ${warm.steady ? "steady" : "not yet steady"} after ${warm.seconds} s (req/s ${warm.rates.map((r) => r.toFixed(0)).join(", ")})`);
+      console.error(`warm-up: ${describeWarmUp(warm)}`);
     }
     loadStarted = Date.now();
     for (const target of paths) {

@@ -57,7 +57,7 @@ import { serviceNodeFlags } from "../scripts/start-env";
 import { createScratchDatabase, describeDatabase, pgbenchYardstick, walCounters, type PgbenchResult, type WalCounters } from "./postgres";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
 import { cpuMs, postgresCpu, waitForIdle } from "./cpu";
-import { measure, stopRunning, warmUp, type LoadResult } from "./load";
+import { describeWarmUp, measure, stopRunning, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
 import { runLiveStream, stopLiveStream, type LiveStreamResult } from "./live-stream";
@@ -314,7 +314,7 @@ async function measureSet(
     for (const target of targets) {
       log(`${kind}: ${target.name}: warm-up until steady (${warmupSeconds}-${warmupMaxSeconds} s) + ${seconds} s with ${connections} connections...`);
       const warm = await warmUp(target.url, { seconds: warmupSeconds, maxSeconds: warmupMaxSeconds, connections, headers: target.headers });
-      if (warm.rates.length > 0) log(`${kind}: ${target.name}: ${warm.steady ? "steady" : "not yet steady"} after ${warm.seconds} s (req/s of its 4 s windows: ${warm.rates.map((r) => r.toFixed(0)).join(", ")})`);
+      if (warm.rates.length > 0) log(`${kind}: ${target.name}: ${describeWarmUp(warm)}`);
       await waitForIdle(target.servers.map((name) => group.pid(name)));
       group.check();
       const before = target.servers.map((name) => cpuMs(group.pid(name)));
@@ -480,7 +480,7 @@ async function main(): Promise<number> {
           warnings.push(`${name}: only ${r.requests} requests for ${r.connections} connections: its CPU ms/req is inflated by the work on requests still open when the run ended (raise BENCH_SECONDS)`);
         }
         if (r.errors > 0) warnings.push(`${name}: ${r.errors} errors (${r.timeouts} of them timeouts after 10 s)`);
-        if (r.warmUp && !r.warmUp.steady) warnings.push(`${name}: still getting faster after a ${r.warmUp.seconds} s warm-up (req/s ${r.warmUp.rates.map((x) => x.toFixed(0)).join(", ")}): raise BENCH_WARMUP_MAX_SECONDS`);
+        if (r.warmUp && !r.warmUp.steady) warnings.push(`${name}: warm-up ${describeWarmUp(r.warmUp)}: raise BENCH_WARMUP_MAX_SECONDS`);
       }
       for (const [name, { lines, messages }] of Object.entries(set.output)) {
         if (lines === 0) continue;
