@@ -141,7 +141,7 @@ test.describe("web fuzz", () => {
   const inFlight = new WeakMap<Sent[], { running: Set<Promise<void>>; atOnce: number }>();
   /**
    * A list of answers for a test whose requests go out `atOnce` at a time. The action routes' posts, one after the
-   * other, spent most of their time waiting on each round trip (68 s alone, 36 s four at a time); the pages' GETs
+   * other, spent most of their time waiting on each round trip (68 s alone, 36-47 s four at a time); the pages' GETs
    * did not gain (a few of them then waited 5 s on the test server), so they stay one at a time.
    * `await send(...)` returns once the request is on its way; answered() waits for them all.
    */
