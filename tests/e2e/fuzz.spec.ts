@@ -142,7 +142,8 @@ test.describe("web fuzz", () => {
   /**
    * A list of answers for a test whose requests go out `atOnce` at a time. The action routes' posts, one after the
    * other, spent most of their time waiting on each round trip (68 s alone, 36-47 s four at a time); the pages' GETs
-   * did not gain (a few of them then waited 5 s on the test server), so they stay one at a time.
+   * did not gain (a few of them then waited 5 s at the client, on refusals the server answered in under 20 ms with
+   * `Connection: close`), so they stay one at a time.
    * `await send(...)` returns once the request is on its way; answered() waits for them all.
    */
   const sentList = (atOnce: number): Sent[] => {
