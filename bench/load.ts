@@ -100,6 +100,9 @@ export function warmUp(url: string, load: LoadOptions & { maxSeconds?: number })
   });
 }
 
+/** The rule warmUp() stops by, in words, for the header of the bench's report. */
+export const steadyRule = `${windowSeconds} s windows until two in a row are within ${steadyGain * 100}% above and ${steadyDip * 100}% below the best before`;
+
 /** "steady after 21 s (req/s of its 4 s windows: 232, 298, ...)", for the bench's log and warnings. */
 export function describeWarmUp(warm: WarmUpResult): string {
   return `${warm.steady ? "steady" : "not yet steady"} after ${warm.seconds} s (req/s of its ${windowSeconds} s windows: ${warm.rates.map((r) => r.toFixed(0)).join(", ")})`;

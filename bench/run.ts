@@ -57,7 +57,7 @@ import { serviceNodeFlags } from "../scripts/start-env";
 import { createScratchDatabase, describeDatabase, pgbenchYardstick, walCounters, type PgbenchResult, type WalCounters } from "./postgres";
 import { answersOk, browserHeaders, expect200, firstLoad, gzipLevel, logIn, type FirstLoad } from "./http";
 import { cpuMs, postgresCpu, waitForIdle } from "./cpu";
-import { describeWarmUp, measure, stopRunning, warmUp, type LoadResult } from "./load";
+import { describeWarmUp, measure, steadyRule, stopRunning, warmUp, type LoadResult } from "./load";
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
 import { runLiveStream, stopLiveStream, type LiveStreamResult } from "./live-stream";
@@ -511,7 +511,7 @@ async function main(): Promise<number> {
     const header = [
       `Rendezvous bench — ${new Date().toISOString()}`,
       `node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model.trim() ?? "unknown"}), ${git ? `commit ${git}, ` : ""}build from ${buildTime.toISOString()}`,
-      `autocannon: ${connections} connections, ${seconds} s per target after a warm-up until steady (${warmupSeconds}-${warmupMaxSeconds} s: 4 s windows until two in a row are within 3% above and 10% below the best before); browser headers (accept-encoding: ${browserHeaders["accept-encoding"] ?? "none"})`,
+      `autocannon: ${connections} connections, ${seconds} s per target after a warm-up until steady (${warmupSeconds}-${warmupMaxSeconds} s: ${steadyRule}); browser headers (accept-encoding: ${browserHeaders["accept-encoding"] ?? "none"})`,
       `api + web: NODE_ENV=production LOG_LEVEL=warn, fresh demo data; latency in ms (autocannon's 1 ms resolution, 2xx only)`,
       `bare Remix: bench/bare-remix, same Remix/React/Express/compression, one route with 20 member cards from the database in its own process; behind a bare api: the same cards over HTTP from bench/bare-api.ts (Express, one route, the database)`,
       `CPU ms/req: CPU time of the server process(es) during the run / requests answered; load average before start ${loadBefore.toFixed(2)}`,
