@@ -24,6 +24,11 @@ export default defineConfig({
           setupFiles: ["tests/api/answer-setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // A worker imports the api once for all the files it runs, not once per file. A file's api and database are
+          // its own (tests/api/harness.ts: an app per startApi, on a copy of the template); what a module of the api
+          // keeps is process-wide by design (metrics, fixed lookup tables). Importing per file was about 200 s (summed
+          // over the files) of a 409-s pass on PGlite; without it the pass took 243 s (docs/testing.md).
+          isolate: false,
         },
       },
       {

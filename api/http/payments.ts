@@ -46,6 +46,8 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
     return loadMe(db, m, res.locals.site.id);
   };
   const origin = (_req: Request, res: Response) => publicOrigin(publicUrl, res.locals.site.domain);
+  /** When this api last asked a provider's status service about a payment, by payment id (reconcile). */
+  const statusAskedAt = new Map<number, number>();
 
   // Public (docs/product.md §2 /pricing): a visitor sees the packages too; a member also gets their last order.
   const limitCodeChecks = limit("discount_code", sessionMember);
@@ -118,7 +120,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
       if (!query) return;
       let row = await paymentOf(db, memberOf(res).userId, query.id);
       if (!row) return sendError(res, "not_found");
-      if (row.status === "pending") row = (await reconcile(db, providers, row, req)) ?? row;
+      if (row.status === "pending") row = (await reconcile(db, providers, statusAskedAt, row, req)) ?? row;
       const meAnswer = await me(req, res);
       const failed = (finalFailures as readonly string[]).includes(row.status);
       const retryMethods = failed ? retryMethodsFor(row.country, row.method, (method) => providers.forMethod(method) !== null) : [];
@@ -313,10 +315,9 @@ export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | 
  * asked server to server, settles a declined one. The sandbox notifies every outcome, so it is not asked.
  * A provider that cannot be reached leaves the payment pending.
  */
-const statusAskedAt = new Map<number, number>();
 const statusAskEveryMs = 10_000;
 
-async function reconcile(db: Db, providers: PaymentProviders, row: PaymentRow, req: Request): Promise<PaymentRow | null> {
+async function reconcile(db: Db, providers: PaymentProviders, statusAskedAt: Map<number, number>, row: PaymentRow, req: Request): Promise<PaymentRow | null> {
   const provider = providers.byId(row.provider);
   if (!provider || provider.id === "sandbox") return null;
   // At most once per 10 s per payment, however often the page refreshes (bounded memory).
