@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, expectPath, hydrated, test, sameOrigin } from "./fixtures";
+import { axeViolations, expect, expectPath, hydrated, test, sameOrigin } from "./fixtures";
 import { mailLink, newAccountDetails, type TestAccount } from "./accounts-support";
 import { chromiumArgs, findFullChromium } from "../../scripts/chromium";
 
@@ -25,8 +24,8 @@ async function signUpHere(page: Page): Promise<TestAccount> {
 
 /** No axe violation (WCAG 2.1 A and AA) on the page as it is now: the default site has no push key, so accessibility.spec.ts never sees the push parts. */
 async function expectAccessible(page: Page): Promise<void> {
-  const audit = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  expect(audit.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  const violations = await axeViolations(page);
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 // The full browser: the headless shell the other tests use has no PushManager, so it would get the "cannot" state.
