@@ -17,7 +17,6 @@ import { siteRunProfile, staffLogin } from "./staff-support";
  * One test per group of pages, each reusing one browser context.
  */
 
-
 /** Sample params the groups fill in: a demo member, a package, and the member's own conversation and purchase. */
 type Samples = { member: number; packageId: number; conversation: number; payment: number; checkout: string; transaction: number; report: number; staffMember: number; email: string; inboxConversation: number; siteRunProfile: number };
 
