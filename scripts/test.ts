@@ -34,16 +34,20 @@ function envWithout(name: string, extra: Record<string, string> = {}): NodeJS.Pr
   return env;
 }
 
+/** A step's end: its time and outcome into the run's lists, and its ✔ or ✘ line. */
+function endStep(name: string, started: number, ok: boolean, note = ""): boolean {
+  const seconds = (Date.now() - started) / 1000;
+  stepTimes.push({ name, seconds, ok });
+  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)${note}`);
+  if (!ok) failedSteps.push(name);
+  return ok;
+}
+
 function step(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): boolean {
   const started = Date.now();
   console.log(`\n▶ ${name}: ${command} ${args.join(" ")}`);
   const result = spawnSync(command, args, { stdio: "inherit", env });
-  const seconds = (Date.now() - started) / 1000;
-  const ok = result.status === 0;
-  stepTimes.push({ name, seconds, ok });
-  console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)`);
-  if (!ok) failedSteps.push(name);
-  return ok;
+  return endStep(name, started, result.status === 0);
 }
 
 /**
@@ -66,12 +70,9 @@ async function stepsAtOnce(steps: { name: string; command: string; args: string[
             // A spawn that fails emits "error" and may then emit "close": the step is counted once.
             if (ended) return;
             ended = true;
-            const seconds = (Date.now() - started) / 1000;
-            stepTimes.push({ name, seconds, ok });
-            if (!ok) failedSteps.push(name);
             process.stdout.write(`\n▶ ${name}: ${command} ${args.join(" ")}\n`);
             process.stdout.write(Buffer.concat(output));
-            console.log(`${ok ? "✔" : "✘"} ${name} (${seconds.toFixed(1)} s)${note}`);
+            endStep(name, started, ok, note);
             resolve();
           };
           child.once("error", (error) => done(false, `: ${error.message}`));
