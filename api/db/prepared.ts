@@ -1,8 +1,11 @@
-import type { Placeholder } from "drizzle-orm";
+import type { AnyColumn, Placeholder } from "drizzle-orm";
 import type { Db } from "./client";
 
-/** A value a query is built with: the value itself, or a placeholder that a prepared query is executed with. */
-export type Bindable<T> = T | Placeholder;
+/**
+ * A value a query is built with: the value itself, a placeholder that a prepared query is executed with, or a column
+ * of the query around it (a subquery that takes its viewer from the row the outer query reads, say).
+ */
+export type Bindable<T> = T | Placeholder | AnyColumn<{ data: T }>;
 
 /**
  * Queries the api runs on most requests, built once per database and shape and then executed with their values as

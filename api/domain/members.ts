@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, lte, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lte, ne, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../db/client";
 import { photos, profiles, users } from "../db/schema";
@@ -35,8 +35,13 @@ async function mainImages(db: Db, profileIds: number[]): Promise<Map<number, Mai
  * qualified by hand: drizzle leaves columns of a one-table select unqualified, and inside this subquery an
  * unqualified "id" would be the photo's.
  */
-export const mainImageColumn = sql<MainImage | string | null>`(select json_build_object('filename', mi.filename, 'thumb_filename', mi.thumb_filename, 'status', mi.status)
-  from ${photos} mi where mi.profile_id = "profiles"."id" and mi.status = 'active' order by mi.position, mi.id limit 1)`;
+export const mainImageColumn = mainImageOf(sql.raw(`"profiles"."id"`));
+
+/** The same for the profile `profileId` names (a column of an aliased profiles table, say). */
+export function mainImageOf(profileId: SQLWrapper) {
+  return sql<MainImage | string | null>`(select json_build_object('filename', mi.filename, 'thumb_filename', mi.thumb_filename, 'status', mi.status)
+  from ${photos} mi where mi.profile_id = ${profileId} and mi.status = 'active' order by mi.position, mi.id limit 1)`;
+}
 
 /** node-postgres and PGlite both parse json; a driver that leaves it as text gets it parsed here. */
 function mainImageValue(value: MainImage | string | null): MainImage | null {
@@ -170,7 +175,11 @@ function shapeOf(values: SearchValues): string {
   return [values.viewer === null ? "" : "viewer", ...searchFilters.filter((key) => values[key] !== undefined)].filter(Boolean).join("_");
 }
 
-/** A search's count and page, prepared per shape (at most 2 × 2⁵ of each; api/db/prepared.ts), its values as placeholders. */
+/**
+ * A search's page (with the count of all its results on every row: one statement where there were two) and its count
+ * alone (for a page past the last, which has no row to carry it), prepared per shape (at most 2 × 2⁵ of each;
+ * api/db/prepared.ts), its values as placeholders.
+ */
 const searchQueries = preparedPerDatabase((db, shape) => {
   const has = new Set(shape.split("_"));
   const values: SearchValues = { siteId: sql.placeholder("siteId"), viewer: has.has("viewer") ? sql.placeholder("viewer") : null };
@@ -180,7 +189,7 @@ const searchQueries = preparedPerDatabase((db, shape) => {
   return {
     count: db.select({ n: sql<number>`count(*)::int` }).from(profiles).where(where).prepare(`members_count.${shape}`),
     page: db
-      .select({ profile: profiles, mainImage: mainImageColumn })
+      .select({ profile: profiles, mainImage: mainImageColumn, total: sql<number>`(count(*) over ())::int` })
       .from(profiles)
       .where(where)
       .orderBy(...newestFirst)
@@ -214,17 +223,16 @@ export async function newestMembers(
 ): Promise<z.output<typeof MembersResponse>> {
   const values = searchValues(siteId, viewerProfileId, search, today);
   const queries = searchQueries(db, shapeOf(values));
-  const [countRow] = await queries.count.execute(values);
   const rows = await queries.page.execute({ ...values, limit: pageSize, offset: (page - 1) * pageSize });
-  const numResults = countRow?.n ?? 0;
+  const numResults = rows[0]?.total ?? (page === 1 ? 0 : ((await queries.count.execute(values))[0]?.n ?? 0));
   // Only a filter beyond gender can leave out members of the searched gender.
   const narrowed = search.country !== undefined || search.min_age !== undefined || search.max_age !== undefined;
-  let similarRows: typeof rows = [];
+  let similarRows: Pick<(typeof rows)[number], "profile" | "mainImage">[] = [];
   if (page === 1 && numResults < pageSize && narrowed) {
     const byGender = searchValues(siteId, viewerProfileId, { gender: search.gender }, today);
     similarRows = await searchQueries(db, shapeOf(byGender)).similar.execute({ ...byGender, shown: rows.map((r) => r.profile.id), limit: pageSize });
   }
-  const card = (row: (typeof rows)[number]) => toCard(row.profile, mainImageValue(row.mainImage), today);
+  const card = (row: (typeof similarRows)[number]) => toCard(row.profile, mainImageValue(row.mainImage), today);
   return { pageNumber: page, pageSize, numResults, results: rows.map(card), similar: similarRows.map(card) };
 }
 

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { and, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles, sessions, users } from "../db/schema";
 import { preparedPerDatabase } from "../db/prepared";
@@ -34,16 +34,29 @@ const sessionMemberQuery = preparedPerDatabase((db) =>
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(profiles, eq(profiles.userId, users.id))
-    .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), gt(sessions.expiresAt, sql.placeholder("now")), eq(users.siteId, sql.placeholder("siteId"))))
+    .where(liveSessionOfSite(sql.placeholder("siteId")))
     .limit(1)
     .prepare("session_member"),
 );
 
+/**
+ * The condition of a query that joins `sessions` to `users`: the session of the token hash (placeholder `tokenHash`)
+ * is unexpired (`now`, as an ISO 8601 string: placeholders skip the column's own encoding) and its member belongs to `siteId`.
+ */
+export function liveSessionOfSite(siteId: Placeholder): SQL | undefined {
+  return and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), gt(sessions.expiresAt, sql.placeholder("now")), eq(users.siteId, siteId));
+}
+
 /** The member of a live session, if they belong to `siteId`: a session of one site is no session on another. */
 export async function sessionMember(db: Db, token: string, secret: string, siteId: number): Promise<SessionMember | null> {
-  // Placeholders skip the column's own encoding: the time goes as ISO 8601, as drizzle sends a timestamptz.
-  const [row] = await sessionMemberQuery(db).execute({ tokenHash: hashToken(token, secret), now: new Date().toISOString(), siteId });
+  const [row] = await sessionMemberQuery(db).execute(sessionValues(token, secret, siteId));
   return row ?? null;
+}
+
+/** The values liveSessionOfSite's placeholders take for a request's session token. */
+export function sessionValues(token: string, secret: string, siteId: number) {
+  // Placeholders skip the column's own encoding: the time goes as ISO 8601, as drizzle sends a timestamptz.
+  return { tokenHash: hashToken(token, secret), now: new Date().toISOString(), siteId };
 }
 
 /** The same for an account that just logged in or signed up (no session lookup needed). */

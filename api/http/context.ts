@@ -3,7 +3,10 @@ import { parse as parseCookie } from "cookie";
 import type { Db } from "../db/client";
 import type { Site, SiteCache } from "../domain/sites";
 import { sessionCookieName, sessionMember, type SessionMember } from "../domain/sessions";
+import { sessionAndMe } from "../domain/me";
 import { SiteDomain, type CompanyInfo, type Interest } from "#contract/settings";
+import { withUserParam } from "#contract/members";
+import type { UserResponse } from "#contract/user";
 import { handle, sendError } from "./respond";
 
 export type Member = SessionMember & { token: string };
@@ -14,7 +17,20 @@ declare module "express-serve-static-core" {
     company: CompanyInfo;
     interests: Interest[];
     member: Member | null;
+    /** What loadMe answers for the member, found with the session by a route that reads it first (readsMemberFirst). */
+    me?: UserResponse;
   }
+}
+
+/**
+ * Requests that answer the member as the request found them, before they change anything: GET /api/user.php and a
+ * search with `with_user=1`. Every page asks one of them, so their session lookup brings the member along
+ * (sessionAndMe): one statement where there were two. A route that writes before it reads the member (a profile
+ * page marks its like seen, say) must not be one: its `me` would be from before the write.
+ */
+function readsMemberFirst(req: Request): boolean {
+  if (req.method !== "GET") return false;
+  return req.path === "/api/user.php" || (req.path === "/api/members.php" && req.query[withUserParam] === "1");
 }
 
 /** The site comes from ?domain= (settings.php) or the forwarded host; the member from the session cookie. */
@@ -27,8 +43,14 @@ export function requestContext(db: Db, secret: string, sites: SiteCache) {
     res.locals.company = bundle.company;
     res.locals.interests = bundle.interests;
     const token = parseCookie(req.headers.cookie ?? "")[sessionCookieName];
-    const found = token ? await sessionMember(db, token, secret, bundle.site.id) : null;
-    res.locals.member = found && token ? { ...found, token } : null;
+    if (token && readsMemberFirst(req)) {
+      const found = await sessionAndMe(db, token, secret, bundle.site.id);
+      res.locals.member = found && { ...found.member, token };
+      if (found) res.locals.me = found.me;
+    } else {
+      const found = token ? await sessionMember(db, token, secret, bundle.site.id) : null;
+      res.locals.member = found && token ? { ...found, token } : null;
+    }
     next();
   });
 }

@@ -41,6 +41,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
   /** What GET /api/user.php answers: the member (null without a live session) and the badge counts. */
   function me(res: Response): Promise<UserResponse> {
     const member = res.locals.member;
+    if (res.locals.me) return Promise.resolve(res.locals.me);
     return member ? loadMe(db, member, res.locals.site.id) : Promise.resolve({ user: null });
   }
   /** `with_user=1` (contract/members.ts withUserParam): the page's answer carries `me` as well. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PgPreparedQuery } from "drizzle-orm/pg-core";
 import { call, demoAccounts, login, startApi, type Harness } from "./harness";
 
 /**
@@ -20,6 +21,17 @@ async function buildsDuring(run: () => Promise<void>): Promise<Record<string, nu
     return Object.fromEntries(spies.map(([name, spy]) => [name, spy.mock.calls.length]).filter(([, n]) => Number(n) > 0));
   } finally {
     for (const [, spy] of spies) spy.mockRestore();
+  }
+}
+
+/** The statements the api runs while `run` runs: drizzle runs every one through PgPreparedQuery's queryWithCache (api/db/query-timing.ts). */
+async function statementsDuring(run: () => Promise<void>): Promise<string[]> {
+  const spy = vi.spyOn(PgPreparedQuery.prototype as unknown as { queryWithCache: (sql: string) => Promise<unknown> }, "queryWithCache");
+  try {
+    await run();
+    return spy.mock.calls.map(([sql]) => sql);
+  } finally {
+    spy.mockRestore();
   }
 }
 
@@ -59,5 +71,21 @@ describe("the hottest pages' api calls build no query once warm", () => {
     const first = await buildsDuring(() => ok(page));
     expect(first.select).toBeGreaterThan(0);
     expect(await buildsDuring(() => ok(page))).toEqual({});
+  });
+});
+
+describe("round trips to the database a page costs", () => {
+  // Each statement is a round trip to PostgreSQL, and on a busy machine two wake-ups (docs/performance.md).
+  it("the member (every page asks for them) is one statement: the session lookup brings them along", async () => {
+    const statements = await statementsDuring(() => ok("/api/user.php"));
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/from "sessions"/);
+  });
+
+  it("a search with the member is two: the member with the session, the page with its count", async () => {
+    expect(await statementsDuring(() => ok("/api/members.php?with_user=1"))).toHaveLength(2);
+    expect(await statementsDuring(() => ok("/api/members.php?with_user=1&page=2"))).toHaveLength(2);
+    // A page past the last has no row to carry the count: it is asked for on its own.
+    expect(await statementsDuring(() => ok("/api/members.php?with_user=1&page=999"))).toHaveLength(3);
   });
 });
