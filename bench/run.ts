@@ -633,6 +633,11 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
       const stockP99 = stock.latencyMs.p99 > 0 ? members.latencyMs.p99 / stock.latencyMs.p99 : Number.NaN;
       lines.push(`  (against ${stockBareRemixName}, the yardstick of the runs before 2026-12-04: ${((members.reqPerSec / stock.reqPerSec) * 100).toFixed(1)}%, p99 ${stockP99.toFixed(2)}×)`);
     }
+    // web answers in one process: its CPU a page caps the pages a second, whatever the other core does.
+    const web = members.cpuMsPerRequest.web;
+    if (typeof web === "number" && web > 0) {
+      lines.push(`  one web process at ${web.toFixed(2)} ms of CPU a /members page makes at most ${(1000 / web).toFixed(0)} a second: ${((1000 / web / bare.reqPerSec) * 100).toFixed(1)}% of bare Remix's req/s`);
+    }
     const floor = set.load.find((r) => r.name === behindApiName);
     if (floor) {
       // What the two services cost a page at least, and how much of what is left the app's own work takes.
@@ -658,6 +663,13 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
       `  CPU ms a paid send: PostgreSQL ${fixed(sends.postgresCpuMsPerSend)}, api ${fixed(sends.cpuMsPerSend.api)}, load generator ${fixed(sends.loadGeneratorCpuMsPerSend)}; ` +
         `a TPC-B transaction: PostgreSQL ${fixed(pgbench.postgresCpuMsPerTransaction)} (pgbench's client not counted)`,
     );
+    // The ceiling this machine puts on paid sends at the CPU each costs, with every core busy and nothing else running.
+    const perSend = [sends.postgresCpuMsPerSend, sends.cpuMsPerSend.api, sends.loadGeneratorCpuMsPerSend];
+    if (perSend.every((ms) => typeof ms === "number" && ms > 0)) {
+      const cores = os.availableParallelism();
+      const ceiling = (cores * 1000) / perSend.reduce<number>((sum, ms) => sum + (ms ?? 0), 0);
+      lines.push(`  at that CPU a send, ${cores} cores make at most ${ceiling.toFixed(0)} paid sends a second: ${((ceiling / pgbench.tps) * 100).toFixed(1)}% of pgbench's rate`);
+    }
     const wal = (w: WalCounters | null) =>
       w ? `${(w.bytes / 1000).toFixed(2)} kB in ${w.records.toFixed(1)} records (${w.fullPageImages.toFixed(2)} full-page images)` : "n/a";
     lines.push(`  WAL a paid send: ${wal(sends.walPerSend)}; a TPC-B transaction: ${wal(pgbench.walPerTransaction)} (the server's pg_stat_wal)`);
