@@ -40,8 +40,9 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
 
   /** What GET /api/user.php answers: the member (null without a live session) and the badge counts. */
   function me(res: Response): Promise<UserResponse> {
-    const member = res.locals.member;
+    // Found with the session already on the requests that read the member first (api/http/context.ts).
     if (res.locals.me) return Promise.resolve(res.locals.me);
+    const member = res.locals.member;
     return member ? loadMe(db, member, res.locals.site.id) : Promise.resolve({ user: null });
   }
   /** `with_user=1` (contract/members.ts withUserParam): the page's answer carries `me` as well. */
