@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PgPreparedQuery } from "drizzle-orm/pg-core";
-import { call, demoAccounts, login, startApi, type Harness } from "./harness";
+import { eq } from "drizzle-orm";
+import { users } from "../../api/db/schema";
+import { loadMe, sessionAndMe } from "../../api/domain/me";
+import { sessionMember } from "../../api/domain/sessions";
+import { call, demoAccounts, login, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
  * Issue 28 item 6 (ADR 024): building a query's SQL with drizzle's builder cost the api more than running it, so
@@ -80,6 +84,29 @@ describe("round trips to the database a page costs", () => {
     const statements = await statementsDuring(() => ok("/api/user.php"));
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatch(/from "sessions"/);
+  });
+
+  it("the one statement finds what the session lookup and loadMe find apart, for an active member and one whose account is deleted", async () => {
+    const [user] = await api.db.select({ id: users.id, siteId: users.siteId }).from(users).where(eq(users.email, demoAccounts.free.email));
+    const apart = async () => {
+      const member = await sessionMember(api.db, token, testSessionSecret, user!.siteId);
+      return { member, me: member && (await loadMe(api.db, member, user!.siteId)) };
+    };
+    const active = await sessionAndMe(api.db, token, testSessionSecret, user!.siteId);
+    expect(active?.me.user?.id).toBe(user!.id);
+    expect(active).toEqual(await apart());
+    // An account neither active nor unconfirmed keeps its session (as the lookup alone finds it) but is no user to show.
+    await api.db.update(users).set({ status: "deleted" }).where(eq(users.id, user!.id));
+    try {
+      const deleted = await sessionAndMe(api.db, token, testSessionSecret, user!.siteId);
+      expect(deleted?.member.userId).toBe(user!.id);
+      expect(deleted?.me).toEqual({ user: null });
+      expect(deleted).toEqual(await apart());
+    } finally {
+      await api.db.update(users).set({ status: "active" }).where(eq(users.id, user!.id));
+    }
+    // Another site's session is none here.
+    expect(await sessionAndMe(api.db, token, testSessionSecret, user!.siteId + 1000)).toBeNull();
   });
 
   it("a search with the member is two: the member with the session, the page with its count", async () => {
