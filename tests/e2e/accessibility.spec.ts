@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 import { TeasersResponse } from "#contract/members";
 import { axeViolations, expect, hydrated, projectRoot, sameOrigin, test, wcagTags } from "./fixtures";
 import { activeMember, type ActiveMember } from "./accounts-support";
-import { siteRunProfile, staffLogin } from "./staff-support";
+import { loadOnlyOwnPhotos, siteRunProfile, staffLogin } from "./staff-support";
 
 /**
  * Issue 29: axe (WCAG 2.1 A and AA) and the cumulative layout shift (under 0.01) on every page of the site, with
@@ -217,6 +217,8 @@ test.describe("accessibility (axe, WCAG 2.1 AA)", () => {
       multipart: { photo: { name: "me.jpg", mimeType: "image/jpeg", buffer: await sharp({ create: { width: 200, height: 200, channels: 3, background: "#3366aa" } }).jpeg().toBuffer() } },
     });
     expect(photo.status()).toBe(201);
+    const { photo: own } = (await photo.json()) as { photo: { filename: string; thumb_filename: string } };
+    await loadOnlyOwnPhotos(page, [own.filename, own.thumb_filename]);
     const complaint = await member.page.request.post("/api/complaints.php", {
       headers: sameOrigin,
       data: { name: "Axe Tester", email: member.email, content_url: `${baseURL}/members/${member.profileId}`, reason: "impersonation", message: "An accessibility audit's sample complaint." },

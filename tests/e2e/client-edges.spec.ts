@@ -93,8 +93,8 @@ test("a member card opens the profile in the app, under the language prefix, and
 
   // A ctrl-click is the browser's: a new tab with the profile, this page stays.
   const [tab] = await Promise.all([page.context().waitForEvent("page"), card.click({ modifiers: ["ControlOrMeta"] })]);
-  await tab.waitForLoadState();
-  expect(new URL(tab.url()).pathname).toBe(href);
+  // The new tab opens at about:blank and then navigates: wait for the profile itself, not the first load state.
+  await tab.waitForURL((url) => url.pathname === href);
   await tab.close();
   await expectPath(page, "/nl/members");
 

@@ -2,19 +2,20 @@ import sharp from "sharp";
 import type { Page } from "@playwright/test";
 import { expect, expectPath, fillLogin, sameOrigin, test } from "./fixtures";
 import { activeMember, type ActiveMember } from "./accounts-support";
-import { staffLogin } from "./staff-support";
+import { loadOnlyOwnPhotos, staffLogin } from "./staff-support";
 
 /**
  * Issue 25 items 4-6 in the browser, with JavaScript and without (docs/staff.md): the photo queue, a report resolved
  * with a hidden photo, and member support (credits, a suspension the member meets at login).
  */
 
-/** A photo uploaded by the member through the api web forwards (as the photo page's form does). */
-async function uploadPhoto(member: ActiveMember, colour: { r: number; g: number; b: number }): Promise<number> {
+/** A photo uploaded by the member through the api web forwards (as the photo page's form does): its id and its files' names. */
+async function uploadPhoto(member: ActiveMember, colour: { r: number; g: number; b: number }): Promise<{ id: number; files: string[] }> {
   const buffer = await sharp({ create: { width: 400, height: 400, channels: 3, background: colour } }).jpeg().toBuffer();
   const res = await member.page.request.post("/api/photos.php", { headers: sameOrigin, multipart: { photo: { name: "me.jpg", mimeType: "image/jpeg", buffer } } });
   expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { photo: { id: number } }).photo.id;
+  const { photo } = (await res.json()) as { photo: { id: number; filename: string; thumb_filename: string } };
+  return { id: photo.id, files: [photo.filename, photo.thumb_filename] };
 }
 
 async function staffPage(page: Page, role: "admin" | "moderator" | "support"): Promise<void> {
@@ -28,8 +29,10 @@ test("a moderator approves one photo and rejects another; the member is told why
   const photosLink = page.getByRole("link", { name: /^Photos/ });
   const countOf = async (of: Page) =>
     Number((await of.getByRole("link", { name: /^Photos/ }).getByTestId("staff-queue-count").textContent({ timeout: 1000 }).catch(() => "0"))?.match(/^\d+/)?.[0] ?? 0);
-  const kept = await uploadPhoto(member, { r: 20, g: 160, b: 90 });
-  const refused = await uploadPhoto(member, { r: 160, g: 20, b: 90 });
+  const keptPhoto = await uploadPhoto(member, { r: 20, g: 160, b: 90 });
+  const refusedPhoto = await uploadPhoto(member, { r: 160, g: 20, b: 90 });
+  const [kept, refused] = [keptPhoto.id, refusedPhoto.id];
+  await loadOnlyOwnPhotos(page, [...keptPhoto.files, ...refusedPhoto.files]);
   if (test.info().project.name === "js") {
     // With JavaScript the frame's count follows the queue live (/staff/events), without a reload: it comes to what a
     // page loaded now says. (Other tests change the same queue meanwhile, so no fixed number would hold.)
@@ -64,7 +67,7 @@ test("a moderator approves one photo and rejects another; the member is told why
 
 test("a member reports a profile; an admin hides its photo and resolves the report", { tag: "@nojs" }, async ({ page, browser, baseURL }) => {
   const reported = await activeMember(browser, baseURL ?? "");
-  const photoId = await uploadPhoto(reported, { r: 30, g: 30, b: 200 });
+  const photoId = (await uploadPhoto(reported, { r: 30, g: 30, b: 200 })).id;
   const reporter = await activeMember(browser, baseURL ?? "");
   await reporter.page.goto(`/members/${reported.profileId}`);
   await reporter.page.getByTestId("report-member").click();

@@ -104,3 +104,19 @@ export async function siteRunProfile(page: Page): Promise<{ id: number; name: st
   }
   throw new Error("no site-run profile in the member's search");
 }
+
+/** A 1×1 GIF: what loadOnlyOwnPhotos answers for other tests' photos. */
+const standInImage = Buffer.from("R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==", "base64");
+
+/**
+ * The staff queues show every pending photo of the sites, other tests' too, and a test running beside this one may
+ * delete one of its photos (the files go at once) while a staff page shows it: that image would then fail to load
+ * there, a failure of the other test's timing, not of the page. So the staff context's images of photos that are not
+ * the test's own (`own`: their file names) are answered with a stand-in; the test's own photos load from the server.
+ */
+export async function loadOnlyOwnPhotos(page: Page, own: string[]): Promise<void> {
+  await page.context().route("**/uploads/photos/**", (route) => {
+    const name = new URL(route.request().url()).pathname.split("/").pop() ?? "";
+    return own.includes(name) ? route.continue() : route.fulfill({ status: 200, contentType: "image/gif", body: standInImage });
+  });
+}
