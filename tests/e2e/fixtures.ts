@@ -241,3 +241,9 @@ export async function axeViolations(page: Page, where = page.url()) {
   const results = await new AxeBuilder({ page, axeSource }).setLegacyMode().options({ resultTypes: ["violations"] }).withTags(wcagTags).analyze();
   return results.violations;
 }
+
+/** No axe violation (WCAG 2.1 A and AA) on the page as it is now: each violation, if any, as its rule and elements. */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { devices } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { TeasersResponse } from "#contract/members";
-import { accounts, axeViolations, expect, expectPath, login, sameOrigin, test } from "./fixtures";
+import { accounts, expect, expectNoAxeViolations, expectPath, login, sameOrigin, test } from "./fixtures";
 import { mailLink, newAccountDetails } from "./accounts-support";
 
 /**
@@ -96,8 +96,7 @@ test.describe("on a phone", () => {
     await expect(modal).toBeVisible();
     await expect(modal.getByRole("button", { name: "Send the e-mail again" })).toBeVisible();
     if (test.info().project.use.javaScriptEnabled) {
-      const violations = await axeViolations(page);
-      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      await expectNoAxeViolations(page);
     }
     await modal.getByRole("link", { name: "Close" }).click();
     await expectPath(page, `/members/${member.id}/chat`, { withSearch: true });

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, expectPath, hydrated, test, sameOrigin } from "./fixtures";
+import { expect, expectNoAxeViolations, expectPath, hydrated, test, sameOrigin } from "./fixtures";
 import { mailLink, newAccountDetails, type TestAccount } from "./accounts-support";
 import { chromiumArgs, findFullChromium } from "../../scripts/chromium";
 
@@ -22,12 +22,6 @@ async function signUpHere(page: Page): Promise<TestAccount> {
   return account;
 }
 
-/** No axe violation (WCAG 2.1 A and AA) on the page as it is now: the default site has no push key, so accessibility.spec.ts never sees the push parts. */
-async function expectAccessible(page: Page): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 // The full browser: the headless shell the other tests use has no PushManager, so it would get the "cannot" state.
 test.use({ launchOptions: { executablePath: findFullChromium() ?? "/usr/bin/chromium", args: chromiumArgs } });
 
@@ -42,7 +36,7 @@ test.describe("signup push step", () => {
     const step = page.getByTestId("push-step");
     if (test.info().project.use.javaScriptEnabled) {
       // The default site has no push key, so accessibility.spec.ts cannot audit this page: axe does it here.
-      await expectAccessible(page);
+      await expectNoAxeViolations(page);
       // Permission not granted: the browser refuses, and the step says how to allow it later.
       await page.getByRole("button", { name: "Turn on notifications" }).click();
       await expect(step).toHaveAttribute("data-state", /^(denied|failed)$/);
@@ -94,7 +88,7 @@ test.describe("push outside the signup", () => {
     }
     await expect(alert).toContainText("Get notified of new messages");
     await expect(alert.getByRole("button", { name: "Turn on notifications" })).toBeVisible();
-    await expectAccessible(page);
+    await expectNoAxeViolations(page);
 
     // Permission denied in the browser: the alert says how to allow it again, and offers no button.
     const cdp = await context.newCDPSession(page);
@@ -151,7 +145,7 @@ test.describe("push outside the signup", () => {
     }
     await expect(toggle).not.toBeChecked();
     await expect(device.getByTestId("push-switch-state")).toHaveText("Off: this browser does not show our notifications.");
-    await expectAccessible(page);
+    await expectNoAxeViolations(page);
 
     const pushAnswer = () => page.waitForResponse((response) => response.url().endsWith("/api/user.php?push=1"));
     let answer = pushAnswer();
