@@ -8,7 +8,7 @@ import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { cachedSiteSettings, callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
 import { getRegions } from "~/features/account/regions.server";
-import { MemberCard, useMemberCardGrid } from "~/features/members/member-card";
+import { cardView, MemberCard, useMemberCardGrid, type CardView } from "~/features/members/member-card";
 import { CamTile } from "~/features/members/cam-tile";
 import { withCamTiles } from "#contract/cam";
 import { useFictionalBadge, useRootData } from "~/utils/root-data";
@@ -55,7 +55,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const base = {
     title: t("members.metaTitle", { site: settings.name }),
     description: metaDescription(locale, "members", { site: settings.name }),
-    cdn: settings.cdn_prefix,
     filters,
     offered,
     // docs/product.md §1 live-cam tiles, without the partner's address (the click route asks the api for it).
@@ -75,14 +74,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!result?.ok) {
     if (result && result.status !== 400) throw data(null, { status: result.status });
     // A search the member typed wrong (e.g. minimum age above maximum): the form stays, with a message.
-    return { ...base, invalid: true, results: [], similar: [], numResults: 0, pageNumber: 1, pageCount: 1 };
+    return { ...base, invalid: true, results: [] as CardView[], similar: [] as CardView[], numResults: 0, pageNumber: 1, pageCount: 1 };
   }
-  const { me: _me, ...members } = result.data;
+  const { results, similar, numResults, pageNumber, pageSize } = result.data;
+  const card = (member: (typeof results)[number]) => cardView(member, settings.cdn_prefix);
   return {
     ...base,
     invalid: false,
-    ...members,
-    pageCount: Math.max(1, Math.ceil(members.numResults / members.pageSize)),
+    results: results.map(card),
+    similar: similar.map(card),
+    numResults,
+    pageNumber,
+    pageCount: Math.max(1, Math.ceil(numResults / pageSize)),
   };
 }
 
@@ -90,9 +93,9 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta
 
 export default function Members() {
   const { t } = useTranslation();
-  const { results, similar, numResults, pageNumber, pageCount, cdn, filters, invalid, cam } = useLoaderData<typeof loader>();
+  const { results, similar, numResults, pageNumber, pageCount, filters, invalid, cam } = useLoaderData<typeof loader>();
   // The largest image of the first screen: the first photo of the grid (a card without a photo shows an initial).
-  const firstPhoto = results.findIndex((member) => member.main_image);
+  const firstPhoto = results.findIndex((member) => member.photo);
   // A card's place among the results (tiles take no part): the first row loads at once, the first photo first.
   const places = new Map(results.map((member, index) => [member.id, index]));
   const priorityOf = (id: number) => {
@@ -135,7 +138,7 @@ export default function Members() {
             ) : (
               <li key={entry.item.id}>
                 {/* The first row (5 cards at the widest) is on the first screen: loaded at once, the first one first. */}
-                <MemberCard member={entry.item} cdn={cdn} priority={priorityOf(entry.item.id)} grid={grid.card} />
+                <MemberCard member={entry.item} priority={priorityOf(entry.item.id)} grid={grid.card} />
               </li>
             ),
           )}
@@ -170,7 +173,7 @@ export default function Members() {
                 </li>
               ) : (
                 <li key={entry.item.id}>
-                  <MemberCard member={entry.item} cdn={cdn} grid={grid.card} />
+                  <MemberCard member={entry.item} grid={grid.card} />
                 </li>
               ),
             )}

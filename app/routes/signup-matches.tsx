@@ -7,7 +7,7 @@ import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getSettings, requireUser } from "~/utils/session.server";
-import { MemberCard, useMemberCardGrid } from "~/features/members/member-card";
+import { cardView, MemberCard, useMemberCardGrid } from "~/features/members/member-card";
 import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
 
@@ -16,14 +16,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireUser(request, context);
   const [settings, result] = await Promise.all([getSettings(request, context), apiFor(request, context).get("/api/signup-matches.php", MembersResponse)]);
   if (!result.ok) throw data(null, { status: result.status });
-  return { title: fixedT(locale)("matches.title"), description: metaDescription(locale, "signupMatches"), cdn: settings.cdn_prefix, members: result.data.results };
+  return { title: fixedT(locale)("matches.title"), description: metaDescription(locale, "signupMatches"), members: result.data.results.map((member) => cardView(member, settings.cdn_prefix)) };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function SignupMatches() {
   const { t } = useTranslation();
-  const { members, cdn } = useLoaderData<typeof loader>();
+  const { members } = useLoaderData<typeof loader>();
   const grid = useMemberCardGrid();
   return (
     <section className="container py-8">
@@ -35,7 +35,7 @@ export default function SignupMatches() {
         <ul className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" data-testid="signup-matches" onClick={grid.onClick}>
           {members.map((member) => (
             <li key={member.id}>
-              <MemberCard member={member} cdn={cdn} grid={grid.card} />
+              <MemberCard member={member} grid={grid.card} />
             </li>
           ))}
         </ul>

@@ -6,6 +6,14 @@ import type { MemberCard as MemberCardData } from "#contract/members";
 /** What the cards of a grid share, worked out once for the grid rather than by each card's own hooks. */
 type CardGrid = { href: (to: string) => string; cityUnknown: string; fictionalBadge: string };
 
+/** What a card shows of a member: a loader hands the page only this (its data is written into the page a second time, for hydration). */
+export type CardView = Pick<MemberCardData, "id" | "name" | "age" | "city" | "fictional"> & { photo: string | null };
+
+/** A member of the api's answer as a card shows it: the photo's thumbnail under the site's cdn prefix. */
+export function cardView(member: MemberCardData, cdn: string): CardView {
+  return { id: member.id, name: member.name, age: member.age, city: member.city, fictional: member.fictional, photo: member.main_image ? cdn + member.main_image.thumb_filename : null };
+}
+
 /**
  * A grid of member cards: `onClick` goes on its list, `card` to each MemberCard. The cards are plain links that
  * navigate through the list's one handler (app/components/ui/plain-links.ts).
@@ -22,7 +30,7 @@ export function useMemberCardGrid(): { onClick: ReturnType<typeof usePlainLinks>
  * grid's first row, on the first screen: its photo loads at once ("eager", not lazy: the first screen's largest
  * image, issue 29), and "high" fetches the very first one before the rest of the page's images.
  */
-export function MemberCard({ member, cdn, priority, grid }: { member: MemberCardData; cdn: string; priority?: "eager" | "high"; grid: CardGrid }) {
+export function MemberCard({ member, priority, grid }: { member: CardView; priority?: "eager" | "high"; grid: CardGrid }) {
   return (
     <a className="member-card" data-discover="true" href={grid.href(`/members/${member.id}`)}>
       {member.fictional ? (
@@ -30,9 +38,9 @@ export function MemberCard({ member, cdn, priority, grid }: { member: MemberCard
           {grid.fictionalBadge}
         </span>
       ) : null}
-      {member.main_image ? (
+      {member.photo ? (
         <img
-          src={cdn + member.main_image.thumb_filename}
+          src={member.photo}
           alt={member.name}
           loading={priority ? "eager" : "lazy"}
           // React 18 does not know fetchPriority yet: the lowercase attribute passes through as it is.
@@ -45,7 +53,9 @@ export function MemberCard({ member, cdn, priority, grid }: { member: MemberCard
       )}
       <div className="p-3">
         <p className="member-card-name">
-          {member.name}, <span className="font-normal">{member.age}</span>
+          {/* One text node: "{name}, " as two would be written with a separator comment between them. */}
+          {`${member.name}, `}
+          <span className="font-normal">{member.age}</span>
         </p>
         <p className="member-card-city">{member.city ?? grid.cityUnknown}</p>
       </div>
