@@ -4,10 +4,15 @@ import type { BareLoadContext } from "../context";
 
 export const meta: MetaFunction = () => [{ title: "Members" }];
 
-/** 20 members from the database of this process (PGlite, or PostgreSQL with DATABASE_URL). */
+/**
+ * 20 members from the database of this process (PGlite, or PostgreSQL with DATABASE_URL); `?cards=` asks for another
+ * number (1-100), for a bare page as large as one of the app's (docs/performance.md).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const page = Math.max(1, Math.min(10, Number(new URL(request.url).searchParams.get("page")) || 1));
-  const members = await (context as unknown as BareLoadContext).members(20, (page - 1) * 20);
+  const params = new URL(request.url).searchParams;
+  const page = Math.max(1, Math.min(10, Number(params.get("page")) || 1));
+  const cards = Math.max(1, Math.min(100, Math.round(Number(params.get("cards"))) || 20));
+  const members = await (context as unknown as BareLoadContext).members(cards, (page - 1) * cards);
   return { members, page };
 }
 
