@@ -43,8 +43,8 @@
  * fixed warm-up, as runs before 2026-12-05 had),
  * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends),
  * BENCH_STREAM_SENDS (150) and BENCH_STREAM_SECONDS (10) for the live stream,
- * BENCH_INTERLEAVED_PAIRS (4): pairs of bare Remix and /members measured in turns after the PostgreSQL set's rows, for
- * issue 28's aim on the machine as it was for both (0: none),
+ * BENCH_INTERLEAVED_ROUNDS (4): rounds of bare Remix, bare Remix with a page as large as /members's, and /members,
+ * measured in turns after the PostgreSQL set's rows, for issue 28's aim on the machine as it was for all three (0: none),
  * DATABASE_URL (unset: PGlite rows only).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -167,10 +167,16 @@ type SetResult = {
   /** The PostgreSQL set's bare Remix and /members measured in turns (medians of the pairs' ratios). */
   interleaved: InterleavedResult | null;
 };
+type Measured = { reqPerSec: number; p99: number; cpuMs: number | null };
 type InterleavedResult = {
-  pairs: { bare: { reqPerSec: number; p99: number }; members: { reqPerSec: number; p99: number; webCpuMs: number | null } }[];
+  /** bare Remix with as many cards as make its page as large as /members's (bench/bare-remix ?cards=). */
+  sameSize: { cards: number; bytes: number; membersBytes: number };
+  rounds: { bare: Measured; sameSize: Measured; members: Measured }[];
+  /** Medians of the rounds' ratios. */
   share: number;
   p99: number;
+  sameSizeShare: number;
+  membersOfSameSize: number;
 };
 
 const median = (values: number[]): number => {
@@ -182,8 +188,8 @@ type LiveSettings = { sends: number; seconds: number };
 
 const bareRemixName = "bare Remix";
 const membersName = "web /members (logged in)";
-/** Pairs of bare Remix and /members measured in turns in the PostgreSQL set (BENCH_INTERLEAVED_PAIRS; 0: none). */
-const interleavedPairs = Math.max(0, Math.round(Number(process.env.BENCH_INTERLEAVED_PAIRS ?? 4)));
+/** Rounds of bare Remix, bare Remix as large as /members and /members measured in turns in the PostgreSQL set (BENCH_INTERLEAVED_ROUNDS; 0: none). */
+const interleavedRounds = Math.max(0, Math.round(Number(process.env.BENCH_INTERLEAVED_ROUNDS ?? 4)));
 /** bare Remix served with compression()'s defaults, as every run before 2026-12-04 served it (bench/bare-remix/server.ts). */
 const stockBareRemixName = "bare Remix, stock compression()";
 /**
@@ -356,26 +362,38 @@ async function measureSet(
       load.push({ ...(await measureTarget(target)), warmUp: warm });
     }
 
-    // The aim's two rows measured again in turns (bare Remix, /members, /members, bare Remix, ...), both servers warm:
+    // The aim's two rows measured again in turns (bare Remix, /members, then the other way round, ...), both servers warm:
     // the rows above are minutes apart, and this machine's speed moves by up to a third in that time
-    // (docs/performance.md), so a ratio of two rows can be off by as much; each pair here sees the machine as it was.
+    // (docs/performance.md), so a ratio of two rows can be off by as much; each round here sees the machine as it was.
+    // Between them, bare Remix with a page as large as /members's (more cards): what the page's size alone costs,
+    // without the app around it.
     const bareTarget = targets.find((t) => t.name === bareRemixName);
     const membersTarget = targets.find((t) => t.name === membersName);
     let interleaved: InterleavedResult | null = null;
-    if (kind === "postgres" && bareTarget && membersTarget && interleavedPairs > 0) {
-      log(`${kind}: ${bareRemixName} and ${membersName} in turns: ${interleavedPairs} pairs of ${seconds} s each...`);
-      const pairs: InterleavedResult["pairs"] = [];
-      for (let i = 0; i < interleavedPairs; i++) {
-        const [first, second] = i % 2 === 0 ? [bareTarget, membersTarget] : [membersTarget, bareTarget];
-        const a = await measureTarget(first);
-        const b = await measureTarget(second);
-        const [bare, members] = first === bareTarget ? [a, b] : [b, a];
-        pairs.push({ bare: { reqPerSec: bare.reqPerSec, p99: bare.latencyMs.p99 }, members: { reqPerSec: members.reqPerSec, p99: members.latencyMs.p99, webCpuMs: members.cpuMsPerRequest.web ?? null } });
+    if (kind === "postgres" && bareTarget && membersTarget && interleavedRounds > 0) {
+      const sameSize = await sameSizeBarePage(bareTarget, membersTarget);
+      const sameSizeTarget: Target = { ...bareTarget, name: `${bareRemixName}, ${sameSize.cards} cards`, url: sameSize.url };
+      log(`${kind}: ${bareRemixName}, ${sameSizeTarget.name} (${(sameSize.bytes / 1000).toFixed(1)} kB, /members ${(sameSize.membersBytes / 1000).toFixed(1)} kB) and ${membersName} in turns: ${interleavedRounds} rounds of ${seconds} s each...`);
+      await warmUp(sameSizeTarget.url, { seconds: warmupSeconds, maxSeconds: warmupMaxSeconds, connections, headers: sameSizeTarget.headers });
+      const rounds: InterleavedResult["rounds"] = [];
+      const measured = (result: LoadResult, server: string): Measured => ({ reqPerSec: result.reqPerSec, p99: result.latencyMs.p99, cpuMs: result.cpuMsPerRequest[server] ?? null });
+      for (let i = 0; i < interleavedRounds; i++) {
+        const order = i % 2 === 0 ? [bareTarget, sameSizeTarget, membersTarget] : [membersTarget, sameSizeTarget, bareTarget];
+        const results = new Map<Target, LoadResult>();
+        for (const target of order) results.set(target, await measureTarget(target));
+        rounds.push({
+          bare: measured(results.get(bareTarget)!, "bare-remix"),
+          sameSize: measured(results.get(sameSizeTarget)!, "bare-remix"),
+          members: measured(results.get(membersTarget)!, "web"),
+        });
       }
       interleaved = {
-        pairs,
-        share: median(pairs.map((p) => p.members.reqPerSec / p.bare.reqPerSec)),
-        p99: median(pairs.map((p) => p.members.p99 / p.bare.p99)),
+        sameSize: { cards: sameSize.cards, bytes: sameSize.bytes, membersBytes: sameSize.membersBytes },
+        rounds,
+        share: median(rounds.map((r) => r.members.reqPerSec / r.bare.reqPerSec)),
+        p99: median(rounds.map((r) => r.members.p99 / r.bare.p99)),
+        sameSizeShare: median(rounds.map((r) => r.sameSize.reqPerSec / r.bare.reqPerSec)),
+        membersOfSameSize: median(rounds.map((r) => r.members.reqPerSec / r.sameSize.reqPerSec)),
       };
     }
 
@@ -663,6 +681,26 @@ main().then(
 
 type Flags = { sets: DatabaseKind[]; targets: string[] | null; live: boolean; scale: boolean };
 
+/** The HTML of a page as the target's client gets it, uncompressed. */
+async function pageBytes(url: string, headers: Record<string, string>): Promise<number> {
+  const response = await fetch(url, { headers: { ...headers, "accept-encoding": "identity" }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  return (await response.arrayBuffer()).byteLength;
+}
+
+/** bare Remix's page with the fewest cards (bench/bare-remix ?cards=, at most 100) that make it at least as large as /members's. */
+async function sameSizeBarePage(bare: Target, members: Target): Promise<{ url: string; cards: number; bytes: number; membersBytes: number }> {
+  const membersBytes = await pageBytes(members.url, members.headers);
+  let found = { url: bare.url, cards: 20, bytes: 0 };
+  for (let cards = 20; cards <= 100; cards += 1) {
+    const url = new URL(bare.url);
+    url.searchParams.set("cards", String(cards));
+    found = { url: url.href, cards, bytes: await pageBytes(url.href, bare.headers) };
+    if (found.bytes >= membersBytes) break;
+  }
+  return { ...found, membersBytes };
+}
+
 /** Issue 28's aims for the PostgreSQL set, each with its figure: /members against bare Remix, paid sends against pgbench. */
 function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
   const bare = set.load.find((r) => r.name === bareRemixName);
@@ -680,10 +718,16 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
     }
     const turns = set.interleaved;
     if (turns) {
-      const each = turns.pairs.map((p) => `${((p.members.reqPerSec / p.bare.reqPerSec) * 100).toFixed(1)}%`).join(", ");
+      const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+      const each = turns.rounds.map((r) => percent(r.members.reqPerSec / r.bare.reqPerSec)).join(", ");
+      const size = turns.sameSize;
       lines.push(
-        `  in turns (${turns.pairs.length} pairs, each on the machine as it was for both): /members ${(turns.share * 100).toFixed(1)}% of bare Remix's req/s ` +
-          `(the median; pairs ${each}), p99 ${turns.p99.toFixed(2)}×`,
+        `  in turns (${turns.rounds.length} rounds, each on the machine as it was for all three): /members ${percent(turns.share)} of bare Remix's req/s ` +
+          `(the median; rounds ${each}), p99 ${turns.p99.toFixed(2)}×`,
+      );
+      lines.push(
+        `  bare Remix with ${size.cards} cards, a page as large as /members's (${(size.bytes / 1000).toFixed(1)} against ${(size.membersBytes / 1000).toFixed(1)} kB): ` +
+          `${percent(turns.sameSizeShare)} of bare Remix's req/s in the same turns; /members ${percent(turns.membersOfSameSize)} of it`,
       );
     }
     // web answers in one process: its CPU a page caps the pages a second, whatever the other core does.
