@@ -21,7 +21,7 @@ if (!process.env.DATABASE_URL) await fillBareMembers(sql);
 const app = express();
 app.disable("x-powered-by");
 app.get("/members", (req, res, next) => {
-  const limit = Math.min(50, Math.max(1, Number(req.query.limit) || 20));
+  const limit = Math.min(100, Math.max(1, Number(req.query.limit) || 20));
   const offset = Math.max(0, Number(req.query.offset) || 0);
   // A failed query is Express's 500 (bare Remix then answers 500 too, which the bench counts), not a crash.
   sql.members(limit, offset).then((members) => res.json({ members }), next);

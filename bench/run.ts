@@ -43,8 +43,8 @@
  * fixed warm-up, as runs before 2026-12-05 had),
  * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends),
  * BENCH_STREAM_SENDS (150) and BENCH_STREAM_SECONDS (10) for the live stream,
- * BENCH_INTERLEAVED_ROUNDS (4): rounds of bare Remix, bare Remix with a page as large as /members's, and /members,
- * measured in turns after the PostgreSQL set's rows, for issue 28's aim on the machine as it was for all three (0: none),
+ * BENCH_INTERLEAVED_ROUNDS (4): rounds of bare Remix, bare Remix with a page as large as /members's (alone and behind
+ * the bare api), and /members, measured in turns after the PostgreSQL set's rows, for issue 28's aim on the machine as it was for all three (0: none),
  * DATABASE_URL (unset: PGlite rows only).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -171,11 +171,13 @@ type Measured = { reqPerSec: number; p99: number; cpuMs: number | null };
 type InterleavedResult = {
   /** bare Remix with as many cards as make its page as large as /members's (bench/bare-remix ?cards=). */
   sameSize: { cards: number; bytes: number; membersBytes: number };
-  rounds: { bare: Measured; sameSize: Measured; members: Measured }[];
+  rounds: { bare: Measured; sameSize: Measured; sameSizeBehindApi: Measured | null; members: Measured }[];
   /** Medians of the rounds' ratios. */
   share: number;
   p99: number;
   sameSizeShare: number;
+  /** The same page read over HTTP from bench/bare-api.ts: the two services and the page's size, without the app. */
+  sameSizeBehindApiShare: number | null;
   membersOfSameSize: number;
 };
 
@@ -368,22 +370,31 @@ async function measureSet(
     // Between them, bare Remix with a page as large as /members's (more cards): what the page's size alone costs,
     // without the app around it.
     const bareTarget = targets.find((t) => t.name === bareRemixName);
+    const behindApiTarget = targets.find((t) => t.name === behindApiName);
     const membersTarget = targets.find((t) => t.name === membersName);
     let interleaved: InterleavedResult | null = null;
     if (kind === "postgres" && bareTarget && membersTarget && interleavedRounds > 0) {
       const sameSize = await sameSizeBarePage(bareTarget, membersTarget);
       const sameSizeTarget: Target = { ...bareTarget, name: `${bareRemixName}, ${sameSize.cards} cards`, url: sameSize.url };
-      log(`${kind}: ${bareRemixName}, ${sameSizeTarget.name} (${(sameSize.bytes / 1000).toFixed(1)} kB, /members ${(sameSize.membersBytes / 1000).toFixed(1)} kB) and ${membersName} in turns: ${interleavedRounds} rounds of ${seconds} s each...`);
-      await warmUp(sameSizeTarget.url, { seconds: warmupSeconds, maxSeconds: warmupMaxSeconds, connections, headers: sameSizeTarget.headers });
+      const behindApiUrl = behindApiTarget && new URL(behindApiTarget.url);
+      behindApiUrl?.searchParams.set("cards", String(sameSize.cards));
+      const sameSizeBehindApiTarget: Target | null = behindApiTarget && behindApiUrl ? { ...behindApiTarget, name: `${behindApiName}, ${sameSize.cards} cards`, url: behindApiUrl.href } : null;
+      const inTurns = [bareTarget, sameSizeTarget, ...(sameSizeBehindApiTarget ? [sameSizeBehindApiTarget] : []), membersTarget];
+      log(`${kind}: ${inTurns.map((t) => t.name).join(", ")} in turns (${(sameSize.bytes / 1000).toFixed(1)} kB a page with ${sameSize.cards} cards, /members ${(sameSize.membersBytes / 1000).toFixed(1)} kB): ${interleavedRounds} rounds of ${seconds} s each...`);
+      for (const target of [sameSizeTarget, sameSizeBehindApiTarget]) {
+        if (target) await warmUp(target.url, { seconds: warmupSeconds, maxSeconds: warmupMaxSeconds, connections, headers: target.headers });
+      }
       const rounds: InterleavedResult["rounds"] = [];
       const measured = (result: LoadResult, server: string): Measured => ({ reqPerSec: result.reqPerSec, p99: result.latencyMs.p99, cpuMs: result.cpuMsPerRequest[server] ?? null });
       for (let i = 0; i < interleavedRounds; i++) {
-        const order = i % 2 === 0 ? [bareTarget, sameSizeTarget, membersTarget] : [membersTarget, sameSizeTarget, bareTarget];
+        const order = i % 2 === 0 ? inTurns : [...inTurns].reverse();
         const results = new Map<Target, LoadResult>();
         for (const target of order) results.set(target, await measureTarget(target));
+        const behind = sameSizeBehindApiTarget && results.get(sameSizeBehindApiTarget);
         rounds.push({
           bare: measured(results.get(bareTarget)!, "bare-remix"),
           sameSize: measured(results.get(sameSizeTarget)!, "bare-remix"),
+          sameSizeBehindApi: behind ? measured(behind, "bare-remix-api") : null,
           members: measured(results.get(membersTarget)!, "web"),
         });
       }
@@ -393,6 +404,7 @@ async function measureSet(
         share: median(rounds.map((r) => r.members.reqPerSec / r.bare.reqPerSec)),
         p99: median(rounds.map((r) => r.members.p99 / r.bare.p99)),
         sameSizeShare: median(rounds.map((r) => r.sameSize.reqPerSec / r.bare.reqPerSec)),
+        sameSizeBehindApiShare: sameSizeBehindApiTarget ? median(rounds.map((r) => (r.sameSizeBehindApi?.reqPerSec ?? 0) / r.bare.reqPerSec)) : null,
         membersOfSameSize: median(rounds.map((r) => r.members.reqPerSec / r.sameSize.reqPerSec)),
       };
     }
@@ -722,13 +734,17 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
       const each = turns.rounds.map((r) => percent(r.members.reqPerSec / r.bare.reqPerSec)).join(", ");
       const size = turns.sameSize;
       lines.push(
-        `  in turns (${turns.rounds.length} rounds, each on the machine as it was for all three): /members ${percent(turns.share)} of bare Remix's req/s ` +
+        `  in turns (${turns.rounds.length} rounds, each on the machine as it was for all of them): /members ${percent(turns.share)} of bare Remix's req/s ` +
           `(the median; rounds ${each}), p99 ${turns.p99.toFixed(2)}×`,
       );
       lines.push(
         `  bare Remix with ${size.cards} cards, a page as large as /members's (${(size.bytes / 1000).toFixed(1)} against ${(size.membersBytes / 1000).toFixed(1)} kB): ` +
           `${percent(turns.sameSizeShare)} of bare Remix's req/s in the same turns; /members ${percent(turns.membersOfSameSize)} of it`,
       );
+      if (turns.sameSizeBehindApiShare !== null) {
+        // The two services and the page's size, without the app: the most /members could make on this machine.
+        lines.push(`  the same page behind a bare api (${behindApiName}, ${size.cards} cards): ${percent(turns.sameSizeBehindApiShare)} of bare Remix's req/s in the same turns`);
+      }
     }
     // web answers in one process: its CPU a page caps the pages a second, whatever the other core does.
     const web = members.cpuMsPerRequest.web;
