@@ -44,7 +44,7 @@
  * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends),
  * BENCH_STREAM_SENDS (150) and BENCH_STREAM_SECONDS (10) for the live stream,
  * BENCH_INTERLEAVED_ROUNDS (4): rounds of bare Remix, bare Remix with a page as large as /members's (alone and behind
- * the bare api), and /members, measured in turns after the PostgreSQL set's rows, for issue 28's aim on the machine as it was for all three (0: none),
+ * the bare api), and /members, measured in turns after the PostgreSQL set's rows, for issue 28's aim on the machine as it was for all of them (0: none),
  * DATABASE_URL (unset: PGlite rows only).
  */
 import { execFileSync, spawnSync } from "node:child_process";
