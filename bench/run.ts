@@ -164,7 +164,7 @@ type SetResult = {
   output: ReturnType<ProcessGroup["output"]>;
   /** The PostgreSQL set's yardstick: pgbench just before and just after the paid sends. */
   pgbench: PgbenchResult | null;
-  /** The PostgreSQL set's bare Remix and /members measured in turns (medians of the pairs' ratios). */
+  /** The PostgreSQL set's bare Remix, the same-size bare pages and /members measured in turns (medians of the rounds' ratios). */
   interleaved: InterleavedResult | null;
 };
 type Measured = { reqPerSec: number; p99: number; cpuMs: number | null };
@@ -190,7 +190,7 @@ type LiveSettings = { sends: number; seconds: number };
 
 const bareRemixName = "bare Remix";
 const membersName = "web /members (logged in)";
-/** Rounds of bare Remix, bare Remix as large as /members and /members measured in turns in the PostgreSQL set (BENCH_INTERLEAVED_ROUNDS; 0: none). */
+/** Rounds of bare Remix, bare Remix as large as /members (alone and behind the bare api) and /members measured in turns in the PostgreSQL set (BENCH_INTERLEAVED_ROUNDS; 0: none). */
 const interleavedRounds = Math.max(0, Math.round(Number(process.env.BENCH_INTERLEAVED_ROUNDS ?? 4)));
 /** bare Remix served with compression()'s defaults, as every run before 2026-12-04 served it (bench/bare-remix/server.ts). */
 const stockBareRemixName = "bare Remix, stock compression()";
@@ -368,7 +368,7 @@ async function measureSet(
     // the rows above are minutes apart, and this machine's speed moves by up to a third in that time
     // (docs/performance.md), so a ratio of two rows can be off by as much; each round here sees the machine as it was.
     // Between them, bare Remix with a page as large as /members's (more cards): what the page's size alone costs,
-    // without the app around it.
+    // without the app around it; and the same page behind the bare api: the two services and the page's size.
     const bareTarget = targets.find((t) => t.name === bareRemixName);
     const behindApiTarget = targets.find((t) => t.name === behindApiName);
     const membersTarget = targets.find((t) => t.name === membersName);
@@ -742,7 +742,7 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
           `${percent(turns.sameSizeShare)} of bare Remix's req/s in the same turns; /members ${percent(turns.membersOfSameSize)} of it`,
       );
       if (turns.sameSizeBehindApiShare !== null) {
-        // The two services and the page's size, without the app: the most /members could make on this machine.
+        // A page of /members's size through the two services, with none of the app's own work.
         lines.push(`  the same page behind a bare api (${behindApiName}, ${size.cards} cards): ${percent(turns.sameSizeBehindApiShare)} of bare Remix's req/s in the same turns`);
       }
     }
