@@ -404,7 +404,7 @@ async function measureSet(
         share: median(rounds.map((r) => r.members.reqPerSec / r.bare.reqPerSec)),
         p99: median(rounds.map((r) => r.members.p99 / r.bare.p99)),
         sameSizeShare: median(rounds.map((r) => r.sameSize.reqPerSec / r.bare.reqPerSec)),
-        sameSizeBehindApiShare: sameSizeBehindApiTarget ? median(rounds.map((r) => (r.sameSizeBehindApi?.reqPerSec ?? 0) / r.bare.reqPerSec)) : null,
+        sameSizeBehindApiShare: sameSizeBehindApiTarget ? median(rounds.map((r) => r.sameSizeBehindApi!.reqPerSec / r.bare.reqPerSec)) : null,
         membersOfSameSize: median(rounds.map((r) => r.members.reqPerSec / r.sameSize.reqPerSec)),
       };
     }
@@ -659,7 +659,15 @@ async function main(): Promise<number> {
       liveStream: pglite?.liveStream ?? null,
       postgres:
         postgres && postgresUrl
-          ? { database: describeDatabase(postgresUrl), load: withRatios(postgres), paidSends: postgres.paidSends, liveStream: postgres.liveStream, pgbench, processOutput: postgres.output }
+          ? {
+              database: describeDatabase(postgresUrl),
+              load: withRatios(postgres),
+              paidSends: postgres.paidSends,
+              liveStream: postgres.liveStream,
+              pgbench,
+              interleaved: postgres.interleaved,
+              processOutput: postgres.output,
+            }
           : null,
       scale,
       firstLoad: pglite?.pages ?? null,
