@@ -35,7 +35,14 @@ export type Database = {
   dumpDataDir?: () => Promise<Blob>;
   /** The connections in use (db_pool_connections): PostgreSQL's pool, or PGlite's one connection (total only). */
   poolUse?: () => PoolUse;
+  /**
+   * Plain SQL on one connection held until `release` (session settings and temporary tables last between calls; a
+   * text may hold several statements, the last one's rows are answered): the data generator (api/db/scale-data.ts)
+   * and the query-plan tests.
+   */
+  session: () => Promise<SqlSession>;
 };
+export type SqlSession = { exec: (text: string) => Promise<{ rows: Record<string, unknown>[] }>; release: () => Promise<void> };
 export type PoolUse = { total: number; idle?: number; waiting?: number };
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -65,6 +72,21 @@ export async function openDatabase(options: {
     return {
       db,
       kind: "postgres",
+      session: async () => {
+        const client = await pool.connect();
+        return {
+          exec: async (text) => {
+            const result = (await client.query(text)) as pg.QueryResult | pg.QueryResult[];
+            const last = Array.isArray(result) ? result[result.length - 1] : result;
+            return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
+          },
+          // A session's settings must not reach the pool's next user.
+          release: async () => {
+            await client.query("discard all").catch(() => undefined);
+            client.release();
+          },
+        };
+      },
       exclusive: (task) => exclusive(() => task()),
       poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: async () => {
@@ -91,6 +113,15 @@ export async function openDatabase(options: {
   return {
     db,
     kind: "pglite",
+    session: async () => ({
+      exec: async (text) => {
+        const results = await client.exec(text);
+        return { rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[] };
+      },
+      release: async () => {
+        await client.exec("discard all");
+      },
+    }),
     exclusive: (task) => task(),
     poolUse: () => ({ total: 1 }),
     close: () => client.close(),
