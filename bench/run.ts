@@ -691,7 +691,9 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+// `--data [demo|small|large]`: the data-scale bench (bench/data-scale.ts) instead of the sets above.
+const dataScale = process.argv.some((a) => a === "--data" || a.startsWith("--data="));
+(dataScale ? import("./data-scale").then((m) => m.runDataScale(process.argv.slice(2))) : main()).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error(`\nbench failed: ${error instanceof Error ? error.message : String(error)}`);
