@@ -73,7 +73,9 @@ const Me = UserResponse.optional();
 export const MembersResponse = z.object({
   pageNumber: z.number().int(),
   pageSize: z.number().int(),
+  /** How many match, counted up to a bound (api/domain/members.ts searchResultsCap); numResultsCapped: more than that. */
   numResults: z.number().int(),
+  numResultsCapped: z.boolean(),
   results: z.array(MemberCard),
   /** docs/product.md §3: when page 1 of a filtered search has fewer than a page of results, other members of the searched gender. */
   similar: z.array(MemberCard),

@@ -8,7 +8,7 @@ import { inboxQueueNames } from "./staff-inbox-queues";
  * The operator inbox (issue 26, docs/staff.md): members' conversations with site-run profiles, answered by operators
  * and admins (`inbox.answer`) as the profile, one operator per conversation at a time (a 5-minute claim).
  *
- *   GET  /api/staff/inbox.php               -> InboxResponse: the queues, the longest wait first
+ *   GET  /api/staff/inbox.php               InboxQuery -> InboxResponse: a queue, the longest wait first, and the queues' sizes
  *   GET  /api/staff/inbox-conversation.php  ?id= -> InboxConversation | not_found 404
  *   POST /api/staff/inbox-conversation.php  InboxAction -> InboxActionResponse | validation_failed 400 (another
  *                                           operator holds the conversation: fields.id says who; a reply the
@@ -33,9 +33,15 @@ export const InboxEntry = z.object({
 });
 export type InboxEntry = z.infer<typeof InboxEntry>;
 
+/** GET /api/staff/inbox.php?queue=: one queue's conversations (100 at most); by default the new ones. */
+export const InboxQuery = z.object({ queue: InboxQueue.default("new") });
+
 export const InboxResponse = z.object({
+  queue: InboxQueue,
   conversations: z.array(InboxEntry),
+  /** Each queue's size, counted up to 1,000 (api/domain/staff/inbox.ts inboxCountCap); `counts_capped`: the queues with more. */
   counts: z.object({ new: z.number(), unreplied: z.number(), waiting: z.number(), stopped: z.number() }),
+  counts_capped: z.array(InboxQueue),
 });
 export type InboxResponse = z.infer<typeof InboxResponse>;
 

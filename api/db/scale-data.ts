@@ -307,7 +307,8 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
             lm.id
        from conversations c join messages lm on lm.id = c.last_message_id
        cross join lateral (values (c.low_profile_id, c.high_profile_id), (c.high_profile_id, c.low_profile_id)) side(profile_id, other_id)
-      where c.id > ${conversationLo}`,
+      where c.id > ${conversationLo};
+     select conversation_inbox_backfill(${conversationLo})`,
   );
 
   // Payments and ledgers: every member's ledger adds up to their balance. A member who spent more than the signup

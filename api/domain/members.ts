@@ -176,9 +176,17 @@ function shapeOf(values: SearchValues): string {
 }
 
 /**
- * A search's page (with the count of all its results on every row: one statement where there were two) and its count
- * alone (for a page past the last, which has no row to carry it), prepared per shape (at most 2 × 2⁵ of each;
- * api/db/prepared.ts), its values as placeholders.
+ * How far a search counts and pages: up to this many results it says how many there are, above it "more than"
+ * (numResultsCapped), and its pages end there. A count or a deep page of every match would read every matching row,
+ * a million on a large site (docs/performance.md); nobody pages through more than this by hand.
+ */
+export const searchResultsCap = 1000;
+
+/**
+ * A search's page, with the count of its results up to searchResultsCap + 1 on every row (one statement where there
+ * were two), and its count alone (for a page past the last, which has no row to carry it), prepared per shape (at
+ * most 2 × 2⁵ of each; api/db/prepared.ts), its values as placeholders. The page's rows are chosen first, newest
+ * first along an index (api/db/schema/members.ts), and only they are joined to their main image.
  */
 const searchQueries = preparedPerDatabase((db, shape) => {
   const has = new Set(shape.split("_"));
@@ -186,15 +194,21 @@ const searchQueries = preparedPerDatabase((db, shape) => {
   for (const key of searchFilters) if (has.has(key)) values[key] = sql.placeholder(key);
   const where = searchConditions(values);
   const newestFirst = [desc(profiles.createdAt), desc(profiles.id)];
+  const counted = db
+    .select({ one: sql`1` })
+    .from(profiles)
+    .where(where)
+    .limit(searchResultsCap + 1)
+    .as("counted");
+  const boundedCount = db.select({ n: sql<number>`count(*)::int`.as("n") }).from(counted);
+  const chosen = db.select({ id: profiles.id }).from(profiles).where(where).orderBy(...newestFirst).limit(sql.placeholder("limit")).offset(sql.placeholder("offset"));
   return {
-    count: db.select({ n: sql<number>`count(*)::int` }).from(profiles).where(where).prepare(`members_count.${shape}`),
+    count: boundedCount.prepare(`members_count.${shape}`),
     page: db
-      .select({ profile: profiles, mainImage: mainImageColumn, total: sql<number>`(count(*) over ())::int` })
+      .select({ profile: profiles, mainImage: mainImageColumn, total: sql<number>`(${boundedCount})` })
       .from(profiles)
-      .where(where)
+      .where(inArray(profiles.id, chosen))
       .orderBy(...newestFirst)
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
       .prepare(`members_page.${shape}`),
     /** "Similar results" (used with the shape of a search by gender alone): members not on the page (`shown`, an array). */
     similar: db
@@ -210,7 +224,8 @@ const searchQueries = preparedPerDatabase((db, shape) => {
 /**
  * The site's newest active members matching `search`, `pageSize` a page, leaving out the viewer.
  * When page 1 has fewer than a page of results, `similar` holds up to a page of other members of the
- * searched gender only (docs/product.md §3 "similar results"); otherwise it is empty.
+ * searched gender only (docs/product.md §3 "similar results"); otherwise it is empty. Counted and paged up to
+ * searchResultsCap: a page past it is empty.
  */
 export async function newestMembers(
   db: Db,
@@ -223,17 +238,25 @@ export async function newestMembers(
 ): Promise<z.output<typeof MembersResponse>> {
   const values = searchValues(siteId, viewerProfileId, search, today);
   const queries = searchQueries(db, shapeOf(values));
-  const rows = await queries.page.execute({ ...values, limit: pageSize, offset: (page - 1) * pageSize });
-  const numResults = rows[0]?.total ?? (page === 1 ? 0 : ((await queries.count.execute(values))[0]?.n ?? 0));
+  const offset = (page - 1) * pageSize;
+  const rows = offset < searchResultsCap ? await queries.page.execute({ ...values, limit: Math.min(pageSize, searchResultsCap - offset), offset }) : [];
+  const counted = rows[0]?.total ?? (page === 1 && rows.length === 0 ? 0 : ((await queries.count.execute(values))[0]?.n ?? 0));
   // Only a filter beyond gender can leave out members of the searched gender.
   const narrowed = search.country !== undefined || search.min_age !== undefined || search.max_age !== undefined;
   let similarRows: Pick<(typeof rows)[number], "profile" | "mainImage">[] = [];
-  if (page === 1 && numResults < pageSize && narrowed) {
+  if (page === 1 && counted < pageSize && narrowed) {
     const byGender = searchValues(siteId, viewerProfileId, { gender: search.gender }, today);
     similarRows = await searchQueries(db, shapeOf(byGender)).similar.execute({ ...byGender, shown: rows.map((r) => r.profile.id), limit: pageSize });
   }
   const card = (row: (typeof similarRows)[number]) => toCard(row.profile, mainImageValue(row.mainImage), today);
-  return { pageNumber: page, pageSize, numResults, results: rows.map(card), similar: similarRows.map(card) };
+  return {
+    pageNumber: page,
+    pageSize,
+    numResults: Math.min(counted, searchResultsCap),
+    numResultsCapped: counted > searchResultsCap,
+    results: rows.map(card),
+    similar: similarRows.map(card),
+  };
 }
 
 function toCard(r: ProfileRow, image: MainImage | null, today: Date): MemberCard {

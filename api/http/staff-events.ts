@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { parse as parseCookie } from "cookie";
 import type { Db } from "../db/client";
 import { staffMay } from "../domain/staff/permissions";
-import { inbox } from "../domain/staff/inbox";
+import { inboxCounts, inboxVersion } from "../domain/staff/inbox";
 import { photoQueue, sitesOf } from "../domain/staff/photo-review";
 import { openReportCount } from "../domain/staff/reports";
 import { staffOfSession, staffSessionCookieName } from "../domain/staff/sessions";
@@ -54,10 +54,7 @@ export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof
           if (staffMay(staff, "inbox.answer")) {
             // The inbox: its queue sizes and a fingerprint of its state (last messages and claims), so an open inbox
             // page reloads its list when a message arrives or an operator takes a conversation.
-            const entries = await inbox(db, staff);
-            const counts = { new: 0, unreplied: 0, waiting: 0, stopped: 0 };
-            for (const entry of entries) counts[entry.queue]++;
-            const state = entries.map((entry) => `${entry.id}:${new Date(entry.lastAt).getTime()}:${entry.claimedBy ?? ""}`).join(",");
+            const [{ counts }, state] = await Promise.all([inboxCounts(db, staff), inboxVersion(db, staff)]);
             const inboxData = JSON.stringify({ ...counts, version: fingerprint(state) });
             if (inboxData !== lastInbox && !closed) {
               lastInbox = inboxData;

@@ -5,6 +5,7 @@ import { ageOn } from "#contract/age";
 import {
   InboxAction,
   InboxConversationQuery,
+  InboxQuery,
   OperatorsQuery,
   type OperatorsResponse,
   type InboxActionResponse,
@@ -20,7 +21,7 @@ import { imageBody } from "../domain/chat-media";
 import { localDiskStorage } from "../services/storage";
 import { emitEventsNow } from "../events/emit";
 import { recordAudit } from "../domain/staff/audit";
-import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inboxEntry, operatorFigures, recordReply, releaseClaim, saveNote, type InboxEntry } from "../domain/staff/inbox";
+import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inboxCounts, inboxEntry, operatorFigures, recordReply, releaseClaim, saveNote, type InboxEntry } from "../domain/staff/inbox";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
@@ -53,11 +54,12 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
   const uploadsRoot = path.resolve(deps.dataDir, "uploads");
   const chatImages = localDiskStorage(path.resolve(deps.dataDir, "chat-images"));
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/inbox.php", "inbox.answer", async (_req, res) => {
-      const entries = await inbox(db, staffOf(res));
-      const counts = { new: 0, unreplied: 0, waiting: 0, stopped: 0 };
-      for (const entry of entries) counts[entry.queue]++;
-      json(res).json({ conversations: entries.map(entryJson), counts } satisfies InboxResponse);
+    route("get", "/api/staff/inbox.php", "inbox.answer", async (req, res) => {
+      const query = parseInput(res, InboxQuery, req.query);
+      if (!query) return;
+      const staff = staffOf(res);
+      const [entries, sizes] = await Promise.all([inbox(db, staff, query.queue), inboxCounts(db, staff)]);
+      json(res).json({ queue: query.queue, conversations: entries.map(entryJson), counts: sizes.counts, counts_capped: sizes.capped } satisfies InboxResponse);
     });
 
     const conversationJson = async (res: Response, staff: StaffMember, entry: InboxEntry) => {

@@ -74,9 +74,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!result?.ok) {
     if (result && result.status !== 400) throw data(null, { status: result.status });
     // A search the member typed wrong (e.g. minimum age above maximum): the form stays, with a message.
-    return { ...base, invalid: true, results: [] as CardView[], similar: [] as CardView[], numResults: 0, pageNumber: 1, pageCount: 1 };
+    return { ...base, invalid: true, results: [] as CardView[], similar: [] as CardView[], numResults: 0, numResultsCapped: false, pageNumber: 1, pageCount: 1 };
   }
-  const { results, similar, numResults, pageNumber, pageSize } = result.data;
+  const { results, similar, numResults, numResultsCapped, pageNumber, pageSize } = result.data;
   const card = (member: (typeof results)[number]) => cardView(member, settings.cdn_prefix);
   return {
     ...base,
@@ -84,6 +84,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     results: results.map(card),
     similar: similar.map(card),
     numResults,
+    numResultsCapped,
     pageNumber,
     pageCount: Math.max(1, Math.ceil(numResults / pageSize)),
   };
@@ -92,8 +93,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function Members() {
-  const { t } = useTranslation();
-  const { results, similar, numResults, pageNumber, pageCount, filters, invalid, cam } = useLoaderData<typeof loader>();
+  const { t, i18n } = useTranslation();
+  const { results, similar, numResults, numResultsCapped, pageNumber, pageCount, filters, invalid, cam } = useLoaderData<typeof loader>();
   // The largest image of the first screen: the first photo of the grid (a card without a photo shows an initial).
   const firstPhoto = results.findIndex((member) => member.photo);
   // A card's place among the results (tiles take no part): the first row loads at once, the first photo first.
@@ -110,7 +111,8 @@ export default function Members() {
       <div className="flex items-baseline justify-between gap-4">
         <h1 className="text-2xl font-bold text-gray-900">{t(searching ? "members.searchTitle" : "members.title")}</h1>
         <p className="text-sm text-gray-500" data-testid="members-count">
-          {t("members.count", { count: numResults })}
+          {/* Counted up to a bound (api/domain/members.ts searchResultsCap): above it, "more than". */}
+          {numResultsCapped ? t("members.countMore", { limit: numResults.toLocaleString(i18n.language) }) : t("members.count", { count: numResults })}
         </p>
       </div>
       <DiscoveryLinks />

@@ -22,9 +22,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().inbox;
   const queue: Queue = inboxQueueNames.find((q) => q === new URL(request.url).searchParams.get("queue")) ?? "new";
-  const result = await apiFor(request, context).get("/api/staff/inbox.php", InboxResponse);
+  const result = await apiFor(request, context).get("/api/staff/inbox.php", InboxResponse, { queue });
   if (!result.ok) throw new Response(null, { status: result.status });
-  return { title: texts.metaTitle, description: texts.lead, texts, queue, counts: result.data.counts, conversations: result.data.conversations.filter((c) => c.queue === queue) };
+  // A queue's size is counted up to a bound (api/domain/staff/inbox.ts): above it the tab says "1000+".
+  const counts = Object.fromEntries(inboxQueueNames.map((name) => [name, `${result.data.counts[name]}${result.data.counts_capped.includes(name) ? "+" : ""}`])) as Record<Queue, string>;
+  return { title: texts.metaTitle, description: texts.lead, texts, queue, counts, conversations: result.data.conversations };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

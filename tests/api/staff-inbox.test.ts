@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChatResponse } from "#contract/chat";
-import { InboxActionResponse, InboxConversation, InboxNextResponse, InboxResponse, OperatorsResponse } from "#contract/staff-inbox";
+import { InboxActionResponse, InboxConversation, InboxNextResponse, InboxResponse, OperatorsResponse, inboxQueueNames } from "#contract/staff-inbox";
 import { auditLog, creditLedger, messages, operatorClaims, photos, profiles, users } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
 import { call, cookieHeader, insertMember, login, startApi, type Harness } from "./harness";
@@ -43,8 +43,17 @@ async function write(member: { token: string }, body: string) {
   expect(res.status, await res.clone().text()).toBe(201);
 }
 
-const inboxOf = async (token: string) => InboxResponse.parse(await (await staffCall(api, token, "GET", "/api/staff/inbox.php")).json());
-const entryOf = async (token: string, memberProfileId: number) => (await inboxOf(token)).conversations.find((c) => c.member.profile_id === memberProfileId);
+const inboxOf = async (token: string, queue: (typeof inboxQueueNames)[number] = "new") => InboxResponse.parse(await (await staffCall(api, token, "GET", `/api/staff/inbox.php?queue=${queue}`)).json());
+/** The member's conversation in whichever queue lists it: each list holds one queue, and only that one. */
+const entryOf = async (token: string, memberProfileId: number) => {
+  for (const queue of inboxQueueNames) {
+    const listed = await inboxOf(token, queue);
+    expect(listed.conversations.every((c) => c.queue === queue)).toBe(true);
+    const found = listed.conversations.find((c) => c.member.profile_id === memberProfileId);
+    if (found) return found;
+  }
+  return undefined;
+};
 const act = (token: string, body: Record<string, unknown>) => staffCall(api, token, "POST", "/api/staff/inbox-conversation.php", body);
 const credits = async (userId: number) => (await api.db.select({ credits: users.credits }).from(users).where(eq(users.id, userId)))[0]?.credits;
 
@@ -93,6 +102,7 @@ describe("the operator inbox", () => {
     expect((await entryOf(operator, member.profileId))?.queue).toBe("unreplied");
     // A week of silence: stopped.
     await api.db.execute(sql`update messages set created_at = now() - interval '8 days' where conversation_id = ${entry!.id}`);
+    await api.db.execute(sql`update conversations set last_message_at = now() - interval '8 days' where id = ${entry!.id}`);
     expect((await entryOf(operator, member.profileId))?.queue).toBe("stopped");
   });
 

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, primaryKey, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 import { profileRef, profiles, pushSubscriptions } from "./members";
@@ -24,8 +25,24 @@ export const conversations = pgTable(
     startedBy: integer("started_by").references(() => profiles.id, { onDelete: "set null" }),
     lastMessageId: integer("last_message_id"),
     createdAt: createdAt(),
+    /*
+     * The operator inbox's state (docs/staff.md), kept by send_message with the last message (migration 0029):
+     * `fictionalProfileId` the site-run side of a member's conversation with a site-run profile (null: two members or
+     * two site-run profiles), `lastMessageAt` and whether its sender was the member, and whether the site-run side has
+     * written at all. The queues are index ranges over them (api/domain/staff/inbox.ts), not a read of every message.
+     */
+    fictionalProfileId: integer("fictional_profile_id"),
+    lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
+    lastFromMember: boolean("last_from_member").notNull().default(true),
+    answered: boolean("answered").notNull().default(false),
   },
-  (t) => [uniqueIndex("conversations_pair_idx").on(t.lowProfileId, t.highProfileId), index("conversations_started_by_idx").on(t.startedBy)],
+  (t) => [
+    uniqueIndex("conversations_pair_idx").on(t.lowProfileId, t.highProfileId),
+    index("conversations_started_by_idx").on(t.startedBy),
+    // The inbox's new, unreplied and waiting queues (the longest wait first) and the stopped one (the newest first).
+    index("conversations_inbox_idx").on(t.lastFromMember, t.answered, t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
+    index("conversations_inbox_stopped_idx").on(t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
+  ],
 );
 
 /**

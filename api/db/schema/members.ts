@@ -40,7 +40,11 @@ export const users = pgTable(
     suspensionReason: text("suspension_reason"),
     suspendedUntil: timestamp("suspended_until", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`),
+    // The staff's member search by an e-mail address or its beginning, over every site (api/domain/staff/member-admin.ts).
+    index("users_email_search_idx").on(sql`lower(${t.email}) text_pattern_ops`),
+  ],
 );
 
 /** A row that belongs to a member account: `user_id`, referencing users, gone with the account. */
@@ -77,10 +81,16 @@ export const profiles = pgTable(
   },
   (t) => [
     uniqueIndex("profiles_user_idx").on(t.userId),
-    index("profiles_site_newest_idx").on(t.siteId, t.status, t.createdAt),
-    // Member search (GET /api/members.php): equality columns first, the date_of_birth range (age) last.
+    // Member search (GET /api/members.php, api/domain/members.ts): newest first along an index for each filter a search
+    // narrows by (equality columns, then created_at and id), so a page reads its rows and no more; a narrow age range
+    // reads its date_of_birth range instead.
+    index("profiles_site_newest_idx").on(t.siteId, t.status, t.createdAt, t.id),
+    index("profiles_search_gender_newest_idx").on(t.siteId, t.status, t.gender, t.createdAt, t.id),
+    index("profiles_search_country_newest_idx").on(t.siteId, t.status, t.country, t.createdAt, t.id),
+    index("profiles_search_region_newest_idx").on(t.siteId, t.status, t.country, t.region, t.createdAt, t.id),
     index("profiles_search_gender_age_idx").on(t.siteId, t.status, t.gender, t.dateOfBirth),
-    index("profiles_search_place_age_idx").on(t.siteId, t.status, t.country, t.region, t.dateOfBirth),
+    // The staff's member search by a name's beginning.
+    index("profiles_name_search_idx").on(sql`lower(${t.name}) text_pattern_ops`),
   ],
 );
 

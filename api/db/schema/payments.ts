@@ -90,6 +90,9 @@ export const payments = pgTable(
   },
   (t) => [
     uniqueIndex("payments_reference_idx").on(t.provider, t.reference),
+    // The staff's member search by a payment's reference or the provider's (api/domain/staff/member-admin.ts).
+    index("payments_search_reference_idx").on(t.reference),
+    index("payments_search_provider_reference_idx").on(t.providerReference),
     index("payments_user_idx").on(t.userId, t.createdAt),
     // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
     // these few rows rather than every payment ever made.

@@ -1,7 +1,7 @@
-import { aliasedTable, and, asc, desc, eq, gt, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversations, messages, operatorClaims, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
-import type { inboxQueueNames } from "#contract/staff-inbox-queues";
+import { conversationMembers, conversations, messages, operatorClaims, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
+import { inboxQueueNames as inboxQueueNamesList } from "#contract/staff-inbox-queues";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
 
@@ -10,7 +10,7 @@ import type { StaffMember } from "./sessions";
  * answered by one operator at a time (a claim), as the profile.
  */
 
-export type InboxQueue = (typeof inboxQueueNames)[number];
+export type InboxQueue = (typeof inboxQueueNamesList)[number];
 
 /** A conversation with no message for this long is stopped. */
 export const stoppedAfterMs = 7 * 24 * 60 * 60 * 1000;
@@ -19,21 +19,40 @@ export const claimMs = 5 * 60 * 1000;
 
 const low = aliasedTable(profiles, "low_profile");
 const high = aliasedTable(profiles, "high_profile");
-const lastMessage = aliasedTable(messages, "last_message");
 const claimant = aliasedTable(staffUsers, "claimant");
 
-/** The side of a conversation that is the member (the other is the site-run profile). */
-const memberSide = sql<number>`case when ${low.fictional} then ${high.id} else ${low.id} end`;
-const fictionalSide = sql<number>`case when ${low.fictional} then ${low.id} else ${high.id} end`;
-
-/** Has the site-run profile written in the conversation yet? */
-const answered = sql<boolean>`exists (select 1 from ${messages} where ${messages.conversationId} = ${conversations.id} and ${messages.senderProfileId} = ${fictionalSide})`;
+/** The side of a conversation that is the member (the other, conversations.fictional_profile_id, the site-run profile). */
+const memberSide = sql<number>`case when ${low.id} = ${conversations.fictionalProfileId} then ${high.id} else ${low.id} end`;
+const fictionalSide = sql<number>`${conversations.fictionalProfileId}`;
 
 /** The queue a conversation is in, by its last message and the time. */
 function queueOf(row: { lastAt: Date; lastFromMember: boolean; answered: boolean }, now: Date): InboxQueue {
   if (now.getTime() - row.lastAt.getTime() > stoppedAfterMs) return "stopped";
   if (!row.lastFromMember) return "waiting";
   return row.answered ? "unreplied" : "new";
+}
+
+/**
+ * A queue as conditions on the conversation's inbox state (api/db/schema/chat.ts), each a range of
+ * conversations_inbox_idx (or, stopped, of conversations_inbox_stopped_idx).
+ */
+function inQueue(queue: InboxQueue, now: Date): SQL | undefined {
+  const since = new Date(now.getTime() - stoppedAfterMs);
+  switch (queue) {
+    case "new":
+      return and(eq(conversations.lastFromMember, true), eq(conversations.answered, false), gt(conversations.lastMessageAt, since));
+    case "unreplied":
+      return and(eq(conversations.lastFromMember, true), eq(conversations.answered, true), gt(conversations.lastMessageAt, since));
+    case "waiting":
+      return and(eq(conversations.lastFromMember, false), eq(conversations.answered, true), gt(conversations.lastMessageAt, since));
+    case "stopped":
+      return lte(conversations.lastMessageAt, since);
+  }
+}
+
+/** A member's conversation with a site-run profile, of the staff member's sites. */
+function ofInbox(staff: StaffMember): SQL | undefined {
+  return and(isNotNull(conversations.fictionalProfileId), isNotNull(conversations.lastMessageAt), onStaffSites(conversations.siteId, sitesOf(staff)));
 }
 
 /** The inbox's conversations of the staff member's sites (and `extra`, a further condition). */
@@ -45,12 +64,12 @@ function inboxRows(db: Pick<Db, "select">, staff: StaffMember, now: Date, extra?
       siteName: sites.name,
       memberProfileId: memberSide,
       fictionalProfileId: fictionalSide,
-      memberName: sql<string>`case when ${low.fictional} then ${high.name} else ${low.name} end`,
-      fictionalName: sql<string>`case when ${low.fictional} then ${low.name} else ${high.name} end`,
-      paying: sql<boolean>`(select ${users.paidUser} from ${users} where ${users.id} = case when ${low.fictional} then ${high.userId} else ${low.userId} end)`,
-      lastAt: lastMessage.createdAt,
-      lastFromMember: sql<boolean>`${lastMessage.senderProfileId} <> ${fictionalSide}`,
-      answered,
+      memberName: sql<string>`case when ${low.id} = ${conversations.fictionalProfileId} then ${high.name} else ${low.name} end`,
+      fictionalName: sql<string>`case when ${low.id} = ${conversations.fictionalProfileId} then ${low.name} else ${high.name} end`,
+      paying: sql<boolean>`(select ${users.paidUser} from ${users} where ${users.id} = case when ${low.id} = ${conversations.fictionalProfileId} then ${high.userId} else ${low.userId} end)`,
+      lastAt: sql<Date>`${conversations.lastMessageAt}`.mapWith((value: string | Date) => new Date(value)),
+      lastFromMember: conversations.lastFromMember,
+      answered: conversations.answered,
       claimedBy: sql<number | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${operatorClaims.staffUserId} end`,
       claimedByName: sql<string | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${claimant.name} end`,
     })
@@ -58,21 +77,69 @@ function inboxRows(db: Pick<Db, "select">, staff: StaffMember, now: Date, extra?
     .innerJoin(low, eq(low.id, conversations.lowProfileId))
     .innerJoin(high, eq(high.id, conversations.highProfileId))
     .innerJoin(sites, eq(sites.id, conversations.siteId))
-    .innerJoin(lastMessage, eq(lastMessage.id, conversations.lastMessageId))
     .leftJoin(operatorClaims, eq(operatorClaims.conversationId, conversations.id))
     .leftJoin(claimant, eq(claimant.id, operatorClaims.staffUserId))
-    .where(and(ne(low.fictional, high.fictional), onStaffSites(conversations.siteId, sitesOf(staff)), extra));
+    .where(and(ofInbox(staff), extra));
 }
 
 export type InboxEntry = Awaited<ReturnType<ReturnType<typeof inboxRows>["execute"]>>[number] & { queue: InboxQueue };
 
+/** How many conversations a queue's page lists, and up to how many its count counts (above it: "more than"). */
+export const inboxPageSize = 100;
+export const inboxCountCap = 1000;
+
 /**
- * The inbox of the staff member's sites: every conversation of a member with a site-run profile, in its queue, the
- * longest wait first (the oldest last message).
+ * One queue of the inbox of the staff member's sites, `inboxPageSize` at most: the longest wait first (the oldest last
+ * message), the stopped ones the most recently stopped first.
  */
-export async function inbox(db: Db, staff: StaffMember, now = new Date()): Promise<InboxEntry[]> {
-  const rows = await inboxRows(db, staff, now).orderBy(asc(lastMessage.createdAt), asc(conversations.id));
+export async function inbox(db: Db, staff: StaffMember, queue: InboxQueue, now = new Date(), limit = inboxPageSize): Promise<InboxEntry[]> {
+  const order = queue === "stopped" ? [desc(conversations.lastMessageAt), desc(conversations.id)] : [asc(conversations.lastMessageAt), asc(conversations.id)];
+  const rows = await inboxRows(db, staff, now, inQueue(queue, now))
+    .orderBy(...order)
+    .limit(limit);
   return rows.map((row) => ({ ...row, queue: queueOf(row, now) }));
+}
+
+export type InboxCounts = { counts: Record<InboxQueue, number>; capped: InboxQueue[] };
+
+/** Each queue's size, counted up to inboxCountCap (`capped`: the queues with more), in one statement. */
+export async function inboxCounts(db: Db, staff: StaffMember, now = new Date()): Promise<InboxCounts> {
+  const counted = (queue: InboxQueue) =>
+    sql<number>`(select count(*)::int from (${db
+      .select({ one: sql`1` })
+      .from(conversations)
+      .where(and(ofInbox(staff), inQueue(queue, now)))
+      .limit(inboxCountCap + 1)}) bounded)`;
+  const [row] = await db
+    .select({ new: counted("new"), unreplied: counted("unreplied"), waiting: counted("waiting"), stopped: counted("stopped") })
+    .from(sql`(select 1) as one`);
+  const counts = { new: 0, unreplied: 0, waiting: 0, stopped: 0 };
+  const capped: InboxQueue[] = [];
+  for (const queue of inboxQueueNamesList) {
+    const n = Number(row?.[queue] ?? 0);
+    counts[queue] = Math.min(n, inboxCountCap);
+    if (n > inboxCountCap) capped.push(queue);
+  }
+  return { counts, capped };
+}
+
+/**
+ * What changes when the inbox does, cheaply: the newest last message of the staff member's sites' conversations and
+ * the live claims (few rows). The staff stream (api/http/staff-events.ts) sends the counts again when it changes.
+ */
+export async function inboxVersion(db: Db, staff: StaffMember, now = new Date()): Promise<string> {
+  const [newest] = await db
+    .select({ at: conversations.lastMessageAt, id: conversations.id })
+    .from(conversations)
+    .where(ofInbox(staff))
+    .orderBy(desc(conversations.lastMessageAt))
+    .limit(1);
+  const claims = await db
+    .select({ id: operatorClaims.conversationId, by: operatorClaims.staffUserId, until: operatorClaims.expiresAt })
+    .from(operatorClaims)
+    .where(gt(operatorClaims.expiresAt, now))
+    .orderBy(asc(operatorClaims.conversationId));
+  return [`${newest?.id ?? 0}@${newest?.at ? new Date(newest.at).getTime() : 0}`, ...claims.map((c) => `${c.id}:${c.by}`)].join(",");
 }
 
 /** One conversation of the inbox (of the staff member's sites), or null. */
@@ -125,10 +192,12 @@ export async function holdsClaim(db: Pick<Db, "select">, staff: StaffMember, con
 
 /** "Next": the longest-waiting conversation in new or unreplied that nobody holds, claimed; null when there is none. */
 export async function claimNext(db: Db, staff: StaffMember, now = new Date()): Promise<number | null> {
-  const open = (await inbox(db, staff, now)).filter((entry) => (entry.queue === "new" || entry.queue === "unreplied") && (entry.claimedBy === null || entry.claimedBy === staff.id));
-  for (const entry of open) {
-    // Another operator may take it between the list and the claim: then the next one.
-    if ((await claimConversation(db, staff, entry.id, now)).kind === "claimed") return entry.id;
+  for (const queue of ["new", "unreplied"] as const) {
+    const open = (await inbox(db, staff, queue, now)).filter((entry) => entry.claimedBy === null || entry.claimedBy === staff.id);
+    for (const entry of open) {
+      // Another operator may take it between the list and the claim: then the next one.
+      if ((await claimConversation(db, staff, entry.id, now)).kind === "claimed") return entry.id;
+    }
   }
   return null;
 }
@@ -159,7 +228,18 @@ export async function answeringContext(db: Db, staff: StaffMember, entry: InboxE
       .select()
       .from(operatorNotes)
       .where(and(eq(operatorNotes.memberProfileId, entry.memberProfileId), eq(operatorNotes.fictionalProfileId, entry.fictionalProfileId))),
-    inboxRows(db, staff, new Date(), and(or(eq(low.id, entry.memberProfileId), eq(high.id, entry.memberProfileId)), ne(conversations.id, entry.id))),
+    // The member's other conversations with site-run profiles, found through the member's own conversation rows.
+    inboxRows(
+      db,
+      staff,
+      new Date(),
+      and(
+        inArray(conversations.id, db.select({ id: conversationMembers.conversationId }).from(conversationMembers).where(eq(conversationMembers.profileId, entry.memberProfileId))),
+        ne(conversations.id, entry.id),
+      ),
+    )
+      .orderBy(desc(conversations.lastMessageAt))
+      .limit(20),
   ]);
   return { member, fictional, memberPhotos, fictionalPhotos, thread: thread.reverse(), note: note ?? null, others };
 }

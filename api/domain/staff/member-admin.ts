@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, users } from "../../db/schema";
 import type { ModerationReason } from "#contract/staff-moderation";
@@ -45,30 +45,41 @@ export function isSuspended(row: { suspensionReason: string | null; suspendedUnt
 }
 
 const memberSearchLimit = 50;
+/** How many members a name's or an address's beginning reads at most before the newest 50 are shown. */
+const memberSearchCandidates = 1000;
 
 /**
- * docs/staff.md members: find members of the staff member's sites by id (a number), payment id or provider reference,
- * e-mail address (part of it) or profile name (part of it), newest first.
+ * docs/staff.md members: find members of the staff member's sites by id (a number), payment id or reference (ours or
+ * the provider's), e-mail address (the whole address, any case) or the beginning of an address or a profile name,
+ * newest first. Each way is an index lookup (api/db/schema: users_email_search_idx, profiles_name_search_idx, the
+ * payments' reference indexes); a beginning reads at most memberSearchCandidates matches, so a common name answers as
+ * fast as a rare one. Never a scan of every member.
  */
 export async function searchMembers(db: Db, staff: StaffMember, q: string): Promise<MemberRow[]> {
   const term = q.trim();
-  const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (term === "") return [];
+  const lowered = term.toLowerCase();
+  const beginning = `${lowered.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const number = /^\d{1,9}$/.test(term) ? Number(term) : null;
-  const paymentMatch = db
-    .select({ userId: payments.userId })
-    .from(payments)
-    .where(or(eq(payments.reference, term), eq(payments.providerReference, term), number === null ? undefined : eq(payments.id, number)));
+  const candidates: SQL[] = [
+    sql`select ${payments.userId} from ${payments} where ${payments.reference} = ${term}`,
+    sql`select ${payments.userId} from ${payments} where ${payments.providerReference} = ${term}`,
+  ];
+  if (number !== null) candidates.push(sql`select ${number}::int`, sql`select ${payments.userId} from ${payments} where ${payments.id} = ${number}`);
+  if (term.includes("@")) {
+    candidates.push(sql`select ${users.id} from ${users} where lower(${users.email}) = ${lowered}`);
+  } else {
+    candidates.push(
+      sql`(select ${profiles.userId} from ${profiles} where lower(${profiles.name}) like ${beginning} limit ${memberSearchCandidates})`,
+      sql`(select ${users.id} from ${users} where lower(${users.email}) like ${beginning} limit ${memberSearchCandidates})`,
+    );
+  }
   return db
     .select(memberColumns)
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .innerJoin(sites, eq(sites.id, users.siteId))
-    .where(
-      and(
-        onStaffSites(users.siteId, sitesOf(staff)),
-        or(number === null ? undefined : eq(users.id, number), ilike(users.email, like), ilike(profiles.name, like), inArray(users.id, paymentMatch)),
-      ),
-    )
+    .where(and(onStaffSites(users.siteId, sitesOf(staff)), sql`${users.id} in (${sql.join(candidates, sql` union `)})`))
     .orderBy(desc(users.id))
     .limit(memberSearchLimit);
 }
