@@ -7,7 +7,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { seal } from "../api/domain/sealed";
@@ -112,13 +113,21 @@ export async function ensureGenerated(options: { root: string; base: string; nam
   await recreateDatabase(base, name);
   const started = Date.now();
   const url = databaseUrl(base, name);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const env = { ...process.env, DATABASE_URL: url, SESSION_SECRET: options.secret, APP_MODE: "demo", LOG_LEVEL: "warn" };
-    generator = spawn(process.execPath, ["--import", "tsx", script, "--preset", preset], { cwd: root, env, stdio: ["ignore", "inherit", "inherit"] });
-    generator.once("error", reject);
-    generator.once("exit", (exitCode, signal) => resolve(signal ? null : exitCode));
-  });
-  generator = null;
+  // The demo data's photo files go to a DATA_DIR of its own, never the repository's data/.
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-scale-seed-"));
+  let code: number | null;
+  try {
+    code = await new Promise<number | null>((resolve, reject) => {
+      const env = { ...process.env, DATABASE_URL: url, DATA_DIR: dataDir, SESSION_SECRET: options.secret, APP_MODE: "demo", LOG_LEVEL: "warn" };
+      // Its output on stderr, with the bench's progress; stdout is the report's.
+      generator = spawn(process.execPath, ["--import", "tsx", script, "--preset", preset], { cwd: root, env, stdio: ["ignore", process.stderr, process.stderr] });
+      generator.once("error", reject);
+      generator.once("exit", (exitCode, signal) => resolve(signal ? null : exitCode));
+    });
+  } finally {
+    generator = null;
+    await rm(dataDir, { recursive: true, force: true });
+  }
   if (code !== 0) throw new Error(`scripts/seed.ts --preset ${preset} failed (${code === null ? "killed" : `exit ${code}`}); ${name} is left without a marker and is regenerated next run`);
   const marker: Marker = { preset, hash, generatedAt: new Date().toISOString(), seconds: (Date.now() - started) / 1000 };
   await mkdir(path.dirname(markerFile), { recursive: true });

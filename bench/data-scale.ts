@@ -210,6 +210,13 @@ function verdict(demo: Stats | undefined, large: Stats | undefined, scaled: bool
   return `MISSED (${[!under ? `≥ ${aimMs} ms` : "", !ratio ? `> ${aimTimesDemo}× demo` : ""].filter(Boolean).join(", ")})`;
 }
 
+/** A row's medians for the progress log. */
+function progress(row: Row): string {
+  return Object.entries(row.results)
+    .map(([label, r]) => `${label} ${"median" in r ? `${fmt(r.median)} ms` : "missing" in r ? "n/a" : `HTTP ${r.failed}`}`)
+    .join(", ");
+}
+
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ");
@@ -337,6 +344,7 @@ export async function runDataScale(args: string[]): Promise<number> {
         group.check();
       }
       rows.push(row);
+      log(`${name}: ${progress(row)}`);
     }
 
     // The writes: each with what the api asks for (a fresh idempotency key for a message), to a new member for each like.
@@ -363,6 +371,7 @@ export async function runDataScale(args: string[]): Promise<number> {
         );
       }
       rows.push(row);
+      log(`${write.name}: ${progress(row)}`);
     }
 
     // Logged-in /members through web under load, each database's web and api alone at work.
