@@ -42,7 +42,7 @@ export type Database = {
    */
   session: () => Promise<SqlSession>;
 };
-export type SqlSession = { exec: (text: string) => Promise<{ rows: Record<string, unknown>[] }>; release: () => Promise<void> };
+export type SqlSession = { exec: (text: string, params?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>; release: () => Promise<void> };
 export type PoolUse = { total: number; idle?: number; waiting?: number };
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -75,8 +75,8 @@ export async function openDatabase(options: {
       session: async () => {
         const client = await pool.connect();
         return {
-          exec: async (text) => {
-            const result = (await client.query(text)) as pg.QueryResult | pg.QueryResult[];
+          exec: async (text, params) => {
+            const result = (params ? await client.query(text, params) : await client.query(text)) as pg.QueryResult | pg.QueryResult[];
             const last = Array.isArray(result) ? result[result.length - 1] : result;
             return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
           },
@@ -114,7 +114,8 @@ export async function openDatabase(options: {
     db,
     kind: "pglite",
     session: async () => ({
-      exec: async (text) => {
+      exec: async (text, params) => {
+        if (params) return { rows: (await client.query(text, params)).rows as Record<string, unknown>[] };
         const results = await client.exec(text);
         return { rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[] };
       },

@@ -15,8 +15,20 @@ export function timeQueries(observe: (seconds: number) => void): void {
   const run = prototype.queryWithCache;
   if (typeof run !== "function") throw new Error("drizzle's PgPreparedQuery has no queryWithCache: the query timing needs a new hook");
   prototype.queryWithCache = function (this: unknown, queryString, params, query) {
+    for (const listener of statementListeners) listener(queryString, params);
     const started = performance.now();
     return run.call(this, queryString, params, query).finally(() => observe((performance.now() - started) / 1000));
   };
   prototype.timedQueries = true;
+}
+
+const statementListeners = new Set<(queryString: string, params: unknown[]) => void>();
+
+/**
+ * Hears every statement drizzle runs, with its parameters, until the answered function is called: the query-plan test
+ * (tests/api/query-plans.test.ts) explains what an endpoint ran. Nothing listens outside tests.
+ */
+export function watchStatements(listener: (queryString: string, params: unknown[]) => void): () => void {
+  statementListeners.add(listener);
+  return () => statementListeners.delete(listener);
 }

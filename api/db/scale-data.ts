@@ -355,17 +355,18 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
      update users u set paid_user = true from payments p where p.user_id = u.id and p.id > ${paymentLo} and p.status = 'paid'`,
   );
 
-  // Staff: nineteen more operators (the demo operator's password and second factor), their replies, and a year of
+  // Staff: nineteen more operators (the demo operator's password and second factor, if there is one), their replies, and a year of
   // moderation: reports with notes, complaints, audit entries.
   await step(
     "operators and their replies",
     `insert into staff_users (email, name, role, site_ids, password_hash, totp_secret, recovery_codes)
-     select 'operator' || g || '@staff.example', 'Operator ' || g, 'operator', s.site_ids, s.password_hash, s.totp_secret, '{}'
-       from generate_series(1, 19) g cross join (select * from staff_users where email = 'operator@example.com') s
+     select 'operator' || g || '@staff.example', 'Operator ' || g, 'operator', coalesce(s.site_ids, (select array_agg(id order by id) from sites)), s.password_hash, s.totp_secret, '{}'
+       from generate_series(1, 19) g left join (select * from staff_users where email = 'operator@example.com') s on true
      on conflict do nothing;
      insert into operator_replies (message_id, staff_user_id, conversation_id, waited_seconds, created_at)
-     select m.id, (select array_agg(id order by id) from staff_users where role = 'operator')[1 + ${h("m.id", 80)} % 20], m.conversation_id, 20 + ${h("m.id", 81)} % 900, m.created_at
+     select m.id, ops.ids[1 + ${h("m.id", 80)} % cardinality(ops.ids)], m.conversation_id, 20 + ${h("m.id", 81)} % 900, m.created_at
        from messages m join gen_conversations c on c.id = m.conversation_id
+       cross join (select array_agg(id order by id) as ids from staff_users where role = 'operator') ops
       where m.id > ${messageLo} and m.sender_profile_id = c.fictional`,
   );
   const staffIds = (await exec("select id, email, role from staff_users order by id")).rows;

@@ -15,6 +15,7 @@ export const engineDependentApiTests = [
   "tests/api/discounts.test.ts",
   "tests/api/live-events.test.ts",
   "tests/api/members-search.test.ts",
+  "tests/api/query-plans.test.ts",
   "tests/api/payments-ledger.test.ts",
   "tests/api/payments.test.ts",
   "tests/api/push-delivery.test.ts",

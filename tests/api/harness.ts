@@ -30,6 +30,8 @@ export type Harness = {
   baseUrl: string;
   db: Db;
   kind: Database["kind"];
+  /** Plain SQL on a connection of its own (api/db/client.ts SqlSession). */
+  session: Database["session"];
   /** The api's DATA_DIR (mail/ and uploads/ live here). */
   dataDir: string;
   /** Every log line the api wrote so far (level debug and up), as written. */
@@ -147,6 +149,7 @@ export async function startApi(options: StartOptions = {}): Promise<Harness> {
       baseUrl: `http://127.0.0.1:${port}`,
       db: opened.db,
       kind: opened.kind,
+      session: opened.session,
       dataDir,
       logLines,
       hub: app.locals.hub as EventHub,

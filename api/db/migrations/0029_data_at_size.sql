@@ -147,7 +147,7 @@ BEGIN
   UPDATE conversations c SET last_message_id = v_message, started_by = coalesce(c.started_by, p_sender_profile_id),
     last_message_at = v_created,
     last_from_member = c.fictional_profile_id IS DISTINCT FROM p_sender_profile_id,
-    answered = c.answered OR c.fictional_profile_id = p_sender_profile_id
+    answered = c.answered OR coalesce(c.fictional_profile_id = p_sender_profile_id, false)
   WHERE c.id = v_conversation;
   IF p_cost > 0 THEN
     INSERT INTO credit_ledger (user_id, delta, balance_after, reason, reference)

@@ -44,6 +44,8 @@ export const users = pgTable(
     uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`),
     // The staff's member search by an e-mail address or its beginning, over every site (api/domain/staff/member-admin.ts).
     index("users_email_search_idx").on(sql`lower(${t.email}) text_pattern_ops`),
+    // The staff dashboard's signups of the day (api/domain/staff/dashboard.ts).
+    index("users_signup_date_idx").on(t.signupDate),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX "users_signup_date_idx" ON "users" USING btree ("signup_date");--> statement-breakpoint
+CREATE INDEX "messages_created_idx" ON "messages" USING brin ("created_at") WITH (autosummarize=true);
