@@ -165,7 +165,6 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
                from generate_series(1, ${total}) g) s
       order by g`,
   );
-  const userHi = num((await one("select max(id) n from users")).n);
   const niche = otherSites.length ? `case u.site_id ${otherSites.map((s) => `when ${s.id} then ${s.niche}`).join(" ")} else 1 end` : "1";
   const profileLo = num((await one("select coalesce(max(id), 0) n from profiles")).n);
   await step(
@@ -189,7 +188,6 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
        join gen_names n on n.gender = x.gender and n.idx = ${h("x.g", 24)} % ${namesPerGender}
       order by x.id`,
   );
-  const profileHi = num((await one("select max(id) n from profiles")).n);
   const defaultHi = profileLo + options.members;
   await step(
     "photos",
