@@ -16,6 +16,7 @@ export const engineDependentApiTests = [
   "tests/api/live-events.test.ts",
   "tests/api/members-search.test.ts",
   "tests/api/payments-ledger.test.ts",
+  "tests/api/payments-paynl.test.ts",
   "tests/api/payments.test.ts",
   "tests/api/push-delivery.test.ts",
   "tests/api/staff.test.ts",

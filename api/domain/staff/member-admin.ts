@@ -4,6 +4,7 @@ import { conversationMembers, creditLedger, memberLogins, payments, photos, prof
 import type { ModerationReason } from "#contract/staff-moderation";
 import { liftSuspension, loginsKept } from "../login";
 import { recordAudit } from "./audit";
+import { staleRefundClaimMs } from "../payments/payments";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
 
@@ -102,9 +103,13 @@ export async function memberPage(db: Db, userId: number) {
   return { profile, user, photos: photoRows, ledger, ledgerSum: sum?.n ?? 0, payments: paymentRows, logins, conversations: chats?.n ?? 0, refundDays: site?.refundDays ?? 0 };
 }
 
-/** Whether a payment can still be refunded (the logic of npm run refund: paid, within the site's refund_days). */
-export function refundable(payment: { status: string; paidAt: Date | null }, refundDays: number, now = new Date()): boolean {
-  return payment.status === "paid" && payment.paidAt !== null && now.getTime() - payment.paidAt.getTime() <= refundDays * 86_400_000;
+/**
+ * Whether a payment can still be refunded (the logic of refundPayment: paid, or a refund claimed so long ago that its
+ * process died before the provider answered; within the site's refund_days).
+ */
+export function refundable(payment: { status: string; paidAt: Date | null; refundedAt: Date | null }, refundDays: number, now = new Date()): boolean {
+  const claimable = payment.status === "paid" || (payment.status === "refunding" && payment.refundedAt !== null && now.getTime() - payment.refundedAt.getTime() > staleRefundClaimMs);
+  return claimable && payment.paidAt !== null && now.getTime() - payment.paidAt.getTime() <= refundDays * 86_400_000;
 }
 
 /**
