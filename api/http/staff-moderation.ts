@@ -342,7 +342,8 @@ export function staffModerationRoutes(deps: Deps) {
           break;
         }
         case "credits": {
-          const done = await adjustCredits(db, staff, ip(res), member, body.delta, body.note);
+          // A replay of a booked form answers as the first did: the member as they are now.
+          const done = await adjustCredits(db, staff, ip(res), member, body.delta, body.note, body.form_key);
           if (!done) return refuse("delta", `This member has ${member.credits} credits: you cannot deduct more.`);
           break;
         }

@@ -20,6 +20,7 @@ export const engineDependentApiTests = [
   "tests/api/payments.test.ts",
   "tests/api/push-delivery.test.ts",
   "tests/api/staff.test.ts",
+  "tests/api/staff-moderation.test.ts",
   "tests/api/staff-inbox.test.ts",
   "tests/api/throttle.test.ts",
 ];

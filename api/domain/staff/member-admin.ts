@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { TransactionRollbackError } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, users } from "../../db/schema";
+import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, staffFormKeys, users } from "../../db/schema";
 import type { ModerationReason } from "#contract/staff-moderation";
 import { liftSuspension, loginsKept } from "../login";
 import { recordAudit } from "./audit";
@@ -167,18 +168,22 @@ export async function setProfileShown(tx: Db | Tx, staff: StaffMember, clientIp:
 }
 
 /**
- * Grants (delta > 0) or deducts (delta < 0) credits with a reason: one conditional update (a deduction never takes the
- * balance below zero) and its ledger entry in one transaction, so the balance stays the ledger's sum. False: the
- * member has fewer credits than the deduction.
+ * Grants or deducts credits (never below zero) with its ledger entry and audit entry in one transaction, so the balance
+ * stays the ledger's sum; once per form: the form's key is taken in the same transaction (a replay, or an identical
+ * post at once, waits for the first and then books nothing: "replay"). False: the member has fewer credits than the
+ * deduction.
  */
-export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, delta: number, note: string, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, delta: number, note: string, formKey: string, now = new Date()): Promise<boolean | "replay"> {
+  const booked = db.transaction(async (tx) => {
+    const [taken] = await tx.insert(staffFormKeys).values({ staffUserId: staff.id, formKey, createdAt: now }).onConflictDoNothing().returning({ key: staffFormKeys.formKey });
+    if (!taken) return "replay" as const;
     const [row] = await tx
       .update(users)
       .set({ credits: sql`${users.credits} + ${delta}` })
       .where(and(eq(users.id, member.userId), sql`${users.credits} + ${delta} >= 0`))
       .returning({ credits: users.credits });
-    if (!row) return false;
+    // Refused: the form's key is given back with the rest, so the same form can be sent again once it would fit.
+    if (!row) return tx.rollback();
     await tx.insert(creditLedger).values({ userId: member.userId, delta, balanceAfter: row.credits, reason: "staff", reference: `staff:${staff.id}: ${note}`.slice(0, 240), createdAt: now });
     await recordAudit(tx, staff, clientIp, {
       action: delta > 0 ? "member.credits_grant" : "member.credits_deduct",
@@ -188,6 +193,10 @@ export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string
       changes: { credits: { before: row.credits - delta, after: row.credits }, note: { before: null, after: note } },
     });
     return true;
+  });
+  return booked.catch((error: unknown) => {
+    if (error instanceof TransactionRollbackError) return false;
+    throw error;
   });
 }
 
