@@ -21,6 +21,7 @@ export const engineDependentApiTests = [
   "tests/api/push-delivery.test.ts",
   "tests/api/staff.test.ts",
   "tests/api/staff-moderation.test.ts",
+  "tests/api/staff-login-throttle.test.ts",
   "tests/api/staff-inbox.test.ts",
   "tests/api/throttle.test.ts",
 ];
