@@ -10,7 +10,7 @@ import { gifProviderFromEnv, type GifProvider } from "./services/gifs";
 import { requestContext } from "./http/context";
 import { sendError, tooManyRequests } from "./http/respond";
 import { acceptedRequestId } from "#contract/http";
-import { normalizeRequestEdge } from "#contract/host";
+import { isCanonicalPath, normalizeRequestEdge } from "#contract/host";
 import { redactUrl, requestLogLevel } from "#contract/log-redaction";
 import { clientContext } from "./http/client";
 import { answerAfterBody, bodyCap, bodyLimits, refuseTooLarge } from "./http/body-cap";
@@ -146,6 +146,12 @@ export function createApiApp(options: {
     req.log.warn({ refusal, status: 400 }, "request refused");
     res.set("Connection", "close");
     sendError(res, "validation_failed", { fields: { host: ["must be a host name with an optional port"] } });
+  });
+  // One canonical path (contract/host.ts): web refuses any other before its guard and proxy; the api does too.
+  app.use((req, res, next) => {
+    if (isCanonicalPath(req.originalUrl)) return next();
+    req.log.warn({ refusal: "non_canonical_path", status: 400 }, "request refused");
+    sendError(res, "validation_failed", { fields: { path: ["must be a canonical path: no //, /./, /../ or encoded slash, backslash or dot"] } });
   });
   // Prometheus' scrape, behind METRICS_TOKEN (docs/operations.md, Metrics).
   app.get("/metrics", apiMetricsEndpoint({ database, hub, token: config.METRICS_TOKEN, notificationMailMinutes: config.NOTIFICATION_MAIL_MINUTES, logger }));

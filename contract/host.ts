@@ -89,3 +89,17 @@ export function normalizeRequestEdge(req: EdgeRequest & { originalUrl?: string }
   }
   return null;
 }
+
+/**
+ * Whether a request target's path (before `?`) is in its one canonical form, the form web's guard, its proxy and the
+ * api's router all read alike (docs/security.md, "One canonical path"): no empty segment (`//`), no `.` or `..`
+ * segment, no backslash, and no percent-encoded slash, backslash or dot (`%2F`, `%5C`, `%2E`), which a proxy or a
+ * router may decode or collapse into another path than the one the guard checked. A trailing slash is allowed:
+ * the guard and the routers read `/x/` as `/x`.
+ */
+export function isCanonicalPath(target: string): boolean {
+  const path = target.split("?", 1)[0]!;
+  if (/\\|%2f|%5c|%2e/i.test(path)) return false;
+  const segments = path.split("/").slice(1);
+  return segments.every((segment, i) => (segment === "" ? i === segments.length - 1 : segment !== "." && segment !== ".."));
+}

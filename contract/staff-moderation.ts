@@ -183,6 +183,8 @@ export const StaffMemberDetail = StaffMemberRow.extend({
 export type StaffMemberDetail = z.infer<typeof StaffMemberDetail>;
 
 export const creditAdjustMax = 100_000;
+/** The key a money form carries, made when the page renders it: the api books one form once (a replay books nothing). */
+export const FormKey = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has no valid key: reload the page and send it again.");
 export const MemberActionRequest = z.discriminatedUnion("action", [
   z.object({ id, action: z.literal("suspend"), reason: ModerationReason, until: z.iso.date() }),
   z.object({ id, action: z.literal("ban"), reason: ModerationReason }),
@@ -200,6 +202,7 @@ export const MemberActionRequest = z.discriminatedUnion("action", [
       .max(creditAdjustMax)
       .refine((delta) => delta !== 0, "Grant or deduct at least 1 credit"),
     note: text(200, { min: 3 }),
+    form_key: FormKey,
   }),
   z.object({ id, action: z.literal("refund"), payment_id: id }),
   z.object({ id, action: z.literal("lift_debit_block") }),

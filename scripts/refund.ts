@@ -27,6 +27,10 @@ async function main(): Promise<number> {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
     const outcome = await refundPayment(database.db, configuredPaymentProviders(database, config, logger), Number(arg));
+    if (outcome.kind === "provider_failed") {
+      console.error(`The provider did not refund this payment (${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}): it is paid again; try again later.`);
+      return 1;
+    }
     if (outcome.kind !== "refunded") {
       console.error(messages[outcome.kind]);
       return 1;

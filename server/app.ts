@@ -15,7 +15,7 @@ import type { WebConfig } from "./config";
 import { trustProxyValue } from "./config";
 import type { WebLoadContext } from "./context";
 import { acceptedRequestId, clientIpHeader, hasSessionCookie } from "#contract/http";
-import { apiRequestGuard, pageRequestGuard } from "./request-guard";
+import { apiRequestGuard, canonicalPathGuard, pageRequestGuard } from "./request-guard";
 import { guardActions } from "./guard-actions";
 import { localeHandlers, withBasename } from "./locale-handlers";
 import { coalesceWrites } from "./coalesce-writes";
@@ -81,6 +81,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
   );
 
   app.use(hostGuard);
+  app.use(canonicalPathGuard);
   // Prometheus' scrape, behind METRICS_TOKEN and never proxied (docs/operations.md, Metrics).
   app.get("/metrics", webMetricsEndpoint(config.METRICS_TOKEN, logger));
 

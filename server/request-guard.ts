@@ -1,7 +1,8 @@
 import type { NextFunction, Request, Response } from "express";
 import { photoMaxBytes } from "#contract/photos";
 import { splitLocale } from "../app/utils/paths";
-import { answerAfterSmallBody } from "./edge";
+import { isCanonicalPath } from "#contract/host";
+import { answerAfterSmallBody, dataAnswerHeaders, edgeAnswer, isApiPath } from "./edge";
 
 /**
  * What every request that changes something must pass before a route sees it (docs/security.md):
@@ -105,6 +106,27 @@ export function refusalOf(req: Request, kind: "page" | "api"): Refusal | null {
   return null;
 }
 
+/**
+ * Before anything else reads the path (static files, the guard, the proxy, the pages): a path not in its canonical
+ * form (contract/host.ts isCanonicalPath: `//`, `/./`, `%2F`...) is refused, so no check can compare one path while
+ * the proxy or a router serves another. Such a path may name any route, the state-changing api GETs included, so a
+ * request that is not from this site is refused as cross-site (403, as the canonical path would be); from this
+ * site, 400.
+ */
+export function canonicalPathGuard(req: Request, res: Response, next: NextFunction): void {
+  if (isCanonicalPath(req.originalUrl)) return next();
+  const sameOrigin = isSameOrigin(req);
+  req.log?.warn({ refusal: sameOrigin ? "non_canonical_path" : "cross_site", status: sameOrigin ? 400 : 403 }, "request refused");
+  if (sameOrigin) return edgeAnswer(req, res, 400, { close: true });
+  answerAfterSmallBody(req, () => {
+    res.set({ ...dataAnswerHeaders, Connection: "close" });
+    if (isApiPath(req.originalUrl)) res.status(403).json(crossSiteBody);
+    else res.status(403).type("text/plain").send(crossSiteBody.message);
+  });
+}
+
+const crossSiteBody = { error: "cross_site_request", message: "This request did not come from this site." };
+
 declare module "express-serve-static-core" {
   interface Locals {
     refusal?: Refusal;
@@ -137,7 +159,7 @@ export function apiRequestGuard(req: Request, res: Response, next: NextFunction)
   res.set("Connection", "close");
   const body =
     refusal.status === 403
-      ? { error: "cross_site_request", message: "This request did not come from this site." }
+      ? crossSiteBody
       : refusal.status === 413
         ? { error: "request_too_large", message: "This request is too large." }
         : { error: "validation_failed", message: "Please check the highlighted fields." };

@@ -2,6 +2,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { loginFailures, memberLogins, profiles, users } from "../db/schema";
 import { verifyPassword } from "./passwords";
+import { countFailure, failureKey, lockedMinutes } from "./login-failures";
 
 export const loginThrottle = { maxFailures: 5, windowMs: 15 * 60 * 1000 };
 /** docs/staff.md: a member's page shows their recent logins, this many; no more are kept (each holds a client address). */
@@ -35,7 +36,7 @@ export type LoginOutcome =
  * block it until the oldest of them leaves the window. The row lock on the user makes concurrent
  * attempts, on any api instance, count one after another.
  */
-export async function attemptLogin(db: Db, siteId: number, email: string, password: string, now = new Date()): Promise<LoginOutcome> {
+export async function attemptLogin(db: Db, siteId: number, email: string, password: string, now = new Date(), secret = ""): Promise<LoginOutcome> {
   const [user] = await db
     .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, deletedAt: users.deletedAt, suspensionReason: users.suspensionReason, suspendedUntil: users.suspendedUntil })
     .from(users)
@@ -43,10 +44,10 @@ export async function attemptLogin(db: Db, siteId: number, email: string, passwo
     .limit(1);
   // Hash even when the account is unknown, so response time does not reveal which e-mails exist.
   const passwordOk = await verifyPassword(password, user?.passwordHash ?? null);
-  if (!user || user.status === "erased") return { kind: "failed" };
+  if (!user || user.status === "erased") return noSuchAccount(db, secret, siteId, email);
   // A soft-deleted account still counts failures; the right password only tells it is pending deletion.
   const pendingDeletion = user.status === "deleted";
-  if (pendingDeletion && !(user.deletedAt && now.getTime() - user.deletedAt.getTime() < pendingDeletionMs)) return { kind: "failed" };
+  if (pendingDeletion && !(user.deletedAt && now.getTime() - user.deletedAt.getTime() < pendingDeletionMs)) return noSuchAccount(db, secret, siteId, email);
 
   return db.transaction(async (tx) => {
     await tx.execute(sql`select id from ${users} where ${users.id} = ${user.id} for update`);
@@ -70,6 +71,16 @@ export async function attemptLogin(db: Db, siteId: number, email: string, passwo
     const failures = [...recent, { at: now }];
     return failures.length >= loginThrottle.maxFailures ? blocked(failures, now) : ({ kind: "failed" } as const);
   });
+}
+
+/**
+ * A login for an address no account can use answers as a wrong password for an account does, lock-out included
+ * (counted per typed address and site, api/domain/login-failures.ts): a 429 on the fifth try tells nobody the address exists.
+ */
+async function noSuchAccount(db: Db, secret: string, siteId: number, email: string): Promise<LoginOutcome> {
+  const key = failureKey(secret, "member", siteId, email);
+  const locked = (await lockedMinutes(db, key)) ?? (await countFailure(db, key));
+  return locked !== null ? { kind: "blocked", minutes: locked } : { kind: "failed" };
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];

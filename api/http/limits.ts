@@ -58,6 +58,13 @@ export const clientLimits = {
 } as const;
 
 export type LimitName = keyof typeof clientLimits;
+
+declare module "express-serve-static-core" {
+  interface Locals {
+    /** Takes back this request's count on its limit's keys: a route calls it when the attempt should not count (a login that worked). */
+    forgiveLimit?: () => Promise<void>;
+  }
+}
 type Limit = { points: number; seconds: number };
 /** Which account an attempt is about: an e-mail address (login, reset) or the member (re-checks). */
 export type AccountOf = (req: Request, res: Response) => string | null;
@@ -174,8 +181,15 @@ export function createClientLimiter(db: Db, options: { secret: string; scale: nu
         blocked.block(accountKey, counted.account.resetMs + skew);
         return refuse(counted.account.resetMs - counted.nowMs);
       }
+      const countedKeys = [ipKey, ...(accountKey && counted.account ? [accountKey] : [])];
+      res.locals.forgiveLimit = () => forgiveAttempt(db, countedKeys);
       next();
     });
+}
+
+/** One attempt taken back from each key (never below 0). */
+async function forgiveAttempt(db: Db, keys: string[]): Promise<void> {
+  for (const key of keys) await db.execute(sql`update rate_limits set points = greatest(points - 1, 0) where key = ${key}`);
 }
 
 /** Deletes the counts whose window ended more than an hour ago (api/jobs/prune-client-limits.ts runs it). */

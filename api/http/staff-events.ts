@@ -7,6 +7,7 @@ import { photoQueue, sitesOf } from "../domain/staff/photo-review";
 import { openReportCount } from "../domain/staff/reports";
 import { staffOfSession, staffSessionCookieName } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
+import { defaultStreamCaps } from "../events/hub";
 
 /** How often a staff stream looks at the queues, and how often it checks that its session still lives. */
 export const staffStreamTiming = { pollMs: 2_000, sessionCheckMs: 60_000, heartbeatMs: 25_000 };
@@ -21,6 +22,8 @@ export const staffStreamTiming = { pollMs: 2_000, sessionCheckMs: 60_000, heartb
 export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof staffStreamTiming }) {
   const { db, secret } = deps;
   const timing = deps.timing ?? staffStreamTiming;
+  /** Each staff account's open streams, oldest first: capped as a member's are (api/events/hub.ts), each polls the database. */
+  const openByStaff = new Map<number, Set<(reason: string) => void>>();
   return ({ route, staffOf }: StaffRouteKit) => {
     route("get", "/api/staff/events.php", "staff.self", async (req, res) => {
       const staff = staffOf(res);
@@ -69,14 +72,25 @@ export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof
       };
       const poll = setInterval(() => void send(), timing.pollMs);
       const heartbeat = setInterval(() => res.write(": keep-alive\n\n"), timing.heartbeatMs);
-      function end(): void {
+      function end(reason?: string): void {
         if (closed) return;
         closed = true;
         clearInterval(poll);
         clearInterval(heartbeat);
+        const mine = openByStaff.get(staff.id);
+        if (mine?.delete(end) && mine.size === 0) openByStaff.delete(staff.id);
+        if (reason) res.write(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
         res.end();
       }
-      req.on("close", end);
+      req.on("close", () => end());
+      // Past the cap, the oldest streams end (the newest is the tab in front of the staff member).
+      const mine = openByStaff.get(staff.id) ?? new Set();
+      openByStaff.set(staff.id, mine);
+      mine.add(end);
+      for (const oldest of mine) {
+        if (mine.size <= defaultStreamCaps.perMember) break;
+        oldest("too_many_streams");
+      }
       await send();
     });
   };

@@ -342,7 +342,8 @@ export function staffModerationRoutes(deps: Deps) {
           break;
         }
         case "credits": {
-          const done = await adjustCredits(db, staff, ip(res), member, body.delta, body.note);
+          // A replay of a booked form answers as the first did: the member as they are now.
+          const done = await adjustCredits(db, staff, ip(res), member, body.delta, body.note, body.form_key);
           if (!done) return refuse("delta", `This member has ${member.credits} credits: you cannot deduct more.`);
           break;
         }
@@ -361,6 +362,10 @@ export function staffModerationRoutes(deps: Deps) {
           if (outcome.kind === "not_paid") return refuse("payment_id", "This payment is not paid (or refunded already): nothing to refund.");
           if (outcome.kind === "window_passed") return refuse("payment_id", "The refund period of this site (refund_days) has passed for this payment.");
           if (outcome.kind === "not_found") return sendError(res, "not_found");
+          if (outcome.kind === "provider_failed") {
+            req.log.warn({ err: outcome.error, paymentId: body.payment_id }, "refund failed at the provider");
+            return sendError(res, "provider_unavailable");
+          }
           break;
         }
         case "lift_debit_block":

@@ -85,12 +85,14 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
     handle(async (req, res) => {
       const body = parseInput(res, StaffLoginRequest, req.body);
       if (!body) return;
-      const outcome = await attemptStaffLogin(db, secret, body);
+      const outcome = await attemptStaffLogin(db, secret, body, res.locals.clientIp);
       if (outcome.kind === "blocked") return sendError(res, "login_blocked", { params: { minutes: outcome.minutes } });
       if (outcome.kind === "failed") return sendError(res, "login_failed");
       const token = await createStaffSession(db, outcome.staffUserId, secret);
       const staff = await staffOfSession(db, token, secret);
       if (!staff) return sendError(res, "login_failed");
+      // A login that worked does not use up the address's limit: an office behind one address logs in all day.
+      await res.locals.forgiveLimit?.();
       const recovery = outcome.recoveryCodesLeft !== null;
       await recordAudit(db, staff, res.locals.clientIp, { action: recovery ? "staff.login_recovery_code" : "staff.login", targetType: "staff", targetId: staff.id });
       res.setHeader("Set-Cookie", staffSessionCookies(req, token, staffSessionMaxAgeSeconds));

@@ -62,7 +62,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
       const body = parseInput(res, LoginRequest, req.body);
       if (!body) return;
       const site = res.locals.site;
-      const outcome = await attemptLogin(db, site.id, body.email, body.password);
+      const outcome = await attemptLogin(db, site.id, body.email, body.password, new Date(), secret);
       if (outcome.kind === "blocked") return sendError(res, "login_blocked", { params: { minutes: outcome.minutes } });
       if (outcome.kind === "failed") return sendError(res, "login_failed");
       if (outcome.kind === "suspended") return sendError(res, "account_suspended", { params: { reason: outcome.reason, until: outcome.until ? outcome.until.toISOString() : "" } });

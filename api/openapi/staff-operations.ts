@@ -131,7 +131,7 @@ export const staffOperations: OperationGroup = {
       caller: "staff",
       body: MemberActionRequest,
       answers: { 200: json(StaffMemberDetail, "the member") },
-      errors: ["not_found"],
+      errors: ["not_found", "provider_unavailable"],
     },
     {
       method: "get",

@@ -37,6 +37,8 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     member: result.data,
     role: staff.role,
     done: new URL(request.url).searchParams.get("done") === "1",
+    // The money form's key, new with each rendering: the api books one form once, however often it is sent.
+    formKey: crypto.randomUUID(),
   };
 }
 
@@ -51,7 +53,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const body: Record<string, unknown> = { id, action: intent };
   if (intent === "suspend" || intent === "ban") body.reason = formText(form, "reason");
   if (intent === "suspend") body.until = formText(form, "until");
-  if (intent === "credits") Object.assign(body, { delta: formNumber(form, "delta"), note: formText(form, "note") });
+  if (intent === "credits") Object.assign(body, { delta: formNumber(form, "delta"), note: formText(form, "note"), form_key: formText(form, "form_key") });
   if (intent === "refund") body.payment_id = formNumber(form, "payment_id");
   if (intent === "erase") body.confirm = formText(form, "confirm");
   const result = await staffWrite(request, context, "/api/staff/member.php", StaffMemberDetail, body);
@@ -62,7 +64,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffMember() {
-  const { texts, member, role, done } = useLoaderData<typeof loader>();
+  const { texts, member, role, done, formKey } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const error = (...intent: string[]) => (failed && intent.includes(failed.intent) ? <FormAlert>{failed.error}</FormAlert> : null);
@@ -160,6 +162,7 @@ export default function StaffMember() {
           {mayMoney && !erased ? (
             <Form method="post" className="mt-3 grid gap-2 sm:grid-cols-[8rem_1fr_auto] sm:items-end">
               <input type="hidden" name="intent" value="credits" />
+              <input type="hidden" name="form_key" value={formKey} />
               <div>
                 <label htmlFor="credits-delta" className="block text-xs font-medium text-gray-700">
                   {texts.delta}

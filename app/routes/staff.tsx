@@ -130,6 +130,8 @@ function useLiveQueues(loaded: Queues): Queues {
     });
     // The inbox's state, for the inbox pages (app/features/staff/inbox-live.ts): they reload when it changes.
     source.addEventListener("inbox", (event) => window.dispatchEvent(new CustomEvent(inboxEventName, { detail: (event as MessageEvent<string>).data })));
+    // Too many of this staff member's tabs stream at once: this older one stops (its sizes update with each page load).
+    source.addEventListener("end", () => source.close());
     return () => source.close();
   }, []);
   return live && live.base === loaded ? live.queues : loaded;

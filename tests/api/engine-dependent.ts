@@ -17,9 +17,12 @@ export const engineDependentApiTests = [
   "tests/api/members-search.test.ts",
   "tests/api/query-plans.test.ts",
   "tests/api/payments-ledger.test.ts",
+  "tests/api/payments-paynl.test.ts",
   "tests/api/payments.test.ts",
   "tests/api/push-delivery.test.ts",
   "tests/api/staff.test.ts",
+  "tests/api/staff-moderation.test.ts",
+  "tests/api/staff-login-throttle.test.ts",
   "tests/api/staff-inbox.test.ts",
   "tests/api/throttle.test.ts",
 ];

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "../../api/domain/sessions";
 import { defaultStreamCaps } from "../../api/events/hub";
+import { staffSessionCookieName } from "../../api/domain/staff/sessions";
 import { call, cookieHeader, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
+import { newStaff, staffToken } from "./staff-support";
 
 /**
  * Issue 23: open event streams (GET /api/events.php) are capped per member (5) and per client address (20),
@@ -22,14 +24,16 @@ class Stream {
   private done: Promise<void> = Promise.resolve();
 
   static async open(who: Member, clientIp: string): Promise<Stream> {
+    return Stream.connect("/api/events.php", { "X-Forwarded-Host": "localhost", "X-Client-IP": clientIp, Cookie: cookieHeader(who.token) }, "ready");
+  }
+
+  /** A stream of any path, open once its first event (`ready`, a staff stream's `queues`) has arrived. */
+  static async connect(path: string, headers: Record<string, string>, first: string): Promise<Stream> {
     const stream = new Stream();
-    const response = await fetch(`${api.baseUrl}/api/events.php`, {
-      headers: { "X-Forwarded-Host": "localhost", "X-Client-IP": clientIp, Cookie: cookieHeader(who.token), Accept: "text/event-stream" },
-      signal: stream.controller.signal,
-    });
+    const response = await fetch(`${api.baseUrl}${path}`, { headers: { ...headers, Accept: "text/event-stream" }, signal: stream.controller.signal });
     expect(response.status).toBe(200);
     stream.done = stream.read(response);
-    await stream.until(() => stream.events.some((e) => e.event === "ready"), "ready");
+    await stream.until(() => stream.events.some((e) => e.event === first), first);
     return stream;
   }
 
@@ -156,5 +160,25 @@ describe("open event streams are capped", () => {
     expect(streams[0]!.of("like")).toHaveLength(0);
     expect(streams.slice(1).filter((s) => s.ended)).toHaveLength(0);
     expect(elsewhere.ended).toBe(false);
+  });
+});
+
+describe("staff event streams are capped per staff account", () => {
+  it("an operator's 6th and 7th streams end the oldest two; five stay open", async () => {
+    const operator = await staffToken(api, await newStaff(api, "operator"));
+    const streams: Stream[] = [];
+    for (let i = 0; i < 7; i++) {
+      const stream = await Stream.connect("/api/staff/events.php", { Cookie: `${staffSessionCookieName}=${operator}` }, "queues");
+      opened.push(stream);
+      streams.push(stream);
+    }
+    await expectEndedForNewer(streams[0]!);
+    await expectEndedForNewer(streams[1]!);
+    expect(streams.slice(2).map((s) => s.ended)).toEqual([false, false, false, false, false]);
+    // Another staff account's streams are its own.
+    const other = await staffToken(api, await newStaff(api, "operator"));
+    const theirs = await Stream.connect("/api/staff/events.php", { Cookie: `${staffSessionCookieName}=${other}` }, "queues");
+    opened.push(theirs);
+    expect(streams.slice(2).map((s) => s.ended)).toEqual([false, false, false, false, false]);
   });
 });

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
-import { paymentEvents, payments } from "../../api/db/schema";
+import { and, eq } from "drizzle-orm";
+import { StaffMemberDetail } from "#contract/staff-moderation";
+import { auditLog, paymentEvents, payments } from "../../api/db/schema";
 import { loadApiConfig } from "../../api/config";
 import type { Database } from "../../api/db/client";
 import { createLogger } from "../../api/logger";
@@ -13,6 +14,7 @@ import { configuredPaymentProviders } from "../../api/domain/payments/providers"
 import { createPaymentProviders } from "../../api/services/payments";
 import { paynlSignature } from "../../api/services/payments/paynl";
 import { call, expectApiError, startApi, type Harness } from "./harness";
+import { newStaff, staffCall, staffToken } from "./staff-support";
 import { balanceOf, newPayingMember, packagesFor, paymentRow, paymentStatus, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
 
 /**
@@ -91,6 +93,10 @@ async function bodyOf(req: IncomingMessage): Promise<Record<string, unknown>> {
 
 let orderCounter = 0;
 let paynlDown = false;
+/** PAY.'s refund API failing (a test sets it): 503, nothing refunded. */
+let refundsDown = false;
+/** How long PAY. takes to answer a refund: concurrent refunds overlap at PAY. as they would in production. */
+let refundDelayMs = 0;
 async function fakePaynl(req: IncomingMessage, res: ServerResponse) {
   const url = new URL(req.url ?? "/", "http://paynl.invalid");
   // The hosted checkout: the payer pays or cancels; PAY. posts the exchange (unless told not to), then sends the payer back.
@@ -155,6 +161,8 @@ async function fakePaynl(req: IncomingMessage, res: ServerResponse) {
   if (refund && req.method === "PATCH") {
     const body = await bodyOf(req);
     seen.refunds.push({ orderId: refund[1]!, body });
+    if (refundDelayMs) await new Promise((resolve) => setTimeout(resolve, refundDelayMs));
+    if (refundsDown) return json(res, 503, { title: "Service unavailable" });
     const order = orders.get(refund[1]!);
     const amount = body.amount as { value: number; currency: string } | undefined;
     if (!order || order.status.code !== 100 || !amount || amount.value > order.amount.value || amount.currency !== order.amount.currency) return json(res, 400, { title: "Transaction cannot be refunded" });
@@ -319,6 +327,55 @@ describe("PAY. adapter", () => {
     const refunds = seen.refunds.length;
     expect(await refundPayment(api.db, providers, payment_id)).toEqual({ kind: "not_paid" });
     expect(seen.refunds.length).toBe(refunds);
+  });
+
+  it("support and an admin refunding the same paid payment at once: PAY. is asked once, the payment refunded once, one audit entry", async () => {
+    const a = await newMember();
+    const { pkg, payment_id, redirect_url, order } = await startAtPaynl(a);
+    await fetch(redirect_url, { redirect: "manual" });
+    expect(await paymentStatus(api, a, payment_id)).toBe("paid");
+    const support = await staffToken(api, await newStaff(api, "support"));
+    const admin = await staffToken(api, await newStaff(api, "admin"));
+    const refunds = seen.refunds.length;
+    refundDelayMs = 200;
+    let answers: number[];
+    try {
+      answers = await Promise.all(
+        [support, admin, support, admin].map(async (token) => (await staffCall(api, token, "POST", "/api/staff/member.php", { id: a.userId, action: "refund", payment_id })).status),
+      );
+    } finally {
+      refundDelayMs = 0;
+    }
+    expect(seen.refunds.slice(refunds)).toEqual([{ orderId: order.orderId, body: { amount: { value: pkg.amount, currency: "EUR" }, description: "Refund" } }]);
+    expect(answers.sort()).toEqual([200, 400, 400, 400]);
+    expect(await paymentStatus(api, a, payment_id)).toBe("refunded");
+    expect(await balanceOf(api, a.userId)).toEqual({ credits: 0, paidUser: false, ledgerSum: 0 });
+    expect(await api.db.select().from(auditLog).where(and(eq(auditLog.action, "member.refund"), eq(auditLog.targetId, String(payment_id))))).toHaveLength(1);
+  });
+
+  it("a refund PAY. fails leaves the payment paid with the failure recorded, nothing audited; support's retry refunds it", async () => {
+    const a = await newMember();
+    const { pkg, payment_id, redirect_url } = await startAtPaynl(a);
+    await fetch(redirect_url, { redirect: "manual" });
+    const support = await staffToken(api, await newStaff(api, "support"));
+    const refund = () => staffCall(api, support, "POST", "/api/staff/member.php", { id: a.userId, action: "refund", payment_id });
+    refundsDown = true;
+    try {
+      await expectApiError(await refund(), 503, "provider_unavailable");
+    } finally {
+      refundsDown = false;
+    }
+    expect((await paymentRow(api, payment_id)).status).toBe("paid");
+    expect(await outcomesOf(payment_id)).toContain("refund_failed");
+    expect(await balanceOf(api, a.userId)).toEqual({ credits: pkg.credits, paidUser: true, ledgerSum: pkg.credits });
+    expect(await api.db.select().from(auditLog).where(and(eq(auditLog.action, "member.refund"), eq(auditLog.targetId, String(payment_id))))).toHaveLength(0);
+    const detail = StaffMemberDetail.parse(await (await staffCall(api, support, "GET", `/api/staff/member.php?id=${a.userId}`)).json());
+    expect(detail.payments.find((p) => p.id === payment_id)).toMatchObject({ status: "paid", refundable: true });
+
+    const retried = await refund();
+    expect(retried.status).toBe(200);
+    expect(await paymentStatus(api, a, payment_id)).toBe("refunded");
+    expect(await balanceOf(api, a.userId)).toEqual({ credits: 0, paidUser: false, ledgerSum: 0 });
   });
 
   it("a cancelled order becomes cancelled; a paid order whose exchange was lost is found by the result page's status ask, once", async () => {

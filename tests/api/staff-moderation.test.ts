@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +43,8 @@ async function uploadPhoto(token: string): Promise<number> {
 
 /** How many photos another member sees on a profile's page. */
 const photosSeen = async (viewer: string, profileId: number) => MemberResponse.parse(await (await call(api, "GET", `/api/member.php?id=${profileId}`, { token: viewer })).json()).profile.photos.length;
+/** A money form's key, as the page makes one when it renders the form. */
+const formKey = () => randomUUID();
 const auditOf = (action: string, targetId: number | string) =>
   api.db
     .select()
@@ -265,6 +268,26 @@ describe("member support", () => {
     expect(row?.reason).toBeNull();
   });
 
+  it("a credit grant is booked once per form: identical posts at once and a replay later book nothing new and answer as the first did", async () => {
+    const target = await member();
+    const supportAccount = await newStaff(api, "support");
+    const support = await staffToken(api, supportAccount);
+    const before = (await balanceOf(api, target.userId)).credits;
+    const grant = { id: target.userId, action: "credits", delta: 40, note: "Goodwill, sent twice", form_key: formKey() };
+    const answers = await Promise.all([1, 2, 3, 4].map(() => staffCall(api, support, "POST", "/api/staff/member.php", grant)));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    for (const res of answers) expect(StaffMemberDetail.parse(await res.json()).credits).toBe(before + 40);
+    const replay = await staffCall(api, support, "POST", "/api/staff/member.php", grant);
+    expect(StaffMemberDetail.parse(await replay.json()).credits).toBe(before + 40);
+    expect(await balanceOf(api, target.userId)).toEqual({ credits: before + 40, paidUser: false, ledgerSum: before + 40 });
+    expect(await auditOf("member.credits_grant", target.userId)).toHaveLength(1);
+    // Another form (a new key) books again; a post without a key is refused.
+    await staffCall(api, support, "POST", "/api/staff/member.php", { ...grant, form_key: formKey() });
+    expect((await balanceOf(api, target.userId)).credits).toBe(before + 80);
+    await expectApiError(await staffCall(api, support, "POST", "/api/staff/member.php", { ...grant, form_key: undefined }), 400, "validation_failed");
+    await expectApiError(await staffCall(api, support, "POST", "/api/staff/member.php", { ...grant, form_key: "short" }), 400, "validation_failed");
+  });
+
   it("grants and deducts credits and refunds a payment, keeping the balance equal to the ledger's sum", async () => {
     const buyer = await newPayingMember(api, passwordHash, password);
     const pkg = (await packagesFor(api, buyer)).packages[0]!;
@@ -274,13 +297,13 @@ describe("member support", () => {
     const support = await staffToken(api, supportAccount);
     const act = (body: Record<string, unknown>) => staffCall(api, support, "POST", "/api/staff/member.php", { id: buyer.userId, ...body });
 
-    const granted = StaffMemberDetail.parse(await (await act({ action: "credits", delta: 50, note: "Goodwill after a failed message" })).json());
+    const granted = StaffMemberDetail.parse(await (await act({ action: "credits", delta: 50, note: "Goodwill after a failed message", form_key: formKey() })).json());
     expect(granted.credits).toBe(pkg.credits + 50);
     expect(granted.ledger[0]).toMatchObject({ delta: 50, reason: "staff" });
     expect(granted.ledger_sum).toBe(granted.credits);
-    await expectApiError(await act({ action: "credits", delta: -(pkg.credits + 51), note: "Too much" }), 400, "validation_failed");
-    await expectApiError(await act({ action: "credits", delta: 0, note: "Nothing" }), 400, "validation_failed");
-    await act({ action: "credits", delta: -20, note: "Correction" });
+    await expectApiError(await act({ action: "credits", delta: -(pkg.credits + 51), note: "Too much", form_key: formKey() }), 400, "validation_failed");
+    await expectApiError(await act({ action: "credits", delta: 0, note: "Nothing", form_key: formKey() }), 400, "validation_failed");
+    await act({ action: "credits", delta: -20, note: "Correction", form_key: formKey() });
     expect(granted.payments.find((p) => p.id === payment_id)?.refundable).toBe(true);
 
     const refunded = StaffMemberDetail.parse(await (await act({ action: "refund", payment_id })).json());
@@ -295,7 +318,7 @@ describe("member support", () => {
     expect(await auditOf("member.refund", payment_id)).toHaveLength(1);
     // Moderators do not touch money.
     const moderator = await staffToken(api, await newStaff(api, "moderator"));
-    await expectApiError(await staffCall(api, moderator, "POST", "/api/staff/member.php", { id: buyer.userId, action: "credits", delta: 5, note: "Not mine to give" }), 403, "forbidden");
+    await expectApiError(await staffCall(api, moderator, "POST", "/api/staff/member.php", { id: buyer.userId, action: "credits", delta: 5, note: "Not mine to give", form_key: formKey() }), 403, "forbidden");
   });
 
   it("lifts a direct-debit block, resends the activation mail, hides and shows a profile, and erases an account (admins only)", async () => {

@@ -302,6 +302,50 @@ test.describe("web fuzz", () => {
   });
 
   /**
+   * The guard compared the exact path while the proxy collapsed `//`: `GET /api//logout.php` from anywhere ended the
+   * session. Every state-changing path (each action route's POST, the api GETs that write) is sent also with `//`,
+   * `/./`, `%2F` and a trailing slash, cross-site and with neither Origin nor Sec-Fetch-Site: each variant is refused
+   * with 403 as the canonical path is (server/request-guard.ts canonicalPathGuard). Raw sockets: a URL parser would
+   * resolve `/./` before sending.
+   */
+  test("non-canonical variants of every state-changing path are refused cross-site like the path itself", async ({ baseURL }) => {
+    test.setTimeout(120_000);
+    const port = Number(new URL(baseURL ?? "").port);
+    const targets: { method: string; path: string; query: string }[] = [
+      { method: "GET", path: "/api/logout.php", query: "" },
+      { method: "GET", path: "/api/auto-like.php", query: "" },
+      { method: "HEAD", path: "/api/logout.php", query: "" },
+    ];
+    for (const route of routes.filter((r) => r.hasAction)) for (const pathname of concretePaths(route.pattern, samples)) targets.push({ method: "POST", path: pathname, query: route.index ? "?index" : "" });
+    const variantsOf = (path: string): [string, string][] => {
+      const cut = path.lastIndexOf("/");
+      const [prefix, tail] = [path.slice(0, cut), path.slice(cut + 1)];
+      return [
+        ["canonical", path],
+        ["//", `${prefix}//${tail}`],
+        ["/./", `${prefix}/./${tail}`],
+        ["%2F", prefix ? `${prefix}%2F${tail}` : `/%2F${tail}`],
+        ["trailing slash", `${path}/`],
+      ];
+    };
+    const wrong: string[] = [];
+    let count = 0;
+    for (const { method, path, query } of targets) {
+      for (const [label, variant] of variantsOf(path)) {
+        for (const [who, headers] of [["cross-site", [["Origin", "https://evil.example"], ["Sec-Fetch-Site", "cross-site"]]], ["no headers", []]] as [string, [string, string][]][]) {
+          count++;
+          const body = method === "POST" ? Buffer.from("email=x") : undefined;
+          const form: [string, string][] = body ? [["Content-Type", "application/x-www-form-urlencoded"], ["Content-Length", String(body.length)]] : [];
+          const res = await rawRequest({ port, requestLine: `${method} ${variant}${query} HTTP/1.1`, headers: [["Host", `localhost:${port}`], ...headers, ...form], body });
+          if (res.status !== 403) wrong.push(`${method} ${variant}${query} [${label}, ${who}] -> ${res.status || `no answer (${res.error})`}`);
+        }
+      }
+    }
+    console.log(`web fuzz (canonical paths): ${count} requests`);
+    expect(wrong, "answers other than 403").toEqual([]);
+  });
+
+  /**
    * Security issue 23 item 7: a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, an
    * absolute request line, a post whose X-Forwarded-Host is not its Origin's host gave 500 ("Invalid
    * URL") or 503, with Express's stack traces on stderr. Now every page and api path answers 400

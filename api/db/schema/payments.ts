@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { paymentStatuses } from "#contract/payment-methods";
 import { createdAt } from "./columns";
 import { userRef } from "./members";
 import { siteRef, sites } from "./sites";
@@ -39,6 +40,12 @@ export const creditPackages = pgTable(
 );
 
 /**
+ * A payment's states: the members' (contract/payment-methods.ts paymentStatuses) and `refunding`, the claim of a
+ * refund while the provider is asked (members still see `paid`; docs/payments.md Refunds).
+ */
+export const paymentRowStatuses = [...paymentStatuses, "refunding"] as const;
+
+/**
  * A payment: what was bought (credits and amount copied from the package at creation), with which method
  * and provider, and its state (contract/payments.ts paymentStatuses). Only a conditional update from
  * `pending` makes it final; credits are granted in the same transaction (ledger reference `payment:{id}`).
@@ -57,7 +64,7 @@ export const payments = pgTable(
     country: text("country").notNull(),
     method: text("method").notNull(),
     provider: text("provider").notNull(),
-    status: text("status", { enum: ["pending", "paid", "failed", "cancelled", "expired", "refunded"] }).notNull().default("pending"),
+    status: text("status", { enum: paymentRowStatuses }).notNull().default("pending"),
     /** Our reference at the provider (random, unguessable): the sandbox checkout token, Verotel's referenceID. */
     reference: text("reference").notNull(),
     /** The provider's id of the sale (Verotel saleID), once known. */
@@ -111,9 +118,10 @@ export const paymentEvents = pgTable(
     status: text("status").notNull(),
     /**
      * applied (changed the payment), ignored (replay, late or out of order), mismatch (amount or currency
-     * differs, or a `paid` without them), unconfirmed (the provider's status service did not confirm it).
+     * differs, or a `paid` without them), unconfirmed (the provider's status service did not confirm it),
+     * refund_failed (our refund call failed at the provider: `event_id` holds the error, the payment is `paid` again).
      */
-    outcome: text("outcome", { enum: ["applied", "ignored", "mismatch", "unconfirmed"] }).notNull(),
+    outcome: text("outcome", { enum: ["applied", "ignored", "mismatch", "unconfirmed", "refund_failed"] }).notNull(),
     receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("payment_events_payment_idx").on(t.paymentId, t.receivedAt)],

@@ -83,6 +83,20 @@ export const staffLoginFailures = pgTable(
 );
 
 /**
+ * The keys of staff money forms already booked (a credit grant or deduction): each form carries a key made when it
+ * was rendered, taken here in the booking's transaction, so a double click, a resent form or two tabs book once.
+ */
+export const staffFormKeys = pgTable(
+  "staff_form_keys",
+  {
+    staffUserId: integer("staff_user_id").notNull(),
+    formKey: text("form_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("staff_form_keys_key_idx").on(t.staffUserId, t.formKey)],
+);
+
+/**
  * Every staff write: who (and their role then), what, on what, the fields before and after (secrets left out), from
  * which address, when. Append-only: the migration's trigger refuses UPDATE and DELETE. Rows outlive their staff
  * account (no foreign key), so the log stays whole.

@@ -71,7 +71,7 @@ async function refusalFor(db: Db, userId: number, amount: number, limit30d: numb
   const [used] = await db
     .select({ sum: sql<number>`coalesce(sum(${payments.amount}), 0)::int` })
     .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.method, "sdd"), inArray(payments.status, ["pending", "paid"]), gte(payments.createdAt, new Date(now.getTime() - 30 * 86_400_000))));
+    .where(and(eq(payments.userId, userId), eq(payments.method, "sdd"), inArray(payments.status, ["pending", "paid", "refunding"]), gte(payments.createdAt, new Date(now.getTime() - 30 * 86_400_000))));
   if (Number(used?.sum ?? 0) + amount > limit30d) return { kind: "limit" };
   return null;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
 import type { DiscountRefusal } from "#contract/discounts";
@@ -17,7 +17,8 @@ export function toPayment(row: PaymentRow): Payment {
   return {
     payment_id: row.id,
     date: row.createdAt.toISOString(),
-    status: row.status,
+    // A refund being claimed is not a refund yet: the member sees the payment paid until it is settled.
+    status: row.status === "refunding" ? "paid" : row.status,
     package_id: row.packageId,
     credits: row.credits,
     amount: row.amount,
@@ -27,7 +28,7 @@ export function toPayment(row: PaymentRow): Payment {
     country: row.country,
     stored_card: row.usedStoredCard,
     paid_at: row.paidAt?.toISOString() ?? null,
-    refunded_at: row.refundedAt?.toISOString() ?? null,
+    refunded_at: row.status === "refunded" ? (row.refundedAt?.toISOString() ?? null) : null,
     refunded_credits: row.refundedCredits,
     discount_code: row.discountCode,
     discount_amount: row.discountAmount,
@@ -292,20 +293,26 @@ export async function lastOrder(db: Db, userId: number): Promise<PaymentRow | nu
 
 export type RefundOutcome =
   | { kind: "refunded"; takenBack: number; shortfall: number; manual: boolean }
+  /** The provider failed: the payment is `paid` again and the failure is kept in payment_events (`refund_failed`); try again. */
+  | { kind: "provider_failed"; error: unknown }
   | { kind: "not_found" | "not_paid" | "window_passed" };
 
+/** A claim older than this is taken to be from a process that died before the provider answered: it may be claimed again. */
+export const staleRefundClaimMs = 10 * 60_000;
+
 /**
- * Refund by the operator (npm run refund): within the site's refund_days of the payment, the provider
- * gives the money back, then one transaction marks the payment refunded (conditional on `paid`) and takes
- * the credits back through the ledger. Credits already spent are not taken: the balance never goes below
- * zero, and the shortfall is recorded on the payment. The member stays premium only with another paid payment.
+ * Refund by an operator (npm run refund) or staff, within the site's refund_days of the payment (docs/payments.md
+ * Refunds). A conditional update claims the payment first (paid -> refunding), so however many refunds run at once
+ * the provider is asked once; then one transaction settles it (refunding -> refunded) with the ledger entry. Credits
+ * already spent are not taken: the balance never goes below zero, and the shortfall is recorded on the payment. The
+ * member stays premium only with another paid payment. A provider failure puts the payment back to `paid`.
  */
 export async function refundPayment(
   db: Db,
   providers: PaymentProviders,
   paymentId: number,
   now = new Date(),
-  /** Runs inside the refund's transaction once it is made (the staff side's audit entry). */
+  /** Runs inside the settling transaction (the staff side's audit entry): only when the refund happened. */
   onRefunded?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], outcome: { takenBack: number; shortfall: number; userId: number; siteId: number }) => Promise<void>,
 ): Promise<RefundOutcome> {
   const [found] = await db
@@ -316,16 +323,41 @@ export async function refundPayment(
     .limit(1);
   if (!found) return { kind: "not_found" };
   const { payment, refundDays } = found;
-  if (payment.status !== "paid" || !payment.paidAt) return { kind: "not_paid" };
+  if ((payment.status !== "paid" && payment.status !== "refunding") || !payment.paidAt) return { kind: "not_paid" };
   if (now.getTime() - payment.paidAt.getTime() > refundDays * 86_400_000) return { kind: "window_passed" };
   const provider = providers.byId(payment.provider);
   if (!provider) throw new Error(`provider ${payment.provider} is not configured`);
-  const { manual } = await provider.refund({ reference: payment.reference, providerReference: payment.providerReference, amount: payment.amount, currency: payment.currency });
+  // The claim: only one refund gets past it, so the provider is asked once. refunded_at holds when it was claimed.
+  const [claimed] = await db
+    .update(payments)
+    .set({ status: "refunding", refundedAt: now })
+    .where(
+      and(
+        eq(payments.id, payment.id),
+        or(eq(payments.status, "paid"), and(eq(payments.status, "refunding"), lt(payments.refundedAt, new Date(now.getTime() - staleRefundClaimMs)))),
+      ),
+    )
+    .returning({ id: payments.id });
+  if (!claimed) return { kind: "not_paid" };
+  let manual: boolean;
+  try {
+    ({ manual } = await provider.refund({ reference: payment.reference, providerReference: payment.providerReference, amount: payment.amount, currency: payment.currency }));
+  } catch (error) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(payments)
+        .set({ status: "paid", refundedAt: null })
+        .where(and(eq(payments.id, payment.id), eq(payments.status, "refunding")));
+      const reason = error instanceof Error ? error.message : String(error);
+      await tx.insert(paymentEvents).values({ provider: payment.provider, eventId: reason.slice(0, 100), status: "refund", receivedAt: now, paymentId: payment.id, outcome: "refund_failed" });
+    });
+    return { kind: "provider_failed", error };
+  }
   const outcome = await db.transaction(async (tx) => {
     const [marked] = await tx
       .update(payments)
       .set({ status: "refunded", refundedAt: now })
-      .where(and(eq(payments.id, payment.id), eq(payments.status, "paid")))
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "refunding")))
       .returning({ id: payments.id });
     if (!marked) return { kind: "not_paid" } as const;
     const result = await tx.execute<{ before: number; after: number }>(sql`

@@ -1,9 +1,10 @@
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, TransactionRollbackError, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, users } from "../../db/schema";
+import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, staffFormKeys, users } from "../../db/schema";
 import type { ModerationReason } from "#contract/staff-moderation";
 import { liftSuspension, loginsKept } from "../login";
 import { recordAudit } from "./audit";
+import { staleRefundClaimMs } from "../payments/payments";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
 
@@ -113,9 +114,13 @@ export async function memberPage(db: Db, userId: number) {
   return { profile, user, photos: photoRows, ledger, ledgerSum: sum?.n ?? 0, payments: paymentRows, logins, conversations: chats?.n ?? 0, refundDays: site?.refundDays ?? 0 };
 }
 
-/** Whether a payment can still be refunded (the logic of npm run refund: paid, within the site's refund_days). */
-export function refundable(payment: { status: string; paidAt: Date | null }, refundDays: number, now = new Date()): boolean {
-  return payment.status === "paid" && payment.paidAt !== null && now.getTime() - payment.paidAt.getTime() <= refundDays * 86_400_000;
+/**
+ * Whether a payment can still be refunded (the logic of refundPayment: paid, or a refund claimed so long ago that its
+ * process died before the provider answered; within the site's refund_days).
+ */
+export function refundable(payment: { status: string; paidAt: Date | null; refundedAt: Date | null }, refundDays: number, now = new Date()): boolean {
+  const claimable = payment.status === "paid" || (payment.status === "refunding" && payment.refundedAt !== null && now.getTime() - payment.refundedAt.getTime() > staleRefundClaimMs);
+  return claimable && payment.paidAt !== null && now.getTime() - payment.paidAt.getTime() <= refundDays * 86_400_000;
 }
 
 /**
@@ -173,18 +178,22 @@ export async function setProfileShown(tx: Db | Tx, staff: StaffMember, clientIp:
 }
 
 /**
- * Grants (delta > 0) or deducts (delta < 0) credits with a reason: one conditional update (a deduction never takes the
- * balance below zero) and its ledger entry in one transaction, so the balance stays the ledger's sum. False: the
- * member has fewer credits than the deduction.
+ * Grants or deducts credits (never below zero) with its ledger entry and audit entry in one transaction, so the balance
+ * stays the ledger's sum; once per form: the form's key is taken in the same transaction (a replay, or an identical
+ * post at once, waits for the first and then books nothing: "replay"). False: the member has fewer credits than the
+ * deduction.
  */
-export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, delta: number, note: string, now = new Date()): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, delta: number, note: string, formKey: string, now = new Date()): Promise<boolean | "replay"> {
+  const booked = db.transaction(async (tx) => {
+    const [taken] = await tx.insert(staffFormKeys).values({ staffUserId: staff.id, formKey, createdAt: now }).onConflictDoNothing().returning({ key: staffFormKeys.formKey });
+    if (!taken) return "replay" as const;
     const [row] = await tx
       .update(users)
       .set({ credits: sql`${users.credits} + ${delta}` })
       .where(and(eq(users.id, member.userId), sql`${users.credits} + ${delta} >= 0`))
       .returning({ credits: users.credits });
-    if (!row) return false;
+    // Refused: the form's key is given back with the rest, so the same form can be sent again once it would fit.
+    if (!row) return tx.rollback();
     await tx.insert(creditLedger).values({ userId: member.userId, delta, balanceAfter: row.credits, reason: "staff", reference: `staff:${staff.id}: ${note}`.slice(0, 240), createdAt: now });
     await recordAudit(tx, staff, clientIp, {
       action: delta > 0 ? "member.credits_grant" : "member.credits_deduct",
@@ -194,6 +203,10 @@ export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string
       changes: { credits: { before: row.credits - delta, after: row.credits }, note: { before: null, after: note } },
     });
     return true;
+  });
+  return booked.catch((error: unknown) => {
+    if (error instanceof TransactionRollbackError) return false;
+    throw error;
   });
 }
 
