@@ -365,7 +365,8 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
      select m.id, ops.ids[1 + ${h("m.id", 80)} % cardinality(ops.ids)], m.conversation_id, 20 + ${h("m.id", 81)} % 900, m.created_at
        from messages m join gen_conversations c on c.id = m.conversation_id
        cross join (select array_agg(id order by id) as ids from staff_users where role = 'operator') ops
-      where m.id > ${messageLo} and m.sender_profile_id = c.fictional`,
+      where m.id > ${messageLo} and m.sender_profile_id = c.fictional;
+     select operator_follow_backfill(${conversationLo})`,
   );
   const staffIds = (await exec("select id, email, role from staff_users order by id")).rows;
   const admin = staffIds.find((r) => r.role === "admin") ?? staffIds[0];

@@ -35,6 +35,8 @@ export const conversations = pgTable(
     lastMessageAt: timestamp("last_message_at", { withTimezone: true }),
     lastFromMember: boolean("last_from_member").notNull().default(true),
     answered: boolean("answered").notNull().default(false),
+    /** The site-run side's last message: the operator's reply a member's next messages are counted against (operator_replies). */
+    lastAnswerId: integer("last_answer_id"),
   },
   (t) => [
     uniqueIndex("conversations_pair_idx").on(t.lowProfileId, t.highProfileId),

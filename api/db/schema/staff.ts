@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
 /**
@@ -155,7 +155,33 @@ export const operatorReplies = pgTable(
     conversationId: integer("conversation_id").notNull(),
     /** How long the member had waited for this answer, in seconds (from their message before it). */
     waitedSeconds: integer("waited_seconds"),
+    /** The member's messages after this reply, before the profile's next one: counted by send_message as they come. */
+    memberMessagesAfter: integer("member_messages_after").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index("operator_replies_staff_idx").on(t.staffUserId, t.createdAt)],
+  (t) => [index("operator_replies_staff_idx").on(t.staffUserId, t.createdAt), index("operator_replies_created_idx").on(t.createdAt)],
 );
+
+/**
+ * The operators' figures of a finished UTC day, per operator (api/domain/staff/inbox.ts operatorFigures): reckoned once
+ * from operator_replies when first asked for, then read; `operator_day_rollups` lists the days reckoned (a day without
+ * replies has no figures but is reckoned all the same).
+ */
+export const operatorDays = pgTable(
+  "operator_days",
+  {
+    staffUserId: integer("staff_user_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    replies: integer("replies").notNull(),
+    conversations: integer("conversations").notNull(),
+    medianSeconds: integer("median_seconds"),
+    p90Seconds: integer("p90_seconds"),
+    memberMessagesAfter: integer("member_messages_after").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.staffUserId, t.day] }), index("operator_days_day_idx").on(t.day)],
+);
+
+export const operatorDayRollups = pgTable("operator_day_rollups", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  reckonedAt: timestamp("reckoned_at", { withTimezone: true }).notNull().defaultNow(),
+});

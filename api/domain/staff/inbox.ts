@@ -1,6 +1,6 @@
 import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversationMembers, conversations, messages, operatorClaims, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
+import { conversationMembers, conversations, messages, operatorClaims, operatorDayRollups, operatorDays, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
 import { inboxQueueNames as inboxQueueNamesList } from "#contract/staff-inbox-queues";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
@@ -275,48 +275,75 @@ export type OperatorDay = {
   memberMessagesAfter: number;
 };
 
-/**
- * The operators' figures per operator and day (UTC) from `from` on (issue 26 item 4): replies sent, conversations
- * handled, the median and 90th percentile of how long members had waited for those replies, and the member messages
- * that followed a reply (before the profile's next message).
- */
-export async function operatorFigures(db: Db, from: Date): Promise<OperatorDay[]> {
-  const result = await db.execute<{
-    staff_user_id: number;
-    name: string;
-    day: string;
-    replies: number;
-    conversations: number;
-    median: number | null;
-    p90: number | null;
-    followed: number;
-  }>(sql`
-    select r.staff_user_id, s.name, to_char(r.created_at at time zone 'utc', 'YYYY-MM-DD') as day,
+/** The figures' columns over a set of operator_replies rows `r`, grouped by operator and UTC day. */
+const figureColumns = sql`r.staff_user_id, (r.created_at at time zone 'utc')::date as day,
            count(*)::int as replies,
            count(distinct r.conversation_id)::int as conversations,
-           percentile_cont(0.5) within group (order by r.waited_seconds)::float8 as median,
-           percentile_cont(0.9) within group (order by r.waited_seconds)::float8 as p90,
-           coalesce(sum((
-             select count(*) from ${messages} m
-              where m.conversation_id = r.conversation_id and m.id > r.message_id and m.sender_profile_id <> rm.sender_profile_id
-                and m.id < coalesce((select min(n.id) from ${messages} n
-                                      where n.conversation_id = r.conversation_id and n.id > r.message_id and n.sender_profile_id = rm.sender_profile_id), 2147483647)
-           )), 0)::int as followed
-      from ${operatorReplies} r
-      join ${messages} rm on rm.id = r.message_id
-      join ${staffUsers} s on s.id = r.staff_user_id
-     where r.created_at >= ${from.toISOString()}::timestamptz
-     group by r.staff_user_id, s.name, day
-     order by day desc, s.name`);
-  const rows = (result as unknown as { rows: { staff_user_id: number; name: string; day: string; replies: number; conversations: number; median: number | null; p90: number | null; followed: number }[] }).rows;
+           round(percentile_cont(0.5) within group (order by r.waited_seconds))::int as median_seconds,
+           round(percentile_cont(0.9) within group (order by r.waited_seconds))::int as p90_seconds,
+           coalesce(sum(r.member_messages_after), 0)::int as member_messages_after`;
+
+const dayMs = 86_400_000;
+const utcDay = (at: Date) => new Date(Math.floor(at.getTime() / dayMs) * dayMs);
+const isoDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * Reckons the figures of the finished days from `from` up to (not including) `until` that have none yet (one aggregate
+ * over those days' replies, by operator_replies_created_idx), so each day is read from operator_replies once.
+ * Instances reckoning the same day at once write it once (the keys).
+ */
+async function reckonDays(db: Db, from: Date, until: Date): Promise<void> {
+  if (from >= until) return;
+  const missing = await db.execute<{ day: string }>(sql`
+    select to_char(d, 'YYYY-MM-DD') as day from generate_series(${isoDay(from)}::date, ${isoDay(until)}::date - 1, interval '1 day') d
+     where not exists (select 1 from ${operatorDayRollups} r where r.day = d::date)`);
+  const days = (missing as unknown as { rows: { day: string }[] }).rows.map((row) => row.day);
+  if (days.length === 0) return;
+  const first = days[0]!;
+  const last = days[days.length - 1]!;
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      insert into ${operatorDays} (staff_user_id, day, replies, conversations, median_seconds, p90_seconds, member_messages_after)
+      select ${figureColumns}
+        from ${operatorReplies} r
+       where r.created_at >= (${first}::date::timestamp at time zone 'utc') and r.created_at < ((${last}::date + 1)::timestamp at time zone 'utc')
+         and (r.created_at at time zone 'utc')::date = any(${`{${days.join(",")}}`}::date[])
+       group by r.staff_user_id, day
+      on conflict do nothing`);
+    await tx.insert(operatorDayRollups).values(days.map((day) => ({ day }))).onConflictDoNothing();
+  });
+}
+
+/**
+ * The operators' figures per operator and day (UTC) from `from` on (docs/staff.md, the operator figures): replies
+ * sent, conversations handled, the median and 90th percentile of how long members had waited for those replies, and
+ * the member messages that followed a reply (before the profile's next message; counted by send_message as they
+ * come). Days that ended over a day ago are reckoned once and kept (operator_days); yesterday and today are reckoned
+ * from their replies on each call, so the cost is that of two days whatever the range.
+ */
+export async function operatorFigures(db: Db, from: Date, now = new Date()): Promise<OperatorDay[]> {
+  const live = new Date(utcDay(now).getTime() - dayMs);
+  await reckonDays(db, utcDay(from), live);
+  const result = await db.execute<{ staff_user_id: number; name: string; day: string; replies: number; conversations: number; median_seconds: number | null; p90_seconds: number | null; member_messages_after: number }>(sql`
+    select f.staff_user_id, s.name, to_char(f.day, 'YYYY-MM-DD') as day, f.replies, f.conversations, f.median_seconds, f.p90_seconds, f.member_messages_after
+      from (select staff_user_id, day, replies, conversations, median_seconds, p90_seconds, member_messages_after
+              from ${operatorDays} where day >= ${isoDay(from)}::date and day < ${isoDay(live)}::date
+            union all
+            select ${figureColumns}
+              from ${operatorReplies} r
+             where r.created_at >= ${(from > live ? from : live).toISOString()}::timestamptz
+             group by r.staff_user_id, day) f
+      join ${staffUsers} s on s.id = f.staff_user_id
+     order by f.day desc, s.name`);
+  const rows = (result as unknown as { rows: { staff_user_id: number; name: string; day: string; replies: number; conversations: number; median_seconds: number | null; p90_seconds: number | null; member_messages_after: number }[] }).rows;
   return rows.map((row) => ({
     staffUserId: Number(row.staff_user_id),
     name: row.name,
     day: row.day,
     replies: Number(row.replies),
     conversations: Number(row.conversations),
-    medianSeconds: row.median === null ? null : Math.round(Number(row.median)),
-    p90Seconds: row.p90 === null ? null : Math.round(Number(row.p90)),
-    memberMessagesAfter: Number(row.followed),
+    medianSeconds: row.median_seconds === null ? null : Number(row.median_seconds),
+    p90Seconds: row.p90_seconds === null ? null : Number(row.p90_seconds),
+    memberMessagesAfter: Number(row.member_messages_after),
   }));
 }
