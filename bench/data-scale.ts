@@ -1,11 +1,14 @@
 /**
- * `npm run bench -- --data [demo|small|large] [--regenerate]`: how the api's answers and logged-in /members hold up
- * when the database is large, on PostgreSQL (DATABASE_URL; default the local server's Unix socket).
+ * `npm run bench -- --data [demo|small|medium|large] [--engine postgres|pglite] [--regenerate]`: how the api's answers
+ * and logged-in /members hold up when the database is large, on PostgreSQL (the default; DATABASE_URL, else the local
+ * server's Unix socket) or on the embedded PGlite (`--engine pglite`: no DATABASE_URL, the api's DATA_DIR).
  *
  * Two databases side by side in one run: `rdv_scale_demo`, dropped and made fresh each run (the api makes its demo
- * data, ~300 members), and `rdv_scale_<size>` (small: 50,000 members and 500,000 messages; large, the default: 1,000,000
- * and 10,000,000), made by scripts/seed.ts and kept between runs (bench/data-scale-db.ts). `--data demo` measures the
- * demo database alone.
+ * data, ~300 members), and `rdv_scale_<size>` (small: 50,000 members and 500,000 messages; medium: 100,000 and
+ * 1,000,000; large, the default: 1,000,000 and 10,000,000), made by scripts/seed.ts and kept between runs
+ * (bench/data-scale-db.ts). `--data demo` measures the demo database alone. On PGlite the demo side is a fresh
+ * temporary DATA_DIR each run and the generated one .cache/scale-data/pglite-<size>/data, kept the same way; as PGlite
+ * is one process per directory, the bench prepares each one (and the demo data) before its api starts.
  *
  * For each database an api of its own (DATA_DIR a temp dir, APP_MODE=demo, CLIENT_LIMIT_SCALE=1000) and a web in front
  * of it. Every GET a member page or the staff console asks (bench/data-scale-endpoints.ts) is timed one request at a
@@ -14,7 +17,7 @@
  * /members through web at 50 connections for 15 s after a warm-up until steady (bench/load.ts). Aims: a row's large
  * median under 50 ms and at most 3× the demo's; /members' pages a second at large size at least 90% of demo's.
  *
- * Prints one table and writes bench/results/data-scale-<size>.json. Exits 0 when aims are missed (a measurement),
+ * Prints one table and writes bench/results/data-scale-<size>.json (on PGlite data-scale-pglite-<size>.json). Exits 0 when aims are missed (a measurement),
  * 1 when a request answers other than 2xx, a GET route is neither timed nor excused, or the bench itself fails.
  */
 import { spawnSync } from "node:child_process";
@@ -32,7 +35,7 @@ import { demoTotpSecret } from "../api/db/seed-staff";
 import { serviceNodeFlags } from "../scripts/start-env";
 import { apiEndpoints } from "../tests/api/routed-endpoints";
 import { timedGets, uncoveredGets, untimedGets, type EndpointIds, type TimedGet, type Who } from "./data-scale-endpoints";
-import { databaseUrl, ensureGenerated, lastTotpStep, prepare, recreateDatabase, sizesOf, stopGenerator, type Prepared, type Preset, type Sizes } from "./data-scale-db";
+import { databaseUrl, ensureGenerated, pgliteTarget, prepare, preparePglite, recreateDatabase, sizesOf, stopGenerator, type Engine, type Prepared, type Preset, type Sizes } from "./data-scale-db";
 import { answersOk, browserHeaders, logIn } from "./http";
 import { describeWarmUp, measure, stopRunning, warmUp, type LoadResult } from "./load";
 import { describeDatabase } from "./postgres";
@@ -40,7 +43,7 @@ import { ProcessGroup, delay, waitUntil } from "./processes";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const defaultDatabaseUrl = "postgres://postgres@localhost/test?host=/var/run/postgresql";
-/** Both apis and the generator use it, so the demo staff's sealed TOTP secret opens (bench/data-scale-db.ts reseals it too). */
+/** Both apis and the generator use it, so the demo staff's sealed TOTP secret opens (bench/data-scale-db.ts reseals it too, on PGlite before the api starts). */
 const sessionSecret = "rdv-data-scale-bench-session-secret-not-for-production";
 const password = "demo-password";
 const premiumEmail = "premium@example.com";
@@ -63,13 +66,26 @@ function log(message: string): void {
   process.stderr.write(`data-scale: ${message}\n`);
 }
 
-/** --data [demo|small|large] or --data=<size>; --data alone: large. */
-export function dataSize(args: string[]): Size {
-  const inline = args.find((a) => a.startsWith("--data="))?.slice("--data=".length);
-  const index = args.indexOf("--data");
+/** The value of `--name value` or `--name=value`; `fallback` when the option is there without a value, null when absent. */
+function option(args: string[], name: string, fallback: string): string | null {
+  const inline = args.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1);
+  const index = args.indexOf(name);
+  if (inline === undefined && index < 0) return null;
   const next = index >= 0 ? args[index + 1] : undefined;
-  const value = inline ?? (next && !next.startsWith("--") ? next : "large");
-  if (value !== "demo" && value !== "small" && value !== "large") throw new Error(`--data: "${value}" is none of demo, small, large`);
+  return inline ?? (next && !next.startsWith("--") ? next : fallback);
+}
+
+/** --data [demo|small|medium|large] or --data=<size>; --data alone: large. */
+export function dataSize(args: string[]): Size {
+  const value = option(args, "--data", "large") ?? "large";
+  if (value !== "demo" && value !== "small" && value !== "medium" && value !== "large") throw new Error(`--data: "${value}" is none of demo, small, medium, large`);
+  return value;
+}
+
+/** --engine [postgres|pglite] or --engine=<engine>; default postgres. */
+export function dataEngine(args: string[]): Engine {
+  const value = option(args, "--engine", "postgres") ?? "postgres";
+  if (value !== "postgres" && value !== "pglite") throw new Error(`--engine: "${value}" is neither postgres nor pglite`);
   return value;
 }
 
@@ -90,7 +106,6 @@ type Failure = { database: string; row: string; method: string; path: string; st
 type Side = {
   label: "demo" | Preset;
   database: string;
-  url: string;
   api: string;
   web: string;
   prepared: Prepared;
@@ -134,9 +149,8 @@ async function memberLogin(api: string): Promise<string> {
   return cookie;
 }
 
-/** Staff login with the demo TOTP secret; waits for the next 30 s step when this account has used the current one. */
-async function staffLogin(api: string, url: string, email: string): Promise<string> {
-  const last = await lastTotpStep(url, email);
+/** Staff login with the demo TOTP secret; waits for the next 30 s step when this account has used the current one (`last`). */
+async function staffLogin(api: string, email: string, last: number | null): Promise<string> {
   const step = () => Math.floor(Date.now() / 30_000);
   if (last !== null && last >= step()) {
     const wait = (last + 1) * 30_000 - Date.now() + 500;
@@ -183,6 +197,9 @@ function serviceEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, NODE_ENV: "production", APP_MODE: "demo", LOG_LEVEL: "warn", ...extra };
 }
 
+/** A path relative to the repository when inside it. */
+const shown = (dir: string) => (path.relative(root, dir).startsWith("..") ? dir : path.relative(root, dir));
+
 type Row = { name: string; who: Who | null; results: Record<string, Stats | { missing: string } | { failed: number }> };
 
 /** Times `request` 5 + 40 times on one side; a non-2xx answer ends the row there and is kept as a failure. */
@@ -225,6 +242,8 @@ function table(header: string[], rows: string[][]): string {
 
 export async function runDataScale(args: string[]): Promise<number> {
   const size = dataSize(args);
+  const engine = dataEngine(args);
+  const pglite = engine === "pglite";
   const regenerate = args.includes("--regenerate");
   const base = process.env.DATABASE_URL || defaultDatabaseUrl;
   const cleanups: (() => Promise<void>)[] = [];
@@ -256,44 +275,63 @@ export async function runDataScale(args: string[]): Promise<number> {
 
     ensureBuild();
     const scaled = size !== "demo";
-    const scaleDb = `rdv_scale_${size}`;
+    const scaleTarget = scaled ? (pglite ? pgliteTarget(root, size) : { engine: "postgres" as const, base, name: `rdv_scale_${size}` }) : null;
     // The large data first: when it cannot be made, nothing else has started.
-    if (scaled) await ensureGenerated({ root, base, name: scaleDb, preset: size, force: regenerate, secret: sessionSecret });
-    log(`rdv_scale_demo: fresh (drop, create; the api makes the demo data)`);
-    await recreateDatabase(base, "rdv_scale_demo");
+    if (scaled && scaleTarget) await ensureGenerated({ root, target: scaleTarget, preset: size, force: regenerate, secret: sessionSecret });
+    let demoDataDir: string | null = null;
+    if (pglite) {
+      demoDataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-data-scale-pglite-demo-"));
+      const dir = demoDataDir;
+      cleanups.push(() => rm(dir, { recursive: true, force: true }));
+      log(`demo: fresh PGlite DATA_DIR ${demoDataDir} (the demo data made before its api starts)`);
+    } else {
+      log(`rdv_scale_demo: fresh (drop, create; the api makes the demo data)`);
+      await recreateDatabase(base, "rdv_scale_demo");
+    }
 
-    const plan = [{ label: "demo" as const, database: "rdv_scale_demo", ports: ports.demo }, ...(scaled ? [{ label: size, database: scaleDb, ports: ports.scale }] : [])];
+    // database: the PostgreSQL database's name, or on PGlite the DATA_DIR (relative to the repository when inside it).
+    const plan = [
+      { label: "demo" as const, database: demoDataDir ?? "rdv_scale_demo", ports: ports.demo },
+      ...(scaled && scaleTarget ? [{ label: size, database: scaleTarget.engine === "pglite" ? scaleTarget.dataDir : scaleTarget.name, ports: ports.scale }] : []),
+    ];
     for (const p of plan) for (const port of [p.ports.api, p.ports.web]) if (!(await portFree(port))) throw new Error(`port ${port} is taken: stop what listens there`);
 
     const sides: Side[] = [];
+    const prepareOptions = { secret: sessionSecret, premiumEmail, staffEmails: Object.values(staffEmails), likes: warmUps + timedRuns };
     for (const p of plan) {
-      const url = databaseUrl(base, p.database);
-      const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-data-scale-"));
-      cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
       const api = `http://127.0.0.1:${p.ports.api}`;
       const web = `http://127.0.0.1:${p.ports.web}`;
-      log(`${p.label}: api on ${api}, web on ${web} (database ${describeDatabase(url)})`);
+      let apiEnv: Record<string, string>;
+      /** The prepared accounts and ids, and the counts: on PostgreSQL once the api is up, on PGlite made before it starts. */
+      let preparedAndSizes: () => Promise<{ prepared: Prepared; sizes: Sizes }>;
+      if (pglite) {
+        // One process per data directory: everything the bench does in the database happens before the api opens it.
+        log(`${p.label}: preparing PGlite in ${shown(p.database)} (before its api starts)...`);
+        const done = await preparePglite(p.database, prepareOptions);
+        preparedAndSizes = async () => done;
+        apiEnv = { DATA_DIR: p.database };
+      } else {
+        const url = databaseUrl(base, p.database);
+        const dataDir = await mkdtemp(path.join(os.tmpdir(), "rdv-data-scale-"));
+        cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+        apiEnv = { DATABASE_URL: url, DATA_DIR: dataDir };
+        preparedAndSizes = async () => ({ prepared: await prepare(url, prepareOptions), sizes: await sizesOf(url) });
+      }
+      log(`${p.label}: api on ${api}, web on ${web} (${pglite ? "PGlite" : `database ${describeDatabase(databaseUrl(base, p.database))}`})`);
       const t0 = Date.now();
-      group.start(
-        `api-${p.label}`,
-        "api/main.ts",
-        serviceEnv({ DATABASE_URL: url, API_PORT: String(p.ports.api), API_HOST: "127.0.0.1", DATA_DIR: dataDir, SESSION_SECRET: sessionSecret, CLIENT_LIMIT_SCALE: "1000" }),
-        [],
-        serviceNodeFlags,
-      );
+      group.start(`api-${p.label}`, "api/main.ts", serviceEnv({ ...apiEnv, API_PORT: String(p.ports.api), API_HOST: "127.0.0.1", SESSION_SECRET: sessionSecret, CLIENT_LIMIT_SCALE: "1000" }), [], serviceNodeFlags);
       group.start(`web-${p.label}`, "server/main.ts", serviceEnv({ PORT: String(p.ports.web), HOST: "127.0.0.1", API_URL: api }), [], serviceNodeFlags);
       await waitUntil(`the ${p.label} api (demo data made on first start)`, group, 600_000, () => answersOk(`${api}/healthz`));
       await waitUntil(`the ${p.label} web`, group, 120_000, () => answersOk(`${web}/healthz`));
       log(`${p.label}: up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-      const prepared = await prepare(url, { secret: sessionSecret, premiumEmail, staffEmails: Object.values(staffEmails), likes: warmUps + timedRuns });
+      const { prepared, sizes } = await preparedAndSizes();
       if (prepared.likeTo.length < warmUps + timedRuns) throw new Error(`${p.label}: only ${prepared.likeTo.length} members left for the premium member to like`);
       if (prepared.messageTo.length === 0) throw new Error(`${p.label}: no member for the premium member to write to`);
-      const sizes = await sizesOf(url);
       log(`${p.label}: ${sizes.members.toLocaleString("en-US")} members (${sizes.defaultSiteMembers.toLocaleString("en-US")} on the default site), ${sizes.messages.toLocaleString("en-US")} messages, ${(sizes.databaseBytes / 1e9).toFixed(2)} GB`);
       const cookies: Record<Who, string> = {
         member: await memberLogin(api),
-        admin: await staffLogin(api, url, staffEmails.admin),
-        operator: await staffLogin(api, url, staffEmails.operator),
+        admin: await staffLogin(api, staffEmails.admin, prepared.lastTotpSteps[staffEmails.admin] ?? null),
+        operator: await staffLogin(api, staffEmails.operator, prepared.lastTotpSteps[staffEmails.operator] ?? null),
       };
       const partial = { api, label: p.label };
       const chats = await getJson<{ chats?: { conversation?: { id?: number } }[] }>(partial, "/api/chats.php", cookies.member, failures);
@@ -323,7 +361,7 @@ export async function runDataScale(args: string[]): Promise<number> {
         siteId: prepared.siteId,
         inboxConversationId: inbox?.conversations?.[0]?.id ?? null,
       };
-      sides.push({ label: p.label, database: p.database, url, api, web, prepared, sizes, cookies, gets: new Map(timedGets(ids).map((g) => [g.name, g])), payment: { packageId, method } });
+      sides.push({ label: p.label, database: p.database, api, web, prepared, sizes, cookies, gets: new Map(timedGets(ids).map((g) => [g.name, g])), payment: { packageId, method } });
     }
 
     // The GETs, the databases in turns row by row: each row sees the machine as it was for both.
@@ -418,12 +456,12 @@ export async function runDataScale(args: string[]): Promise<number> {
     const loadShare = demoLoad && otherLoad && demoLoad.reqPerSec > 0 ? otherLoad.reqPerSec / demoLoad.reqPerSec : null;
     if (loadShare !== null) loadLines.push(`  ${other}/demo: ${(loadShare * 100).toFixed(1)}% (aim ≥ ${loadAim * 100}%) ${loadShare >= loadAim ? "met" : "MISSED"}`);
     const describeSizes = (s: Side) =>
-      `${s.label} (${s.database}): ${s.sizes.members.toLocaleString("en-US")} members, ${s.sizes.defaultSiteMembers.toLocaleString("en-US")} on the default site, ` +
+      `${s.label} (${pglite ? `PGlite in ${shown(s.database)}` : s.database}): ${s.sizes.members.toLocaleString("en-US")} members, ${s.sizes.defaultSiteMembers.toLocaleString("en-US")} on the default site, ` +
       `${s.sizes.messages.toLocaleString("en-US")} messages, ${s.sizes.conversations.toLocaleString("en-US")} conversations, ${s.sizes.likes.toLocaleString("en-US")} likes, ${(s.sizes.databaseBytes / 1e9).toFixed(2)} GB`;
     const untimed = Object.entries(untimedGets).map(([p, why]) => `  ${p}: ${why}`);
     const missed = tableRows.filter((r) => (r[r.length - 1] ?? "").startsWith("MISSED")).length;
     const output = [
-      `Rendezvous data-scale bench — ${new Date().toISOString()}, PostgreSQL ${describeDatabase(base)}, node ${process.version}, ${os.cpus().length} CPU(s), load average before ${os.loadavg()[0]?.toFixed(2)}`,
+      `Rendezvous data-scale bench — ${new Date().toISOString()}, ${pglite ? "PGlite (embedded, one per api)" : `PostgreSQL ${describeDatabase(base)}`}, node ${process.version}, ${os.cpus().length} CPU(s), load average before ${os.loadavg()[0]?.toFixed(2)}`,
       ...sides.map((s) => describeSizes(s)),
       `api straight (as web asks it), one request at a time: ${warmUps} warm-up then ${timedRuns} timed per row, the databases in turns; aim: ${scaled2 ? `${other} median < ${aimMs} ms and ≤ ${aimTimesDemo}× demo's` : `median < ${aimMs} ms`}`,
       "",
@@ -441,14 +479,15 @@ export async function runDataScale(args: string[]): Promise<number> {
     ];
     const resultsDir = path.join(root, "bench/results");
     await mkdir(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, `data-scale-${size}.json`);
+    const file = path.join(resultsDir, `data-scale-${pglite ? "pglite-" : ""}${size}.json`);
     const json = {
       date: new Date().toISOString(),
       size,
       seconds: (Date.now() - started) / 1000,
       node: process.version,
       cpus: os.cpus().length,
-      server: describeDatabase(base),
+      engine,
+      server: pglite ? "PGlite" : describeDatabase(base),
       settings: { warmUps, timedRuns, aimMs, aimTimesDemo, load: { seconds: loadSeconds, connections: loadConnections, aim: loadAim }, apiEnv: { APP_MODE: "demo", CLIENT_LIMIT_SCALE: 1000, LOG_LEVEL: "warn" } },
       databases: sides.map((s) => ({ label: s.label, database: s.database, sizes: s.sizes, ids: { ...s.prepared, likeTo: s.prepared.likeTo.length } })),
       rows: rows.map((r, i) => ({ ...r, verdict: tableRows[i]?.[tableRows[i].length - 1] ?? null })),
