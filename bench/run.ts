@@ -691,7 +691,7 @@ async function main(): Promise<number> {
   }
 }
 
-// `--data [demo|small|large]`: the data-scale bench (bench/data-scale.ts) instead of the sets above.
+// `--data [demo|small|medium|large] [--engine postgres|pglite]`: the data-scale bench (bench/data-scale.ts) instead of the sets above.
 const dataScale = process.argv.some((a) => a === "--data" || a.startsWith("--data="));
 (dataScale ? import("./data-scale").then((m) => m.runDataScale(process.argv.slice(2))) : main()).then(
   (code) => process.exit(code),
