@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, text } from "./input";
+import { id, queryId, text } from "./input";
 
 /*
  * Site-run profiles in the console (issue 26 item 5, docs/staff.md), admins only (`profiles.manage`): the profiles
@@ -26,7 +26,14 @@ export const SiteRunProfile = z.object({
   photos: z.array(z.object({ id: z.number(), thumb_url: z.string() })),
 });
 export type SiteRunProfile = z.infer<typeof SiteRunProfile>;
-export const SiteRunProfilesResponse = z.object({ profiles: z.array(SiteRunProfile), sites: z.array(z.object({ id: z.number(), name: z.string() })) });
+/** GET /api/staff/profiles.php?before=: the site-run profiles older (by id) than `before`, 100 a page, the newest first. */
+export const SiteRunProfilesQuery = z.object({ before: queryId.optional() });
+export const SiteRunProfilesResponse = z.object({
+  profiles: z.array(SiteRunProfile),
+  /** The next page's `before`, or null on the last page. */
+  next_before: z.number().nullable(),
+  sites: z.array(z.object({ id: z.number(), name: z.string() })),
+});
 export type SiteRunProfilesResponse = z.infer<typeof SiteRunProfilesResponse>;
 
 const fields = {

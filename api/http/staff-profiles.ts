@@ -1,10 +1,10 @@
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Response } from "express";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { ageOn } from "#contract/age";
 import { photoMaxMegabytes, photoUploadField } from "#contract/photos";
-import { SiteRunProfileAction, type SiteRunProfile, type SiteRunProfilesResponse } from "#contract/staff-profiles";
+import { SiteRunProfileAction, SiteRunProfilesQuery, type SiteRunProfile, type SiteRunProfilesResponse } from "#contract/staff-profiles";
 import type { Db } from "../db/client";
 import { photos, profiles, sites, users } from "../db/schema";
 import { addPhoto, deletePhoto, processPhoto } from "../domain/photos";
@@ -25,6 +25,10 @@ const readUpload = photoUploadReader(photoUploadField);
  * pipeline (decoded by content, re-encoded without metadata) and count against the premium limit; the console's
  * photos are reviewed (an admin put them there).
  */
+
+/** The site-run profiles listed a page. */
+const siteRunPageSize = 100;
+
 export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: FileStorage }) {
   const { db } = deps;
   const storage = deps.storage ?? localDiskStorage(path.resolve(deps.dataDir, "uploads"));
@@ -38,6 +42,11 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
       .limit(1);
     if (!row) return null;
     const photoRows = await db.select().from(photos).where(and(eq(photos.profileId, profileId), eq(photos.status, "active"))).orderBy(asc(photos.position), asc(photos.id));
+    return siteRunJson(row, photoRows);
+  }
+
+  /** A site-run profile as the console shows it, from its row and its active photos in order. */
+  function siteRunJson(row: { profile: typeof profiles.$inferSelect; siteName: string; cdn: string }, photoRows: (typeof photos.$inferSelect)[]): SiteRunProfile {
     const p = row.profile;
     return {
       id: p.id,
@@ -54,17 +63,30 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
   }
 
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/profiles.php", "profiles.manage", async (_req, res) => {
+    route("get", "/api/staff/profiles.php", "profiles.manage", async (req, res) => {
+      const query = parseInput(res, SiteRunProfilesQuery, req.query);
+      if (!query) return;
       const staff = staffOf(res);
+      // A page along profiles_site_run_idx, and the page's photos in one read (a site runs thousands of profiles).
       const rows = await db
-        .select({ id: profiles.id })
+        .select({ profile: profiles, siteName: sites.name, cdn: sites.cdnPrefix })
         .from(profiles)
-        .where(and(eq(profiles.fictional, true), onStaffSites(profiles.siteId, sitesOf(staff))))
+        .innerJoin(sites, eq(sites.id, profiles.siteId))
+        .where(and(eq(profiles.fictional, true), onStaffSites(profiles.siteId, sitesOf(staff)), query.before === undefined ? undefined : lt(profiles.id, query.before)))
         .orderBy(desc(profiles.id))
-        .limit(500);
-      const list = (await Promise.all(rows.map((row) => profileJson(staff, row.id)))).filter((p): p is SiteRunProfile => p !== null);
+        .limit(siteRunPageSize + 1);
+      const page = rows.slice(0, siteRunPageSize);
+      const photoRows = page.length
+        ? await db
+            .select()
+            .from(photos)
+            .where(and(inArray(photos.profileId, page.map((row) => row.profile.id)), eq(photos.status, "active")))
+            .orderBy(asc(photos.position), asc(photos.id))
+        : [];
+      const list = page.map((row) => siteRunJson(row, photoRows.filter((photo) => photo.profileId === row.profile.id)));
       const siteRows = await db.select({ id: sites.id, name: sites.name }).from(sites).where(onStaffSites(sites.id, sitesOf(staff))).orderBy(asc(sites.id));
-      json(res).json({ profiles: list, sites: siteRows } satisfies SiteRunProfilesResponse);
+      const nextBefore = rows.length > siteRunPageSize ? (page[page.length - 1]?.profile.id ?? null) : null;
+      json(res).json({ profiles: list, next_before: nextBefore, sites: siteRows } satisfies SiteRunProfilesResponse);
     });
 
     route("get", "/api/staff/profile.php", "profiles.manage", async (req, res) => {

@@ -19,7 +19,8 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().profiles;
-  const result = await apiFor(request, context).get("/api/staff/profiles.php", SiteRunProfilesResponse);
+  const before = new URL(request.url).searchParams.get("before");
+  const result = await apiFor(request, context).get("/api/staff/profiles.php", SiteRunProfilesResponse, before ? { before } : undefined);
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
 }
@@ -76,6 +77,13 @@ export default function StaffProfiles() {
           </table>
         </div>
       )}
+      {list.next_before !== null ? (
+        <p className="mt-3">
+          <Link to={`?before=${list.next_before}`} rel="next" data-testid="staff-profiles-older">
+            {texts.older}
+          </Link>
+        </p>
+      ) : null}
       <div className="mt-6 max-w-2xl">
         <StaffCard title={texts.createTitle}>
           {failed?.error ? <FormAlert>{failed.error}</FormAlert> : null}

@@ -43,7 +43,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_site_email_idx").on(t.siteId, sql`lower(${t.email})`),
     // The staff's member search by an e-mail address or its beginning, over every site (api/domain/staff/member-admin.ts).
-    index("users_email_search_idx").on(sql`lower(${t.email}) text_pattern_ops`),
+    index("users_email_search_idx").on(sql`lower(${t.email}) text_pattern_ops`, t.id),
     // The staff dashboard's signups of the day (api/domain/staff/dashboard.ts).
     index("users_signup_date_idx").on(t.signupDate),
   ],
@@ -91,8 +91,10 @@ export const profiles = pgTable(
     index("profiles_search_country_newest_idx").on(t.siteId, t.status, t.country, t.createdAt, t.id),
     index("profiles_search_region_newest_idx").on(t.siteId, t.status, t.country, t.region, t.createdAt, t.id),
     index("profiles_search_gender_age_idx").on(t.siteId, t.status, t.gender, t.dateOfBirth),
-    // The staff's member search by a name's beginning.
-    index("profiles_name_search_idx").on(sql`lower(${t.name}) text_pattern_ops`),
+    // The staff's member search by a name's beginning (with the account, so the candidates come from the index alone).
+    index("profiles_name_search_idx").on(sql`lower(${t.name}) text_pattern_ops`, t.userId),
+    // The staff's list of site-run profiles, newest first (api/http/staff-profiles.ts).
+    index("profiles_site_run_idx").on(t.id).where(sql`${t.fictional}`),
   ],
 );
 

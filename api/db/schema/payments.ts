@@ -100,6 +100,8 @@ export const payments = pgTable(
     // The staff's member search by a payment's reference or the provider's (api/domain/staff/member-admin.ts).
     index("payments_search_reference_idx").on(t.reference),
     index("payments_search_provider_reference_idx").on(t.providerReference),
+    // The packages page's payments per package (api/http/staff-sites.ts).
+    index("payments_package_idx").on(t.packageId),
     index("payments_user_idx").on(t.userId, t.createdAt),
     // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
     // these few rows rather than every payment ever made.

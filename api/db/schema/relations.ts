@@ -19,7 +19,12 @@ export const likes = pgTable(
     source: text("source", { enum: likeSources }).notNull().default("profile"),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.likerProfileId, t.likedProfileId] }), index("likes_liked_idx").on(t.likedProfileId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.likerProfileId, t.likedProfileId] }),
+    index("likes_liked_idx").on(t.likedProfileId, t.createdAt),
+    // The likes page's received likes, new first and then newest first (api/domain/likes.ts likesOverview).
+    index("likes_received_idx").on(t.likedProfileId, t.isNew, t.createdAt),
+  ],
 );
 
 /** docs/product.md §6 blocking: the blocked member cannot view the blocker's profile or contact them. */

@@ -80,7 +80,15 @@ export async function searchMembers(db: Db, staff: StaffMember, q: string): Prom
     .from(users)
     .innerJoin(profiles, eq(profiles.userId, users.id))
     .innerJoin(sites, eq(sites.id, users.siteId))
-    .where(and(onStaffSites(users.siteId, sitesOf(staff)), sql`${users.id} in (${sql.join(candidates, sql` union `)})`))
+    .where(
+      and(
+        onStaffSites(users.siteId, sitesOf(staff)),
+        // Every site's staff (admins) need only the newest 50 candidates: the rest are never joined.
+        sitesOf(staff) === null
+          ? sql`${users.id} in (select id from (${sql.join(candidates, sql` union `)}) as candidate(id) order by id desc limit ${memberSearchLimit})`
+          : sql`${users.id} in (${sql.join(candidates, sql` union `)})`,
+      ),
+    )
     .orderBy(desc(users.id))
     .limit(memberSearchLimit);
 }
