@@ -25,7 +25,7 @@ export default async function handleRequest(
   // The whole document, once everything is rendered, in one buffer: web holds a page until its end anyway, to compress
   // it in one piece (server/whole-page-compression.ts), and no loader defers data. So React writes into an array, not
   // through a stream per page (a PassThrough turned into a web ReadableStream, read chunk by chunk by Remix's adapter),
-  // which cost web about 3% of its CPU a page (docs/performance.md).
+  // which cost web about 3% of its CPU a page (docs/performance-history.md).
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const chunks: Buffer[] = [];

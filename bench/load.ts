@@ -59,7 +59,7 @@ const steadyDip = 0.1;
 
 /**
  * The same load, numbers thrown away, until the server is steady: a cold process gets faster for tens of seconds
- * while V8 optimises its hot code, the young generation grows and caches and pools fill (docs/performance.md). One
+ * while V8 optimises its hot code, the young generation grows and caches and pools fill (docs/performance-history.md). One
  * load of at most `maxSeconds`, read per second (autocannon's ticks) in windows of 4 s, ends once at least `seconds`
  * have passed and two windows in a row are within 3% above and 10% below the best before them (`steady` is false
  * when `maxSeconds` came first). A whole bench once took a dip (232, 298, 353, 315, 307 req/s) for steady with the

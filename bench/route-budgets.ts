@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSize } from "./http";
 
-/** docs/performance.md: every page's first-load JavaScript, gzip, at most this. */
+/** docs/performance-history.md: every page's first-load JavaScript, gzip, at most this. */
 export const firstLoadBudgetBytes = 100 * 1024;
 
 type Manifest = { entry: { module: string; imports?: string[] }; routes: Record<string, { module: string; imports?: string[]; hasLoader?: boolean }> };

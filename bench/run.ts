@@ -366,7 +366,7 @@ async function measureSet(
 
     // The aim's two rows measured again in turns (bare Remix, /members, then the other way round, ...), both servers warm:
     // the rows above are minutes apart, and this machine's speed moves by up to a third in that time
-    // (docs/performance.md), so a ratio of two rows can be off by as much; each round here sees the machine as it was.
+    // (docs/performance-history.md), so a ratio of two rows can be off by as much; each round here sees the machine as it was.
     // Between them, bare Remix with a page as large as /members's (more cards): what the page's size alone costs,
     // without the app around it; and the same page behind the bare api: the two services and the page's size.
     const bareTarget = targets.find((t) => t.name === bareRemixName);
@@ -779,7 +779,7 @@ function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
     );
     lines.push(`  paid sends: ${set.paidSends.sendsPerSec.toFixed(0)}/s = ${(share * 100).toFixed(1)}% of pgbench's rate (aim ≥ 40%) ${share >= 0.4 ? "met" : "MISSED"}; accounting ${set.paidSends.accounting?.exact ? "exact" : "NOT exact"}`);
     // Where the time goes: the CPU each operation costs, and what it writes to the WAL, whose flushes at commit are what
-    // the sends wait on when the cores are not all busy (docs/performance.md).
+    // the sends wait on when the cores are not all busy (docs/performance-history.md).
     const fixed = (ms: number | null | undefined) => (ms === null || ms === undefined ? "n/a" : ms.toFixed(2));
     const sends = set.paidSends;
     lines.push(

@@ -21,7 +21,7 @@ export function serviceEnvs(env: Record<string, string | undefined>, options: { 
  * generation of up to 64 MB a semi-space instead of V8's 16 MB. A page's objects (its api answers, the React tree, the
  * HTML) live from its request to its answer; with 50 pages at once they outlived the small young generation's
  * scavenges and were copied, then promoted and collected again by the full GC. Measured on PostgreSQL
- * (bench/profile.ts /members, 50 connections, docs/performance.md): web 26.8 → 22.0 ms of CPU a page, the api
+ * (bench/profile.ts /members, 50 connections, docs/performance-history.md): web 26.8 → 22.0 ms of CPU a page, the api
  * 15.6 → 11.8 ms, at the cost of up to ~190 MB more memory per process under load.
  */
 export const serviceNodeFlags = ["--max-semi-space-size=64"];

@@ -24,7 +24,7 @@ function holdsBody(req: Request, res: Response): boolean {
 
 /**
  * Compresses a page in one piece when it ends, instead of through a compression stream that lives while the page
- * renders (docs/performance.md): with 50 pages at once, 50 brotli encoders were alive together and each cost about
+ * renders (docs/performance-history.md): with 50 pages at once, 50 brotli encoders were alive together and each cost about
  * 1 ms of CPU; one call over the whole page, with its size as the hint, costs about 0.3 ms and keeps one encoder
  * busy at a time. Register it after compression() and coalesceWrites: it hands compression() a body that is
  * already encoded (with Content-Encoding and Content-Length set), which compression() then leaves alone apart from

@@ -39,7 +39,7 @@ function treeOf(routes: ManifestRoutes): AgnosticRouteObject[] {
  *
  * <RemixServer> turns every route of the manifest into a route object and a data route on every render
  * (createServerRoutes, createStaticRouter), about a hundred here, though a page renders two or three; that was
- * about 4% of web's CPU on a logged-in /members (docs/performance.md). The page needs only:
+ * about 4% of web's CPU on a logged-in /members (docs/performance-history.md). The page needs only:
  * - its matches, which the static handler found on the whole tree before the render;
  * - what <Scripts> puts in the browser's first manifest (@remix-run/react's getPartialManifest): the matches and the
  *   routes matching each parent path of the page ("/" and "/members" for "/members/5"). Matched on a subset that holds

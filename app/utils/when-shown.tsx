@@ -86,7 +86,7 @@ export function whenShown<P extends object>(key: string, load: () => Promise<Com
 /**
  * A component that renders nothing on the server and until the page is hydrated (a live stream, a timer, a button
  * for installed apps only): its code loads after hydration instead of with every page, so it costs the page's
- * first load nothing (docs/performance.md, the 100 kB budget).
+ * first load nothing (docs/performance-history.md, the 100 kB budget).
  */
 export function afterHydration<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   const Component = lazy(() =>

@@ -79,7 +79,7 @@ describe("the hottest pages' api calls build no query once warm", () => {
 });
 
 describe("round trips to the database a page costs", () => {
-  // Each statement is a round trip to PostgreSQL, and on a busy machine two wake-ups (docs/performance.md).
+  // Each statement is a round trip to PostgreSQL, and on a busy machine two wake-ups (docs/performance-history.md).
   it("the member (every page asks for them) is one statement: the session lookup brings them along", async () => {
     const statements = await statementsDuring(() => ok("/api/user.php"));
     expect(statements).toHaveLength(1);

@@ -4,7 +4,7 @@ import { useHref, useLocation, useNavigate } from "@remix-run/react";
 /**
  * Links that navigate in the app through one click handler on the list holding them, instead of a <Link> each: a
  * <Link> runs half a dozen router hooks as it renders, and the 20 cards of a search page spent about 4% of web's CPU
- * on them (docs/performance.md). For long lists of links; a single link stays a <Link>.
+ * on them (docs/performance-history.md). For long lists of links; a single link stays a <Link>.
  *
  * `href(to)` is a link's address under the page's basename (its language prefix); each link carries
  * `data-discover="true"`, which makes Remix discover its route as it does a <Link>'s; `onClick` goes on the list. A

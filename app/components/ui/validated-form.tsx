@@ -31,7 +31,7 @@ function SchemaBridge({ makeSchema, t, ...props }: Omit<BridgeProps, "schema"> &
 
 /**
  * A form validated with conform and the action's zod schema, where conform and zod (about 40 kB gzip) load on the
- * form's first focus rather than with the page (docs/performance.md): until then the page renders the action's reply
+ * form's first focus rather than with the page (docs/performance-history.md): until then the page renders the action's reply
  * (errors, kept values, constraint attributes). A submit while the code loads waits for it (3 s at most, then it goes
  * to the action, which answers with the same texts); fields that lost focus before it arrived are validated when it does. Spread `formProps` on the `<Form>` and
  * render `validation` inside it.

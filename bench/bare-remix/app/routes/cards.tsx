@@ -6,7 +6,7 @@ export const meta: MetaFunction = () => [{ title: "Members" }];
 
 /**
  * 20 members from the database of this process (PGlite, or PostgreSQL with DATABASE_URL); `?cards=` asks for another
- * number (1-100), for a bare page as large as one of the app's (docs/performance.md).
+ * number (1-100), for a bare page as large as one of the app's (docs/performance-history.md).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
