@@ -174,9 +174,8 @@ export const PackageRow = z.object({
   mark: z.enum(["most_chosen", "best_value"]).nullable(),
   position: z.number(),
   active: z.boolean(),
-  /** Payments made with it, counted up to 1,000 (payments_capped: more); a package once bought is disabled, never deleted. */
+  /** Payments started with it (a package once bought is disabled, never deleted). */
   payments: z.number(),
-  payments_capped: z.boolean(),
 });
 export type PackageRow = z.infer<typeof PackageRow>;
 export const PackagesQuery = z.object({ site_id: queryId.optional() });

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import pg from "pg";
+import { sql } from "drizzle-orm";
 
 /**
  * The most statement texts that get a name (each connection keeps at most this many prepared statements on the
@@ -7,6 +8,15 @@ import pg from "pg";
  * unnamed, as before.
  */
 export const maxNamedStatements = 500;
+
+/**
+ * A statement whose text holds this runs unnamed, planned with its values on every run (ADR 026): one whose best plan
+ * depends on them (a date range, a time window), where the generic plan a named statement settles on after five runs
+ * reads every matching row. `planEachRun` puts it in a drizzle query's conditions; a drizzle prepared query keeps its
+ * built SQL (ADR 024) and loses only its server-side name.
+ */
+export const planEachRunMarker = "/* plan each run */";
+export const planEachRun = sql.raw(`true ${planEachRunMarker}`);
 
 const names = new Map<string, string>();
 
@@ -36,7 +46,9 @@ NamedStatementClient.prototype.query = function (this: pg.Client, config: unknow
   if (config !== null && typeof config === "object") {
     const { text, name, values } = config as QueryConfig;
     const params = Array.isArray(rest[0]) ? rest[0] : values;
-    if (typeof text === "string" && name === undefined && Array.isArray(params) && params.length > 0) {
+    if (typeof text === "string" && text.includes(planEachRunMarker)) {
+      if (name !== undefined) config = { ...config, name: undefined };
+    } else if (typeof text === "string" && name === undefined && Array.isArray(params) && params.length > 0) {
       const named = statementName(text);
       if (named) config = { ...config, name: named };
     }

@@ -329,7 +329,10 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
      insert into payments (user_id, site_id, package_id, credits, amount, currency, country, method, provider, status, reference, created_at, finished_at)
      select p.user_id, p.site_id, p.package_id, p.credits, p.amount, p.currency, p.country, p.method, p.provider,
             (array['failed','cancelled','expired'])[1 + ${h("p.id", 71)} % 3], p.reference || '-x', p.created_at - interval '10 minutes', p.created_at - interval '5 minutes'
-       from payments p where p.id > ${paymentLo} and ${h("p.id", 72)} % 10 = 0`,
+       from payments p where p.id > ${paymentLo} and ${h("p.id", 72)} % 10 = 0;
+     update credit_packages cp set payments_count = cp.payments_count + c.n
+       from (select package_id, count(*)::int as n from payments where id > ${paymentLo} and package_id is not null group by package_id) c
+      where cp.id = c.package_id`,
   );
   const ledgerLo = num((await one("select coalesce(max(id), 0) n from credit_ledger")).n);
   await step(

@@ -118,9 +118,6 @@ function settingChanges(before: Record<string, unknown> | null, after: Record<st
  * instance drop its cached copy of the site at commit; packages are read per request, so they need none.
  */
 
-/** How far the packages page counts a package's payments (above it: "1000+"). */
-const packagePaymentsCap = 1000;
-
 export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clear"> }) {
   const { db, siteCache } = deps;
 
@@ -298,8 +295,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
         ? await db
             .select({
               pkg: creditPackages,
-              // Counted up to packagePaymentsCap along payments_package_idx: a popular package has sold hundreds of thousands.
-              payments: sql<number>`(select count(*)::int from (select 1 from "payments" p where p."package_id" = "credit_packages"."id" limit ${packagePaymentsCap + 1}) counted)`,
+              payments: creditPackages.paymentsCount,
             })
             .from(creditPackages)
             .where(eq(creditPackages.siteId, site.id))
@@ -317,8 +313,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
           mark: pkg.mark,
           position: pkg.position,
           active: pkg.active,
-          payments: Math.min(Number(paid), packagePaymentsCap),
-          payments_capped: Number(paid) > packagePaymentsCap,
+          payments: Number(paid),
         })),
       } satisfies PackagesResponse);
     });

@@ -114,7 +114,7 @@ export default function StaffPackages() {
               <td className="px-4 py-3">{texts.marks[pkg.mark ?? "none"]}</td>
               <td className="px-4 py-3 tabular-nums">{pkg.position}</td>
               <td className="px-4 py-3">{pkg.active ? texts.onSale : texts.ended}</td>
-              <td className="px-4 py-3 tabular-nums">{`${pkg.payments}${pkg.payments_capped ? "+" : ""}`}</td>
+              <td className="px-4 py-3 tabular-nums">{pkg.payments}</td>
               <td className="px-4 py-3">
                 <div className="flex flex-wrap items-center gap-3">
                   <Link to={`/staff/packages?site=${site?.id ?? ""}&edit=${pkg.id}#package-form`} className="font-semibold underline" aria-label={`${texts.edit} ${pkg.credits} ${c.credits}, ${pkg.country}, ${price(pkg)}`}>

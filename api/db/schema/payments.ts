@@ -35,6 +35,8 @@ export const creditPackages = pgTable(
     mark: text("mark", { enum: ["most_chosen", "best_value"] }),
     position: integer("position").notNull().default(0),
     active: boolean("active").notNull().default(true),
+    /** Payments started with it, counted as they are (api/domain/payments/payments.ts startPayment): the packages page. */
+    paymentsCount: integer("payments_count").notNull().default(0),
   },
   (t) => [index("credit_packages_site_country_idx").on(t.siteId, t.country, t.position)],
 );

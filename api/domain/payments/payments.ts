@@ -120,6 +120,8 @@ export async function startPayment(
       const price = discount ? priceWith(discount, pkg.amount) : pkg.amount;
       // The site's costs of this method on the price paid (after the discount), added to it and stored with the payment.
       const transactionCosts = transactionCostsFor(member.transactionCosts[input.method], price);
+      // The package's count of payments, in the payment's transaction (the packages page reads it, not every payment).
+      await tx.update(creditPackages).set({ paymentsCount: sql`${creditPackages.paymentsCount} + 1` }).where(eq(creditPackages.id, pkg.id));
       const [row] = await tx
         .insert(payments)
         .values({
