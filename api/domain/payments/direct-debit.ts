@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { derivedKey, seal, unseal } from "../sealed";
-import { and, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { creditPackages, debitMandates, debitRequests, payments, sites, users } from "../../db/schema";
+import { creditPackages, debitMandates, debitRequests, sites, users } from "../../db/schema";
 import type { DebitRequestResponse, DirectDebitRequest } from "#contract/direct-debit";
 import type { DiscountRefusal } from "#contract/discounts";
 import { transactionCostsFor } from "#contract/payment-methods";
