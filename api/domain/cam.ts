@@ -1,8 +1,8 @@
-import { stringify } from "csv-stringify/sync";
 import { asc, between, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { camClicks, sites, users } from "../db/schema";
 import { camLink, camLinkValues } from "#contract/cam";
+import { csvText } from "#contract/csv";
 import { isHttpsUrlOnItsHost } from "#contract/host";
 import type { Tracking } from "#contract/account";
 import type { Site } from "./sites";
@@ -46,5 +46,5 @@ export function camClicksTable(rows: CamClickRow[]): string {
 
 /** The report as CSV (day, site, clicks); a site name a spreadsheet would run as a formula gets a leading quote. */
 export function camClicksCsv(rows: CamClickRow[]): string {
-  return stringify([["day", "site", "clicks"], ...rows.map((row) => [row.day, row.site, row.clicks])], { escape_formulas: true });
+  return csvText([["day", "site", "clicks"], ...rows.map((row) => [row.day, row.site, row.clicks])]);
 }
