@@ -180,7 +180,7 @@ export function createApiApp(options: {
   app.use(chatRoutes(db, limit, gifs));
   app.use(chatExtrasRoutes(db, limit, { dataDir: config.DATA_DIR, gifs }));
   app.use(eventRoutes(db, hub, limit));
-  app.use(paymentRoutes({ db, providers, limit, publicUrl: config.PUBLIC_URL }));
+  app.use(paymentRoutes({ db, providers, limit, publicUrl: config.PUBLIC_URL, debitLimit30d: config.DEBIT_LIMIT_30D }));
   app.use(
     directDebitRoutes({
       db,

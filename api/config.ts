@@ -3,7 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { appModeOf, type AppMode } from "#contract/app-mode";
+import { paymentMethodIds } from "#contract/payments";
 import { productionHashCost, setPasswordHashCost } from "./domain/passwords";
+import { parsePaymentRoutes } from "./services/payments";
 
 const LogLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
@@ -149,11 +151,40 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const config = { ...parsed.data, APP_MODE: mode, PUBLIC_URL: publicUrlOf(parsed.data, mode), DEMO_DATA: parsed.data.DEMO_DATA === undefined ? mode === "demo" : parsed.data.DEMO_DATA === "true" };
   const problems: string[] = [];
   if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) problems.push("VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together");
+  problems.push(...paymentProblems(parsed.data, mode));
   if (mode === "production") problems.push(...productionProblems(config));
   if (problems.length) return refuse(problems);
   setPasswordHashCost(config.PASSWORD_HASH_COST);
   if (config.SESSION_SECRET) return { ...config, SESSION_SECRET: config.SESSION_SECRET };
   return { ...config, SESSION_SECRET: localSecret(config.DATA_DIR) };
+}
+
+/**
+ * The payment providers' settings, checked here with the rest so `npm start` refuses them before it builds or starts
+ * anything (docs/payments.md): every route names a provider whose keys are set; production mode takes no sandbox route,
+ * no PAY. test mode, and talks to providers over https only.
+ */
+function paymentProblems(config: z.infer<typeof ApiEnv>, mode: AppMode): string[] {
+  let routes: Record<string, string>;
+  try {
+    routes = parsePaymentRoutes(config.PAYMENT_ROUTES, paymentMethodIds);
+  } catch (error) {
+    return [(error as Error).message];
+  }
+  const named = new Set(Object.values(routes));
+  const problems: string[] = [];
+  if (mode === "production" && named.has("sandbox")) problems.push("PAYMENT_ROUTES names sandbox, which production mode refuses");
+  if (named.has("verotel") && !(config.VEROTEL_SHOP_ID && config.VEROTEL_SIGNATURE_KEY)) problems.push("PAYMENT_ROUTES names verotel but VEROTEL_SHOP_ID or VEROTEL_SIGNATURE_KEY is unset");
+  if (named.has("paynl") && !(config.PAYNL_SERVICE_ID && config.PAYNL_TOKEN_CODE && config.PAYNL_API_TOKEN)) {
+    problems.push("PAYMENT_ROUTES names paynl but PAYNL_SERVICE_ID, PAYNL_TOKEN_CODE or PAYNL_API_TOKEN is unset");
+  }
+  if (mode !== "production") return problems;
+  // A test order moves no money, yet in test mode it credits the member.
+  if (config.PAYNL_TEST_MODE === "true") problems.push("PAYNL_TEST_MODE=true is refused in production mode (PAY.'s test orders would credit members without payment)");
+  for (const name of ["VEROTEL_URL", "PAYNL_API_URL", "PAYNL_REST_URL", "MESSAGEBIRD_URL"] as const) {
+    if (!config[name].startsWith("https://")) problems.push(`${name} must be an https:// address in production mode`);
+  }
+  return problems;
 }
 
 /** What production mode refuses, one line each (docs/security.md, Modes). */

@@ -103,3 +103,29 @@ export function isCanonicalPath(target: string): boolean {
   const segments = path.split("/").slice(1);
   return segments.every((segment, i) => (segment === "" ? i === segments.length - 1 : segment !== "." && segment !== ".."));
 }
+
+/**
+ * Whether an address an admin sets (a cam tile's link template, a photo CDN) stays on the host it names: `https://`, a
+ * host name (isHostHeader: no user info, no placeholder, no backslash), then a canonical path and a query. Placeholders
+ * (`{name}` of `placeholders`) are allowed only in the path and query, so a tracking value can never choose the host.
+ */
+export function isHttpsUrlOnItsHost(value: string, placeholders: readonly string[] = []): boolean {
+  const parts = /^https:\/\/([^/?#]+)(\/[^?#]*)?(\?[^#]*)?$/.exec(value);
+  if (!parts || value.includes("\\") || /\s/.test(value)) return false;
+  const host = parts[1]!;
+  if (!isHostHeader(host) || !isCanonicalPath(parts[2] ?? "/")) return false;
+  const filled = value.replace(/\{(\w+)\}/g, (whole, name: string) => (placeholders.includes(name) ? "x" : whole));
+  if (/[{}]/.test(filled)) return false;
+  try {
+    const url = new URL(filled);
+    return url.host === new URL(`https://${host}/`).host && url.username === "" && url.password === "";
+  } catch {
+    return false;
+  }
+}
+
+/** A photo CDN prefix: an https address on its host or a canonical path on this site, either ending in `/`. */
+export function isCdnPrefix(value: string): boolean {
+  if (!value.endsWith("/") || /\s/.test(value)) return false;
+  return value.startsWith("https://") ? isHttpsUrlOnItsHost(value) : value.startsWith("/") && isCanonicalPath(value);
+}

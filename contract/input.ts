@@ -57,3 +57,24 @@ export const CurrentPassword = z.string().min(1).max(200);
 
 /** The token of a mailed link or a session: base64url, as the api issues them (randomBytes(32) is 43 characters). */
 export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{16,200}$/, "must be the token of the link");
+
+/**
+ * A calendar date (YYYY-MM-DD) from `from` to `to`, both included: year 0 (which PostgreSQL refuses) and other years no
+ * one means are refused with `message`. `to` may be a function of today (a date of birth).
+ */
+export function dateBetween(from: string, to: string | (() => string), message: string) {
+  return z.iso
+    .date(message)
+    .refine((value) => value >= from && value <= (typeof to === "function" ? to() : to), message);
+}
+
+const yearsAgo = (years: number) => {
+  const today = new Date();
+  return `${String(today.getUTCFullYear() - years).padStart(4, "0")}${today.toISOString().slice(4, 10)}`;
+};
+
+/** A date something ends or happens on: from 2000 to 2100. */
+export const EventDate = dateBetween("2000-01-01", "2100-12-31", "A date from 2000-01-01 to 2100-12-31.");
+
+/** A date of birth of someone 18 to 120 years old today. */
+export const BirthDate = z.iso.date("A date of birth such as 1990-05-31.").refine((value) => value >= yearsAgo(120) && value <= yearsAgo(18), "A date of birth of someone 18 to 120 years old.");

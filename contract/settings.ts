@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "./input";
-import type { CamTiles } from "./cam";
+import { camLinkValues, type CamTiles } from "./cam";
+import { isHttpsUrlOnItsHost } from "./host";
 
 export { siteNiches as niches } from "./site-fields";
 /** docs/product.md §1: slug prefix per niche (niche 1 has none). */
@@ -34,7 +35,10 @@ export const CamTilesSchema = z.object({
     .string()
     .trim()
     .max(500)
-    .regex(/^https:\/\/[^\s]+$/, "The partner's https:// address, with {network}, {ref}, {sub1}, {sub2} or {sub3} where it takes them."),
+    .refine(
+      (link) => isHttpsUrlOnItsHost(link, camLinkValues),
+      "The partner's https:// address, with {network}, {ref}, {sub1}, {sub2} or {sub3} only in its path or query (the host is fixed).",
+    ),
   title: z.string().trim().min(1, "A tile needs a title.").max(60),
   text: z.string().trim().max(160),
   cta: z.string().trim().min(1, "A tile needs a button text.").max(40),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id } from "./input";
+import { EventDate, id } from "./input";
 
 /*
  * The catalogue in the console (issue 26 item 6, docs/staff.md), admins only (`catalogue.manage`): discount codes and
@@ -51,7 +51,7 @@ export const DiscountCodeAction = z.discriminatedUnion("action", [
       minimum_order_value: z.number().int().min(0).max(10_000_000),
       currency: z.string().regex(/^[A-Z]{3}$/, "a currency code such as EUR").nullable(),
       country: z.string().regex(/^[A-Z]{2}$/, "a country code such as NL").nullable(),
-      expires_at: z.iso.date().nullable(),
+      expires_at: EventDate.nullable(),
     })
     .refine((body) => (body.validity === "uses") === (body.max_uses !== null), { message: "A code with a number of uses needs that number (and only such a code)", path: ["max_uses"] }),
   /** Ends a code now (it stays listed with its uses). */

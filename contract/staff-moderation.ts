@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, queryId, text } from "./input";
+import { EventDate, id, queryId, text } from "./input";
 import { moderationReasons, reportReasons, reportStatusNames } from "./moderation-reasons";
 import { PhotoRejectionReason } from "./photos";
 
@@ -120,7 +120,7 @@ export const ReportActionRequest = z.discriminatedUnion("action", [
   z.object({ id, action: z.literal("reopen") }),
   z.object({ id, action: z.literal("hide_photo"), photo_id: id, reason: PhotoRejectionReason }),
   z.object({ id, action: z.literal("hide_profile"), reason: ModerationReason }),
-  z.object({ id, action: z.literal("suspend"), reason: ModerationReason, until: z.iso.date().optional() }),
+  z.object({ id, action: z.literal("suspend"), reason: ModerationReason, until: EventDate.optional() }),
   /** A reply mail to the sender (the member who reported, or the complaint's sender). */
   z.object({ id, action: z.literal("reply"), text: note }),
   /** A statement of reasons to the member affected (what was decided and why). */
@@ -186,7 +186,7 @@ export const creditAdjustMax = 100_000;
 /** The key a money form carries, made when the page renders it: the api books one form once (a replay books nothing). */
 export const FormKey = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has no valid key: reload the page and send it again.");
 export const MemberActionRequest = z.discriminatedUnion("action", [
-  z.object({ id, action: z.literal("suspend"), reason: ModerationReason, until: z.iso.date() }),
+  z.object({ id, action: z.literal("suspend"), reason: ModerationReason, until: EventDate }),
   z.object({ id, action: z.literal("ban"), reason: ModerationReason }),
   z.object({ id, action: z.literal("lift") }),
   z.object({ id, action: z.literal("hide_profile") }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, queryId, text } from "./input";
+import { BirthDate, id, queryId, text } from "./input";
 
 /*
  * Site-run profiles in the console (issue 26 item 5, docs/staff.md), admins only (`profiles.manage`): the profiles
@@ -39,7 +39,7 @@ export type SiteRunProfilesResponse = z.infer<typeof SiteRunProfilesResponse>;
 const fields = {
   name: text(40, { min: 2, trim: true }),
   gender: z.enum(["male", "female"]),
-  date_of_birth: z.iso.date(),
+  date_of_birth: BirthDate,
   country: z.string().regex(/^[A-Z]{2}$/, "a country code such as NL"),
   city: text(80, { trim: true }).nullable(),
   about_me: text(2000, { multiline: true }),

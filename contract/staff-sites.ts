@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isCdnPrefix } from "./host";
 import { paymentMethodIds } from "./payment-methods";
 import { Email, id, queryId, text } from "./input";
 import { isLocale, siteCountries } from "./locales";
@@ -38,7 +39,7 @@ const SiteSettingsFields = z.object({
       .regex(/^[a-z]{2}(-[A-Z]{2})?$/, "A language tag such as nl or nl-BE.")
       .refine((tag) => isLocale(tag.slice(0, 2)), "The language must be one the product speaks.")
       .nullable(),
-    cdn_prefix: label(300).pipe(z.string().regex(/^(\/[^\s]*\/|https:\/\/[^\s/]+\/[^\s]*)$/, "A path such as /uploads/ or an https:// address, ending in /.")),
+    cdn_prefix: label(300).pipe(z.string().refine(isCdnPrefix, "A path on this site such as /uploads/ or an https:// address, ending in /.")),
     niche: z.number().int().min(1).max(niches.length),
     index_title: label(200).pipe(z.string().min(1, "The home page needs a title.")),
     description: label(1000),

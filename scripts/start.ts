@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { configErrorExitCode } from "#contract/app-mode";
 import { serviceEnvs, serviceNodeFlags } from "./start-env";
 import { loadApiConfig } from "../api/config";
+import { loadWebConfig } from "../server/config";
 
 const dev = process.argv.includes("--dev");
 const apiPort = process.env.API_PORT ?? "3001";
@@ -17,9 +18,11 @@ const external = Boolean(process.env.API_URL);
 let envs: ReturnType<typeof serviceEnvs>;
 try {
   envs = serviceEnvs(process.env, { dev, apiPort });
-  // A live site's api must not start half-configured: every missing setting is one line, before anything is built or
-  // started (the api refuses the same at its own start; demo mode has defaults for all of it).
-  if (envs.mode === "production" && !external) loadApiConfig({ ...process.env, ...envs.api });
+  // One check of the whole configuration before anything is built or started: every refusal is one line (each service
+  // refuses the same at its own start). A live site's api must not start half-configured; demo mode has defaults for
+  // what production mode requires, and its payment routes and provider keys are checked all the same.
+  loadWebConfig({ ...process.env, ...envs.web });
+  if (!external) loadApiConfig({ ...process.env, ...envs.api });
 } catch (error) {
   console.error((error as Error).message);
   process.exit(configErrorExitCode);

@@ -1,4 +1,4 @@
-import { stringify } from "csv-stringify/sync";
+import { csvText } from "#contract/csv";
 import { and, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { attributionVisits, payments, users } from "../db/schema";
@@ -131,11 +131,11 @@ export function attributionTable(rows: AttributionRow[]): string {
 /**
  * The report as CSV: RFC 4180 quoting, one line per row ending in a line feed; revenue one column per currency, in
  * major units. A value a spreadsheet would run as a formula (starting with = + - @ tab CR or their fullwidth forms,
- * OWASP's CSV injection list) gets a leading single quote, so it is shown as text (csv-stringify's escape_formulas).
+ * OWASP's CSV injection list) gets a leading single quote, so it is shown as text (contract/csv.ts, every CSV's one function).
  */
 export function attributionCsv(rows: AttributionRow[]): string {
   const currencies = [...new Set(rows.flatMap((r) => Object.keys(r.revenue)))].sort();
   const head = ["network", "ref", "sub1", "sub2", "sub3", "visits", "signups", "paying_members", ...currencies.map((c) => `revenue_${c}`)];
   const lines = rows.map((r) => [...funnel(r), r.visits, r.signups, r.payingMembers, ...currencies.map((c) => ((r.revenue[c] ?? 0) / 100).toFixed(2))]);
-  return stringify([head, ...lines], { escape_formulas: true });
+  return csvText([head, ...lines]);
 }

@@ -1,8 +1,9 @@
-import { stringify } from "csv-stringify/sync";
 import { asc, between, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { camClicks, sites, users } from "../db/schema";
-import { camLink } from "#contract/cam";
+import { camLink, camLinkValues } from "#contract/cam";
+import { csvText } from "#contract/csv";
+import { isHttpsUrlOnItsHost } from "#contract/host";
 import type { Tracking } from "#contract/account";
 import type { Site } from "./sites";
 
@@ -11,7 +12,8 @@ import type { Site } from "./sites";
  * address with the tracking values: the member's own (kept at signup), else the visitor's (web's tracking cookie).
  */
 export async function recordCamClick(db: Db, site: Pick<Site, "id" | "camTiles">, member: { userId: number } | null, visitor: Tracking | undefined, now = new Date()): Promise<string | null> {
-  if (!site.camTiles) return null;
+  // A template saved before the host was fixed (placeholders in it) sends nobody anywhere.
+  if (!site.camTiles || !isHttpsUrlOnItsHost(site.camTiles.link, camLinkValues)) return null;
   const day = now.toISOString().slice(0, 10);
   const [own] = member ? await db.select({ network: users.network, ref: users.ref, sub1: users.sub1, sub2: users.sub2, sub3: users.sub3 }).from(users).where(eq(users.id, member.userId)).limit(1) : [];
   await db
@@ -44,5 +46,5 @@ export function camClicksTable(rows: CamClickRow[]): string {
 
 /** The report as CSV (day, site, clicks); a site name a spreadsheet would run as a formula gets a leading quote. */
 export function camClicksCsv(rows: CamClickRow[]): string {
-  return stringify([["day", "site", "clicks"], ...rows.map((row) => [row.day, row.site, row.clicks])], { escape_formulas: true });
+  return csvText([["day", "site", "clicks"], ...rows.map((row) => [row.day, row.site, row.clicks])]);
 }

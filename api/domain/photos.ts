@@ -166,11 +166,22 @@ export async function makeMainPhoto(db: Db, owner: Owner, photoId: number): Prom
 }
 
 /** Deletes one of the member's photos (row, then files). False when it is not theirs. */
-export async function deletePhoto(db: Db, storage: FileStorage, owner: Owner, photoId: number): Promise<boolean> {
-  const [row] = await db
-    .delete(photos)
-    .where(and(eq(photos.id, photoId), eq(photos.profileId, owner.profileId)))
-    .returning({ filename: photos.filename, thumb: photos.thumbFilename });
+export async function deletePhoto(
+  db: Db,
+  storage: FileStorage,
+  owner: Owner,
+  photoId: number,
+  /** Runs in the deletion's transaction, only when a photo of this owner was deleted (the staff side's audit entry). */
+  onDeleted?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<void>,
+): Promise<boolean> {
+  const row = await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(photos)
+      .where(and(eq(photos.id, photoId), eq(photos.profileId, owner.profileId)))
+      .returning({ filename: photos.filename, thumb: photos.thumbFilename });
+    if (deleted) await onDeleted?.(tx);
+    return deleted;
+  });
   if (!row) return false;
   await removeFiles(storage, [row.filename, row.thumb]);
   return true;

@@ -35,10 +35,10 @@ import { bodyLimits } from "./body-cap";
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
 
-export type PaymentDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; publicUrl: string };
+export type PaymentDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; publicUrl: string; /** DEBIT_LIMIT_30D (docs/payments.md, Direct debit). */ debitLimit30d: number };
 
 /** Credits and payments (issue 15): packages, starting a payment, its state, transactions, repeat order and the sandbox checkout. */
-export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps): Router {
+export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }: PaymentDeps): Router {
   const router = Router();
   const me = (req: Request, res: Response): Promise<UserResponse | undefined> => {
     const m = res.locals.member;
@@ -102,12 +102,14 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         packageId: body.package_id,
         method: body.method,
         origin: origin(req, res),
+        debitLimit30d,
         discountCode: body.discount_code || null,
       });
       if (outcome.kind === "not_found") return sendError(res, "not_found");
       if (outcome.kind === "discount_refused") return refuseDiscount(res, outcome.refusal);
       if (outcome.kind === "method_unavailable") return sendError(res, "validation_failed", { fields: { method: ["This payment method is not offered for this package's country."] } });
       if (outcome.kind === "provider_unavailable") return providerUnavailable(req, res, outcome.error);
+      if (outcome.kind === "debit_refused") return sendError(res, outcome.reason === "blocked" ? "debit_blocked" : "debit_limit");
       noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
     }),
   );
@@ -169,10 +171,12 @@ export function paymentRoutes({ db, providers, limit, publicUrl }: PaymentDeps):
         packageId: last.packageId,
         method: last.method as PaymentMethodId,
         origin: origin(req, res),
+        debitLimit30d,
         storedCard: last.method === "cards" ? last.storedCard : null,
       });
       if (outcome.kind === "discount_refused") return refuseDiscount(res, outcome.refusal);
       if (outcome.kind === "provider_unavailable") return providerUnavailable(req, res, outcome.error);
+      if (outcome.kind === "debit_refused") return sendError(res, outcome.reason === "blocked" ? "debit_blocked" : "debit_limit");
       if (outcome.kind !== "created") return sendError(res, "not_found");
       noStore(res).status(201).json({ payment_id: outcome.payment.id, redirect_url: outcome.redirectUrl });
     }),

@@ -122,7 +122,7 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
       }
       const current = await profileJson(staff, body.id);
       if (!current) return sendError(res, "not_found");
-      await db.transaction(async (tx) => {
+      if (body.action !== "delete_photo") await db.transaction(async (tx) => {
         if (body.action === "update") {
           await tx
             .update(profiles)
@@ -145,11 +145,14 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
         } else if (body.action === "disable" || body.action === "enable") {
           await tx.update(profiles).set({ status: body.action === "enable" ? "active" : "disabled" }).where(eq(profiles.id, body.id));
           await recordAudit(tx, staff, ip, { action: `profile.${body.action}`, targetType: "profile", targetId: body.id, siteId: current.site.id, changes: { active: { before: current.active, after: body.action === "enable" } } });
-        } else {
-          await recordAudit(tx, staff, ip, { action: "profile.delete_photo", targetType: "photo", targetId: body.photo_id, siteId: current.site.id });
         }
       });
-      if (body.action === "delete_photo" && !(await deletePhoto(db, storage, { profileId: body.id, paidUser: true }, body.photo_id))) return sendError(res, "not_found");
+      // Audited in the deletion's transaction, and only when this profile had the photo.
+      if (body.action === "delete_photo") {
+        const photoId = body.photo_id;
+        const audit = (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => recordAudit(tx, staff, ip, { action: "profile.delete_photo", targetType: "photo", targetId: photoId, siteId: current.site.id });
+        if (!(await deletePhoto(db, storage, { profileId: body.id, paidUser: true }, photoId, audit))) return sendError(res, "not_found");
+      }
       json(res).json(await profileJson(staff, body.id));
     });
 

@@ -44,7 +44,7 @@ export const paymentOperations: OperationGroup = {
       caller: "member",
       body: CreatePaymentRequest,
       answers: { 201: json(CreatePaymentResponse, "the payment and where to send the payer") },
-      errors: ["not_found", "provider_unavailable", "too_many_requests"],
+      errors: ["not_found", "provider_unavailable", "too_many_requests", "debit_blocked", "debit_limit"],
     },
     {
       method: "get",
@@ -79,7 +79,7 @@ export const paymentOperations: OperationGroup = {
       caller: "member",
       body: RepeatOrderRequest,
       answers: { 201: json(CreatePaymentResponse, "the payment and where to send the payer") },
-      errors: ["not_found", "provider_unavailable", "too_many_requests"],
+      errors: ["not_found", "provider_unavailable", "too_many_requests", "debit_blocked", "debit_limit"],
     },
     {
       method: "get",

@@ -102,15 +102,13 @@ describe("production mode and the sandbox", () => {
     expect(result).toEqual({ code: configErrorExitCode, stdout: "", stderr: `${refusal}\n` });
   }, deadlineMs + 10_000);
 
-  it("stops npm start instead of restarting the api", async () => {
-    // --dev: web starts from Vite's dev server, so no production build is needed; the api is refused before it listens.
-    // PORT: web's port, which the api also reads (mailed links), so a real one. A demo: npm start checks a production
-    // configuration itself (the next test), so here the api is the one that refuses.
+  it("stops npm start on a configuration the api would refuse, also in demo mode, before starting anything (never a restart loop)", async () => {
+    // --dev: no production build needed. npm start checks the whole configuration of both services first.
     const result = await run(["scripts/start.ts", "--dev"], childEnv({ APP_MODE: "demo", VAPID_PUBLIC_KEY: "BPublicKeyOnly", SESSION_SECRET: secret, API_PORT: "0", PORT: "5990", HOST: "127.0.0.1" }));
     expect(result.code).toBe(configErrorExitCode);
     expect(result.stderr).toContain("Invalid api configuration: VAPID_PUBLIC_KEY: VAPID_PUBLIC_KEY must be a base64url P-256 public key\n");
-    expect(result.stdout).toContain(`api exited (${configErrorExitCode})`);
     expect(result.stdout).not.toContain("restarting api");
+    expect(result.stdout).not.toContain("Rendezvous (");
   }, deadlineMs + 10_000);
 
   it("NODE_ENV=production npm start without settings refuses with one line per missing setting, before building or starting anything", async () => {
@@ -120,6 +118,31 @@ describe("production mode and the sandbox", () => {
       "Invalid api configuration: SESSION_SECRET is required in production mode (32 or more random characters, e.g. from `openssl rand -base64 32`)",
       "Invalid api configuration: SMTP_URL is required in production mode (without it mails are only written to files in DATA_DIR/mail and never reach members)",
     ]);
+    expect(result.stdout).not.toContain("building");
+    expect(result.stdout).not.toContain("Rendezvous (");
+  }, deadlineMs + 10_000);
+
+  it("checks the payment settings with the rest of the configuration: a sandbox route, PAY.'s test mode, a provider without its keys and http provider URLs are refused in production mode, all at once", () => {
+    expect(() =>
+      loadApiConfig({ ...base, APP_MODE: "production", PAYMENT_ROUTES: "cards=sandbox,ideal=paynl", PAYNL_TEST_MODE: "true", VEROTEL_URL: "http://secure.verotel.example", PAYNL_API_URL: "http://connect.pay.example", PAYNL_REST_URL: "http://rest.pay.example" }),
+    ).toThrow(
+      [
+        "Invalid api configuration: PAYMENT_ROUTES names sandbox, which production mode refuses",
+        "Invalid api configuration: PAYMENT_ROUTES names paynl but PAYNL_SERVICE_ID, PAYNL_TOKEN_CODE or PAYNL_API_TOKEN is unset",
+        "Invalid api configuration: PAYNL_TEST_MODE=true is refused in production mode (PAY.'s test orders would credit members without payment)",
+        "Invalid api configuration: VEROTEL_URL must be an https:// address in production mode",
+        "Invalid api configuration: PAYNL_API_URL must be an https:// address in production mode",
+        "Invalid api configuration: PAYNL_REST_URL must be an https:// address in production mode",
+      ].join("\n"),
+    );
+    // A demo may talk to a local test server over http.
+    expect(loadApiConfig({ ...base, APP_MODE: "demo", VEROTEL_URL: "http://127.0.0.1:9999", PAYNL_API_URL: "http://127.0.0.1:9998" }).APP_MODE).toBe("demo");
+  });
+
+  it("npm start in production mode refuses a sandbox route before building or starting anything", async () => {
+    const result = await run(["scripts/start.ts"], childEnv({ NODE_ENV: "production", SESSION_SECRET: secret, SMTP_URL: smtp, PAYMENT_ROUTES: "cards=sandbox", API_PORT: "0", PORT: "5992" }));
+    expect(result.code).toBe(configErrorExitCode);
+    expect(result.stderr.trim().split("\n")).toEqual(["Invalid api configuration: PAYMENT_ROUTES names sandbox, which production mode refuses"]);
     expect(result.stdout).not.toContain("building");
     expect(result.stdout).not.toContain("Rendezvous (");
   }, deadlineMs + 10_000);

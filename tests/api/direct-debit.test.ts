@@ -132,6 +132,21 @@ describe("direct debit with an SMS code", () => {
     expect(user?.at).not.toBeNull();
   });
 
+  it("holds the limit and the block for a direct debit started straight at /api/payment.php, not only through the form", async () => {
+    const a = await member();
+    const pkg = (await packagesFor(api, a, "NL")).packages[1]!; // 29.99 of the 50.00 limit
+    const direct = () => call(api, "POST", "/api/payment.php", { token: a.token, body: { package_id: pkg.id, method: "sdd" } });
+    const answers = await Promise.all([direct(), direct(), direct()]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 403, 403]);
+    for (const refused of answers.filter((r) => r.status === 403)) expect(((await refused.json()) as { error: string }).error).toBe("debit_limit");
+    const b = await member();
+    await api.db.update(users).set({ debitBlockedAt: new Date() }).where(eq(users.id, b.userId));
+    const blocked = await expectApiError(await call(api, "POST", "/api/payment.php", { token: b.token, body: { package_id: pkg.id, method: "sdd" } }), 403, "debit_blocked");
+    expect(blocked.message).toBe("Your account is blocked for direct debit payments.");
+    // Other methods are not direct debits: the block does not touch them.
+    expect((await call(api, "POST", "/api/payment.php", { token: b.token, body: { package_id: pkg.id, method: "ideal" } })).status).toBe(201);
+  });
+
   it("holds the 30-day limit when several confirmations come at once: the ones that fit pass, the rest get debit_limit (issue 23)", async () => {
     const a = await member();
     const pkg = (await packagesFor(api, a, "NL")).packages[0]!;

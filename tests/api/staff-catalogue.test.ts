@@ -42,6 +42,11 @@ describe("discount codes", () => {
     await expectApiError(await create({ code: "CONSOLE25" }), 400, "validation_failed");
     await expectApiError(await create({ code: "OTHER", validity: "uses" }), 400, "validation_failed");
     await expectApiError(await create({ code: "x" }), 400, "validation_failed");
+    // Dates out of range are refused with a message, never a 500.
+    for (const expires_at of ["0000-01-01", "0001-01-01", "9999-12-31"]) {
+      const refused = await expectApiError(await create({ code: `YEAR${expires_at.slice(0, 4)}`, expires_at }), 400, "validation_failed");
+      expect(refused.fields?.expires_at, expires_at).toBeDefined();
+    }
     const list = DiscountCodesResponse.parse(await (await staffCall(api, admin, "GET", "/api/staff/discount-codes.php")).json());
     const row = list.codes.find((code) => code.code === "CONSOLE25");
     expect(row).toMatchObject({ site: { id: 1 }, percentage: 25, uses: 0, active: true });
@@ -112,9 +117,36 @@ describe("site-run profiles", () => {
     expect(await seen()).toBe(404);
     // Members' own profiles are no site-run profiles.
     await expectApiError(await act({ action: "disable", id: member.profileId }), 404, "not_found");
+    // Dates of birth out of range: 400 with a message (year 0 was a 500, year 1 a 2,025-year-old profile).
+    for (const date_of_birth of ["0000-01-01", "0001-01-01", "1800-01-01"]) {
+      const refused = await expectApiError(await act({ action: "create", site_id: 1, ...fields, date_of_birth }), 400, "validation_failed");
+      expect(refused.fields?.date_of_birth, date_of_birth).toBeDefined();
+    }
     expect(await audited("profile.create")).toBe(1);
     expect(await audited("profile.add_photo")).toBe(1);
     expect(await audited("profile.update")).toBe(1);
     expect(await audited("profile.disable")).toBe(1);
+  });
+});
+
+describe("site-run profile photos", () => {
+  it("deleting another profile's photo through a profile answers 404, deletes nothing and audits nothing", async () => {
+    const act = (body: Record<string, unknown>) => staffCall(api, admin, "POST", "/api/staff/profile.php", body);
+    const fields = { gender: "female", date_of_birth: "1990-02-02", country: "NL", city: null, about_me: "Made in the console." };
+    const one = SiteRunProfile.parse(await (await act({ action: "create", site_id: 1, name: "Photo One", ...fields })).json());
+    const two = SiteRunProfile.parse(await (await act({ action: "create", site_id: 1, name: "Photo Two", ...fields })).json());
+    const image = await sharp({ create: { width: 300, height: 300, channels: 3, background: "#228844" } }).jpeg().toBuffer();
+    const form = new FormData();
+    form.append("photo", new Blob([new Uint8Array(image)], { type: "image/jpeg" }), "two.jpg");
+    const uploaded = SiteRunProfile.parse(await (await fetch(`${api.baseUrl}/api/staff/profile-photo.php?id=${two.id}`, { method: "POST", headers: { Cookie: `rdv_staff=${admin}` }, body: form })).json());
+    const photoId = uploaded.photos[0]!.id;
+    const deletions = async () => (await api.db.select().from(auditLog).where(and(eq(auditLog.action, "profile.delete_photo"), eq(auditLog.targetId, String(photoId))))).length;
+
+    await expectApiError(await act({ action: "delete_photo", id: one.id, photo_id: photoId }), 404, "not_found");
+    expect(await deletions()).toBe(0);
+    expect(SiteRunProfile.parse(await (await staffCall(api, admin, "GET", `/api/staff/profile.php?id=${two.id}`)).json()).photos).toHaveLength(1);
+    // Through its own profile: deleted, and audited once.
+    expect(SiteRunProfile.parse(await (await act({ action: "delete_photo", id: two.id, photo_id: photoId })).json()).photos).toHaveLength(0);
+    expect(await deletions()).toBe(1);
   });
 });

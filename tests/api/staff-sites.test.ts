@@ -98,6 +98,18 @@ describe("sites and their settings", () => {
     expect(await audited("site.create")).toBe(1);
   });
 
+  it("templates an admin sets stay on their host: placeholders only in a cam link's path and query, cdn_prefix an https URL or a path on the site", async () => {
+    const tiles = { title: "Live now", text: "", cta: "Watch", first: 0, every: 5 };
+    const refused = async (overrides: Partial<SiteSettingsInput>, field: string) =>
+      expect((await expectApiError(await postSite({ action: "create", settings: newSettings("templates.example", overrides) }), 400, "validation_failed")).fields?.[`settings.${field}`], field).toBeDefined();
+    for (const link of ["https://cams.example@{sub1}/", "https://{sub1}/", "https://cams.example.{ref}/x", "https://cams.example:{sub2}/", "https://{network}.cams.example/", "https://cams.example\\@evil.example/", "https://user@cams.example/"]) {
+      await refused({ cam_tiles: { ...tiles, link } }, "cam_tiles.link");
+    }
+    for (const cdn of ["//evil.example/", "/\\evil.example/", "/%2F/evil.example/", "https://evil.example@/", "http://cdn.example/", "/uploads/../../x/"]) await refused({ cdn_prefix: cdn }, "cdn_prefix");
+    const id = await createSite("templates.example", { cdn_prefix: "https://cdn.example/photos/", cam_tiles: { ...tiles, link: "https://cams.example/go/{sub1}?ref={ref}&n={network}" } });
+    expect((await siteOf(id)).settings.cdn_prefix).toBe("https://cdn.example/photos/");
+  });
+
   it("an edit takes effect at once; an edit made on an older copy is refused and changes nothing", async () => {
     const id = await createSite("edit.example");
     const read = await siteOf(id);

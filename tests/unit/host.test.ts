@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isHostHeader, normalizeRequestEdge, type EdgeRequest } from "#contract/host";
+import { isCanonicalPath, isCdnPrefix, isHostHeader, isHttpsUrlOnItsHost, normalizeRequestEdge, type EdgeRequest } from "#contract/host";
 
 /**
  * Security issue 23 item 7: a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, or
@@ -93,5 +93,22 @@ describe("normalizeRequestEdge", () => {
     expect(normalizeRequestEdge(request("/", { host: "localhost", "x-forwarded-host": "evil:99999" }), true)).toBe("bad_forwarded_host");
     expect(normalizeRequestEdge(request("/", { host: "localhost", "x-forwarded-host": "a@b" }), true)).toBe("bad_forwarded_host");
     expect(normalizeRequestEdge(request("/", { host: "localhost", "x-forwarded-proto": "a b" }), true)).toBe("bad_forwarded_proto");
+  });
+});
+
+describe("one canonical path, and addresses that stay on their host", () => {
+  it("takes a path without empty, dot or encoded slash, backslash or dot segments; a trailing slash is fine", () => {
+    for (const path of ["/", "/api/logout.php", "/api/logout.php/", "/members/12?x=//y", "/nl/members"]) expect(isCanonicalPath(path), path).toBe(true);
+    for (const path of ["//", "/api//logout.php", "//api/logout.php", "/api/./logout.php", "/api/x/../logout.php", "/api%2Flogout.php", "/api/%2e/x", "/a\\b", "/a%5Cb", "/.", "/.."]) expect(isCanonicalPath(path), path).toBe(false);
+  });
+
+  it("keeps a template's host fixed: placeholders only in the path and query", () => {
+    const names = ["network", "ref", "sub1", "sub2", "sub3"];
+    for (const link of ["https://cams.example/go/{sub1}?ref={ref}", "https://cams.example:8443/", "https://cams.example"]) expect(isHttpsUrlOnItsHost(link, names), link).toBe(true);
+    for (const link of ["https://cams.example@{sub1}/", "https://{sub1}/", "https://cams.example:{sub2}/", "https://user@cams.example/", "http://cams.example/", "https://cams.example/{other}", "https://cams.example//evil.example/", "https://cams.example\\@evil/"]) {
+      expect(isHttpsUrlOnItsHost(link, names), link).toBe(false);
+    }
+    for (const cdn of ["/uploads/", "https://cdn.example/photos/"]) expect(isCdnPrefix(cdn), cdn).toBe(true);
+    for (const cdn of ["//evil.example/", "/\\evil.example/", "/uploads", "/%2F/evil/", "https://evil.example@/", "http://cdn.example/"]) expect(isCdnPrefix(cdn), cdn).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { csvText } from "#contract/csv";
 import { formatWait, operatorFiguresCsv } from "~/features/staff/operator-figures";
 
 /** Issue 26 item 4: the operator figures' CSV and how waits read. */
@@ -11,9 +12,17 @@ describe("operator figures", () => {
     expect(csv.split("\r\n")).toEqual([
       "day,operator_id,operator,answers,conversations,median_wait_seconds,p90_wait_seconds,member_messages_after",
       '2026-11-26,3,"Olly ""O"" Operator, Jr.",12,9,95,610,7',
-      `2026-11-25,4,"'=HYPERLINK(1)",1,1,,,0`,
+      `2026-11-25,4,'=HYPERLINK(1),1,1,,,0`,
       "",
     ]);
+  });
+
+  it("neutralises every formula start the other CSVs do, the fullwidth ＝＋－＠ too: one function for every CSV", () => {
+    const names = ["\uFF1D1+1", "\uFF0BSUM(1)", "\uFF0D2", "\uFF20A1", "+1", "-1", "@A1", "\tx", "\rx"];
+    const csv = operatorFiguresCsv(names.map((name, i) => ({ staff_id: i + 1, name, day: "2026-11-26", replies: 1, conversations: 1, median_seconds: null, p90_seconds: null, member_messages_after: 0 })));
+    const cells = csv.split("\r\n").slice(1, -1).map((line) => line.split(",")[2]!.replace(/^"|"$/g, ""));
+    expect(cells).toEqual(names.map((name) => `'${name}`));
+    expect(csv).toBe(csvText([["day", "operator_id", "operator", "answers", "conversations", "median_wait_seconds", "p90_wait_seconds", "member_messages_after"], ...names.map((name, i) => ["2026-11-26", i + 1, name, 1, 1, null, null, 0])], "\r\n"));
   });
 
   it("reads waits in seconds, minutes, or hours and minutes", () => {

@@ -1,13 +1,13 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { derivedKey, seal, unseal } from "../sealed";
-import { and, eq, gte, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { creditPackages, debitMandates, debitRequests, payments, sites, users } from "../../db/schema";
+import { creditPackages, debitMandates, debitRequests, sites, users } from "../../db/schema";
 import type { DebitRequestResponse, DirectDebitRequest } from "#contract/direct-debit";
 import type { DiscountRefusal } from "#contract/discounts";
 import { transactionCostsFor } from "#contract/payment-methods";
 import type { PaymentProviders } from "../../services/payments";
-import { discountForOrder, startPayment } from "./payments";
+import { debitRefusalFor, discountForOrder, startPayment } from "./payments";
 
 /**
  * Issue 16 direct debit (method sdd) through our own form: the member enters account holder, IBAN and
@@ -63,17 +63,10 @@ function newCode(): string {
 
 export type DebitRefusal = { kind: "not_found" } | { kind: "blocked" } | { kind: "limit" } | { kind: "discount_refused"; refusal: DiscountRefusal };
 
-/** Blocked, or this amount would take the member over their 30-day limit. */
+/** Blocked, or this amount would take the member over their 30-day limit (the payment's own rule: payments.ts). */
 async function refusalFor(db: Db, userId: number, amount: number, limit30d: number, now: Date): Promise<DebitRefusal | null> {
-  const [user] = await db.select({ blocked: users.debitBlockedAt }).from(users).where(eq(users.id, userId));
-  if (!user) return { kind: "not_found" };
-  if (user.blocked) return { kind: "blocked" };
-  const [used] = await db
-    .select({ sum: sql<number>`coalesce(sum(${payments.amount}), 0)::int` })
-    .from(payments)
-    .where(and(eq(payments.userId, userId), eq(payments.method, "sdd"), inArray(payments.status, ["pending", "paid", "refunding"]), gte(payments.createdAt, new Date(now.getTime() - 30 * 86_400_000))));
-  if (Number(used?.sum ?? 0) + amount > limit30d) return { kind: "limit" };
-  return null;
+  const refused = await debitRefusalFor(db, userId, amount, limit30d, now);
+  return refused === "not_found" ? { kind: "not_found" } : refused ? { kind: refused } : null;
 }
 
 type PackageRow = typeof creditPackages.$inferSelect;
@@ -262,10 +255,11 @@ export async function confirmDebit(
       const outcome = await startPayment(
         tx,
         providers,
-        { siteId: input.siteId, siteName: input.siteName, userId: input.userId, packageId: row.packageId, method: "sdd", origin: input.origin, discountCode: row.discountCode, mandateId: mandate!.id },
+        { siteId: input.siteId, siteName: input.siteName, userId: input.userId, packageId: row.packageId, method: "sdd", origin: input.origin, debitLimit30d: config.limit30d, discountCode: row.discountCode, mandateId: mandate!.id },
         now,
       );
       if (outcome.kind === "discount_refused") throw new ConfirmRefused(outcome);
+      if (outcome.kind === "debit_refused") throw new ConfirmRefused({ kind: outcome.reason });
       if (outcome.kind !== "created") throw new ConfirmRefused({ kind: "not_found" });
       await tx.update(debitRequests).set({ paymentId: outcome.payment.id }).where(eq(debitRequests.id, row.id));
       return outcome.payment.id;

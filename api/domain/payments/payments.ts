@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
 import type { DiscountRefusal } from "#contract/discounts";
@@ -42,11 +42,36 @@ export type CreateOutcome =
   | { kind: "created"; payment: PaymentRow; redirectUrl: string }
   | { kind: "not_found" }
   | { kind: "method_unavailable" }
+  /** A direct debit the member may not make: blocked after a bounce, or over the 30-day limit. */
+  | { kind: "debit_refused"; reason: "blocked" | "limit" }
   /** The provider did not answer (or failed): the payment is ended as failed; the payer tries again later. */
   | { kind: "provider_unavailable"; error: unknown }
   | { kind: "discount_refused"; refusal: DiscountRefusal };
 
 class HoldLost extends Error {}
+class DebitRefused extends Error {
+  constructor(readonly reason: "blocked" | "limit") {
+    super(reason);
+  }
+}
+
+/**
+ * Whether a member may make a direct debit of `amount` (docs/payments.md, Direct debit): not blocked after a bounce, and
+ * their direct debits of 30 days (pending, paid, being refunded) with it within `limit30d`. Run under the member's row
+ * lock so debits started at once are counted one after another.
+ */
+export async function debitRefusalFor(db: Db | Tx, userId: number, amount: number, limit30d: number, now: Date): Promise<"not_found" | "blocked" | "limit" | null> {
+  const [user] = await db.select({ blocked: users.debitBlockedAt }).from(users).where(eq(users.id, userId));
+  if (!user) return "not_found";
+  if (user.blocked) return "blocked";
+  const [used] = await db
+    .select({ sum: sql<number>`coalesce(sum(${payments.amount}), 0)::int` })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), eq(payments.method, "sdd"), inArray(payments.status, ["pending", "paid", "refunding"]), gte(payments.createdAt, new Date(now.getTime() - 30 * 86_400_000))));
+  return Number(used?.sum ?? 0) + amount > limit30d ? "limit" : null;
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * The discount a payment gets: the code the member typed (refused with its reason when it does not
@@ -81,7 +106,19 @@ export async function discountForOrder(
 export async function startPayment(
   db: Db,
   providers: PaymentProviders,
-  input: { siteId: number; siteName: string; userId: number; packageId: number; method: PaymentMethodId; origin: string; storedCard?: string | null; discountCode?: string | null; mandateId?: number | null },
+  input: {
+    siteId: number;
+    siteName: string;
+    userId: number;
+    packageId: number;
+    method: PaymentMethodId;
+    origin: string;
+    /** DEBIT_LIMIT_30D: a direct debit (method sdd) is held to it however it is started. */
+    debitLimit30d: number;
+    storedCard?: string | null;
+    discountCode?: string | null;
+    mandateId?: number | null;
+  },
   now = new Date(),
 ): Promise<CreateOutcome> {
   const [pkg] = await db
@@ -120,6 +157,12 @@ export async function startPayment(
       const price = discount ? priceWith(discount, pkg.amount) : pkg.amount;
       // The site's costs of this method on the price paid (after the discount), added to it and stored with the payment.
       const transactionCosts = transactionCostsFor(member.transactionCosts[input.method], price);
+      if (input.method === "sdd") {
+        // The member's lock, held to the commit: direct debits started at once are counted one after another.
+        await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for("no key update");
+        const refused = await debitRefusalFor(tx, input.userId, price + transactionCosts, input.debitLimit30d, now);
+        if (refused === "blocked" || refused === "limit") throw new DebitRefused(refused);
+      }
       // The package's count of payments, in the payment's transaction (the packages page reads it, not every payment).
       await tx.update(creditPackages).set({ paymentsCount: sql`${creditPackages.paymentsCount} + 1` }).where(eq(creditPackages.id, pkg.id));
       const [row] = await tx
@@ -159,6 +202,7 @@ export async function startPayment(
   try {
     payment = await insert(found.discount);
   } catch (error) {
+    if (error instanceof DebitRefused) return { kind: "debit_refused", reason: error.reason };
     if (!(error instanceof HoldLost)) throw error;
     // Another payment took the code first: a typed code is refused; an automatic discount is just not given.
     if (input.discountCode) return { kind: "discount_refused", refusal: { reason: "used", code: input.discountCode } };
