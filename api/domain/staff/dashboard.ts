@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { keptFor } from "../kept-for";
 import { camClicks, dataExports, messages, payments, photos, profiles, pushJobs, reports, sites, users } from "../../db/schema";
 
 /** Midnight UTC of a time's day: the dashboard's "today". */
@@ -36,23 +37,14 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
       .from(users)
       .where(and(gte(users.signupDate, since), onSites(users.siteId)))
       .groupBy(users.siteId),
-    db
-      .select({ siteId: users.siteId, n: sql<number>`count(*)::int` })
-      .from(users)
-      .where(and(eq(users.paidUser, true), notInArray(users.status, ["deleted", "erased"]), onSites(users.siteId)))
-      .groupBy(users.siteId),
+    dayFigures.get(`${siteIds?.join(",") ?? "all"}@${since.toISOString()}`, () => readDayFigures(db, onSites, since)).then((figures) => figures.paying),
     db
       .select({ siteId: payments.siteId, currency: payments.currency, amount: sql<number>`sum(${payments.amount})::float8` })
       .from(payments)
       .where(and(eq(payments.status, "paid"), gte(payments.paidAt, since), onSites(payments.siteId)))
       .groupBy(payments.siteId, payments.currency)
       .orderBy(asc(payments.currency)),
-    db
-      .select({ siteId: profiles.siteId, n: sql<number>`count(*)::int` })
-      .from(messages)
-      .innerJoin(profiles, eq(profiles.id, messages.senderProfileId))
-      .where(and(gte(messages.createdAt, since), onSites(profiles.siteId)))
-      .groupBy(profiles.siteId),
+    dayFigures.get(`${siteIds?.join(",") ?? "all"}@${since.toISOString()}`, () => readDayFigures(db, onSites, since)).then((figures) => figures.sent),
     db
       .select({ siteId: profiles.siteId, n: sql<number>`count(*)::int` })
       .from(photos)
@@ -80,6 +72,31 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
     photoQueue: count(photoQueue, site.id),
     reportQueue: count(reportQueue, site.id),
   }));
+}
+
+type SiteCounts = { siteId: number; n: number }[];
+
+/**
+ * The paying members and the day's messages take every paying member and every message of the day to count (a
+ * hundred thousand rows of each on a large site): kept a minute per api instance (docs/staff.md, the dashboard).
+ */
+const dayFigures = keptFor<{ paying: SiteCounts; sent: SiteCounts }>(60_000);
+
+async function readDayFigures(db: Db, onSites: (column: Parameters<typeof inArray>[0]) => SQL | undefined, since: Date): Promise<{ paying: SiteCounts; sent: SiteCounts }> {
+  const [paying, sent] = await Promise.all([
+    db
+      .select({ siteId: users.siteId, n: sql<number>`count(*)::int` })
+      .from(users)
+      .where(and(eq(users.paidUser, true), notInArray(users.status, ["deleted", "erased"]), onSites(users.siteId)))
+      .groupBy(users.siteId),
+    db
+      .select({ siteId: profiles.siteId, n: sql<number>`count(*)::int` })
+      .from(messages)
+      .innerJoin(profiles, eq(profiles.id, messages.senderProfileId))
+      .where(and(gte(messages.createdAt, since), onSites(profiles.siteId)))
+      .groupBy(profiles.siteId),
+  ]);
+  return { paying, sent };
 }
 
 /**

@@ -4,6 +4,7 @@ import { conversationMembers, conversations, messages, operatorClaims, operatorD
 import { inboxQueueNames as inboxQueueNamesList } from "#contract/staff-inbox-queues";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
+import { keptFor } from "../kept-for";
 
 /**
  * Issue 26 (docs/staff.md, the operator inbox): conversations between members and site-run profiles, in queues, each
@@ -262,6 +263,7 @@ export async function recordReply(tx: Pick<Db, "insert" | "select">, staff: Staf
     .limit(1);
   const waitedSeconds = before ? Math.max(0, Math.round((message.createdAt.getTime() - before.at.getTime()) / 1000)) : null;
   await tx.insert(operatorReplies).values({ messageId: message.id, staffUserId: staff.id, conversationId: message.conversationId, waitedSeconds });
+  liveFigures.clear();
 }
 
 export type OperatorDay = {
@@ -319,11 +321,22 @@ async function reckonDays(db: Db, from: Date, until: Date): Promise<void> {
  * sent, conversations handled, the median and 90th percentile of how long members had waited for those replies, and
  * the member messages that followed a reply (before the profile's next message; counted by send_message as they
  * come). Days that ended over a day ago are reckoned once and kept (operator_days); yesterday and today are reckoned
- * from their replies on each call, so the cost is that of two days whatever the range.
+ * from their replies, at most once a minute per instance (liveFigures), so the cost is that of two days whatever the
+ * range, and the live days' figures are at most a minute old (or as new as this instance's last reply).
  */
 export async function operatorFigures(db: Db, from: Date, now = new Date()): Promise<OperatorDay[]> {
   const live = new Date(utcDay(now).getTime() - dayMs);
   await reckonDays(db, utcDay(from), live);
+  return liveFigures.get(`${isoDay(from)}:${isoDay(live)}`, () => readFigures(db, from, live));
+}
+
+/**
+ * The figures of the live days (yesterday and today) take a day's replies to read (tens of thousands on a large site):
+ * kept a minute per api instance, and forgotten when this instance records a reply.
+ */
+const liveFigures = keptFor<OperatorDay[]>(60_000);
+
+async function readFigures(db: Db, from: Date, live: Date): Promise<OperatorDay[]> {
   const result = await db.execute<{ staff_user_id: number; name: string; day: string; replies: number; conversations: number; median_seconds: number | null; p90_seconds: number | null; member_messages_after: number }>(sql`
     select f.staff_user_id, s.name, to_char(f.day, 'YYYY-MM-DD') as day, f.replies, f.conversations, f.median_seconds, f.p90_seconds, f.member_messages_after
       from (select staff_user_id, day, replies, conversations, median_seconds, p90_seconds, member_messages_after
