@@ -198,10 +198,13 @@ const searchQueries = preparedPerDatabase((db, shape) => {
   // 5 ms planned with the values).
   const where = and(searchConditions(values), planEachRun);
   const newestFirst = [desc(profiles.createdAt), desc(profiles.id)];
+  // Counted along the page's own order (an index's): with a limit and no order, a search estimated to match many
+  // members but matching few would be counted by scanning the table.
   const counted = db
     .select({ one: sql`1` })
     .from(profiles)
     .where(where)
+    .orderBy(...newestFirst)
     .limit(searchResultsCap + 1)
     .as("counted");
   const boundedCount = db.select({ n: sql<number>`count(*)::int`.as("n") }).from(counted);
