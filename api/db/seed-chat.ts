@@ -112,6 +112,6 @@ export async function seedConversations(tx: Db, now: Date, defaultSiteId: number
     }
   }
   await writeTalks(tx, now, talks);
-  // The operator inbox's state of the conversations written here (migration 0029; send_message keeps it live).
+  // The operator inbox's state of the conversations written here (migration 0032; send_message keeps it live).
   await tx.execute(sql`select conversation_inbox_backfill(0)`);
 }

@@ -19,7 +19,11 @@ ALTER TABLE "operator_replies" ADD COLUMN "member_messages_after" integer DEFAUL
 CREATE INDEX "operator_days_day_idx" ON "operator_days" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "operator_replies_created_idx" ON "operator_replies" USING btree ("created_at");
 --> statement-breakpoint
--- The inbox's state (0029's) now also holds the site-run side's last message.
+-- The operator inbox's state on the conversation (api/db/schema/chat.ts, columns of 0029 and this migration): which
+-- side is the site-run profile, when the last message was sent, whether by the member, whether the site-run side has
+-- written, and its last message. Filled here for the conversations there are (and by the demo data and the data
+-- generator after their bulk inserts), then kept by send_message below in the update of the conversation it already
+-- makes, so a send writes no more rows than before. Once, here: a backfill reads every conversation.
 CREATE OR REPLACE FUNCTION "conversation_inbox_backfill"(p_after_id int) RETURNS void
 LANGUAGE sql AS $$
   UPDATE conversations c SET
@@ -63,8 +67,8 @@ SELECT conversation_inbox_backfill(0);
 --> statement-breakpoint
 SELECT operator_follow_backfill(0);
 --> statement-breakpoint
--- send_message (0029's, the same parameters and answers): the conversation keeps the site-run side's last message, and a
--- member's message after it counts for the operator's reply.
+-- send_message (0028's, the same parameters and answers): a new conversation records its site-run side, every send the
+-- inbox's state with the last message, and a member's message after an operator's reply counts for that reply.
 CREATE OR REPLACE FUNCTION "send_message"(
   p_site_id int,
   p_sender_user_id int,

@@ -26,7 +26,7 @@ export const conversations = pgTable(
     lastMessageId: integer("last_message_id"),
     createdAt: createdAt(),
     /*
-     * The operator inbox's state (docs/staff.md), kept by send_message with the last message (migration 0029):
+     * The operator inbox's state (docs/staff.md), kept by send_message with the last message (migration 0032):
      * `fictionalProfileId` the site-run side of a member's conversation with a site-run profile (null: two members or
      * two site-run profiles), `lastMessageAt` and whether its sender was the member, and whether the site-run side has
      * written at all. The queues are index ranges over them (api/domain/staff/inbox.ts), not a read of every message.
