@@ -5,6 +5,7 @@ import { inboxQueueNames as inboxQueueNamesList } from "#contract/staff-inbox-qu
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
 import { keptFor } from "../kept-for";
+import { startOfUtcDay } from "./dashboard";
 import { planEachRun } from "../../db/named-statements";
 
 /**
@@ -291,7 +292,6 @@ const figureColumns = sql`r.staff_user_id, (r.created_at at time zone 'utc')::da
            coalesce(sum(r.member_messages_after), 0)::int as member_messages_after`;
 
 const dayMs = 86_400_000;
-const utcDay = (at: Date) => new Date(Math.floor(at.getTime() / dayMs) * dayMs);
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /**
@@ -330,8 +330,8 @@ async function reckonDays(db: Db, from: Date, until: Date): Promise<void> {
  * range, and the live days' figures are at most a minute old (or as new as this instance's last reply).
  */
 export async function operatorFigures(db: Db, from: Date, now = new Date()): Promise<OperatorDay[]> {
-  const live = new Date(utcDay(now).getTime() - dayMs);
-  await reckonDays(db, utcDay(from), live);
+  const live = new Date(startOfUtcDay(now).getTime() - dayMs);
+  await reckonDays(db, startOfUtcDay(from), live);
   return liveFigures.get(`${isoDay(from)}:${isoDay(live)}`, () => readFigures(db, from, live));
 }
 
