@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ChatMessage } from "./chat";
+import { wholeNumber } from "./input";
 
 /*
  * GET /api/events.php (members only): a Server-Sent Events stream of what happens to the member. Each event
@@ -38,3 +39,9 @@ export type EndEvent = z.infer<typeof EndEvent>;
 export const TypingRequest = z.object({ conversation: z.number().int().min(1).max(2_147_483_647) });
 
 export { heartbeatSeconds, typingSendEverySeconds, typingShowSeconds } from "./live";
+
+/** An event id: Last-Event-ID on a reconnect, or ?last_event_id= on a first connection. */
+export const LastEventId = wholeNumber(0, 2_147_483_647);
+
+/** GET /api/events.php's query: where a first connection resumes (as Last-Event-ID does on a reconnect). */
+export const EventsQuery = z.object({ last_event_id: LastEventId.describe("resume after this event (as the Last-Event-ID header does on a reconnect)").optional() });

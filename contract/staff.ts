@@ -14,7 +14,9 @@ import { Email, queryId, text } from "./input";
  *   GET  /api/staff/dashboard.php -> DashboardResponse: today's figures of the sites the staff member serves
  */
 
-export const staffRoleNames = ["admin", "moderator", "support", "operator"] as const;
+import { staffRoleNames } from "./staff-permissions";
+
+export { staffRoleNames };
 export const StaffRole = z.enum(staffRoleNames);
 
 export const StaffLoginRequest = z.object({
@@ -85,3 +87,6 @@ export const DashboardResponse = z.object({
   jobs: z.object({ push_retrying: z.number(), exports_failed_today: z.number() }),
 });
 export type DashboardResponse = z.infer<typeof DashboardResponse>;
+
+/** A query of one id (?id=12): the console's page of one report, member or profile. */
+export const IdQuery = z.object({ id: queryId });

@@ -2,8 +2,7 @@ import { Router, type Request, type Response } from "express";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { conversationMembers, memberPresence } from "../db/schema";
-import { TypingRequest } from "#contract/events";
-import { wholeNumber } from "#contract/input";
+import { LastEventId, TypingRequest } from "#contract/events";
 import { emitEventsNow } from "../events/emit";
 import type { EventHub } from "../events/hub";
 import { eitherBlocked } from "../domain/visibility";
@@ -18,8 +17,6 @@ function member(res: Response): Member {
   return m;
 }
 
-/** An event id: Last-Event-ID on a reconnect, or ?last_event_id= on a first connection. */
-export const LastEventId = wholeNumber(0, 2_147_483_647);
 
 /** The live stream (contract/events.ts), typing, and the page's visibility for presence. */
 export function eventRoutes(db: Db, hub: EventHub, limit: ClientLimiter): Router {

@@ -1,8 +1,6 @@
 import { Router, type NextFunction, type Request, type Response } from "express";
 import { parse as parseCookie, serialize } from "cookie";
-import { z } from "zod";
-import { queryId } from "#contract/input";
-import { AuditQuery, StaffLoginRequest, auditPageSize, type AuditResponse, type DashboardResponse, type StaffResponse } from "#contract/staff";
+import { AuditQuery, IdQuery, StaffLoginRequest, auditPageSize, type AuditResponse, type DashboardResponse, type StaffResponse } from "#contract/staff";
 import type { Db } from "../db/client";
 import { listAudit, recordAudit } from "../domain/staff/audit";
 import { dashboardFigures, jobTrouble } from "../domain/staff/dashboard";
@@ -28,10 +26,10 @@ export function staffSessionCookies(req: Request, token: string, maxAge: number)
   return ["/staff", "/staff.data"].map((path) => serialize(staffSessionCookieName, token, { httpOnly: true, sameSite: "strict", secure: req.secure, path, maxAge }));
 }
 
+export { IdQuery };
+
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 
-/** A query of one id (?id=12): the console's page of one report, member or profile. */
-export const IdQuery = z.object({ id: queryId });
 
 function staffJson(staff: StaffMember): StaffResponse["staff"] {
   return { id: staff.id, email: staff.email, name: staff.name, role: staff.role, site_ids: staff.siteIds };

@@ -35,20 +35,15 @@ import { sessionCookieName } from "#contract/http";
 import { withUserParam } from "#contract/members";
 import { staffSessionCookieName } from "../domain/staff/sessions";
 import { statusOf } from "../http/respond";
-import type { Answer, Operation, OperationGroup } from "./operation";
-import { accountOperations } from "./account-operations";
-import { chatOperations } from "./chat-operations";
-import { memberOperations } from "./member-operations";
-import { paymentOperations } from "./payment-operations";
-import { siteOperations } from "./site-operations";
-import { staffOperations } from "./staff-operations";
+import { endpointGroups } from "#contract/endpoints/index";
+import type { Answer, Endpoint } from "#contract/endpoints/endpoint";
 
 /*
  * The api's OpenAPI 3.1 document (served at GET /api/openapi.json, docs/api.md), generated from the contract: every
  * schema is zod's own JSON Schema (draft 2020-12) of a contract schema, from the side a parser reads (io "input":
  * what a client may send, and what web's parse of an answer accepts). A contract schema exported under a name is
- * one component of that name, referenced wherever it is used; the route tables beside this file say which schemas
- * each route reads and answers.
+ * one component of that name, referenced wherever it is used; the endpoint table (contract/endpoints/) says which
+ * schemas each endpoint reads and answers.
  */
 
 export type JsonSchema = { [key: string]: unknown };
@@ -69,8 +64,6 @@ export type OpenApiDocument = {
   paths: Record<string, Record<string, OpenApiOperation>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema>; headers: Record<string, JsonSchema> };
 };
-
-export const operationGroups: OperationGroup[] = [siteOperations, accountOperations, memberOperations, chatOperations, paymentOperations, staffOperations];
 
 /** The contract modules whose exported schemas are components. Staff modules come last: a name both use is the member side's. */
 const contractModules: [string, Record<string, unknown>][] = Object.entries({
@@ -140,7 +133,7 @@ function toComponentRefs(value: unknown, names: Set<string>): unknown {
   return result;
 }
 
-/** The JSON Schemas of the contract: components, and a converter for the schemas the route tables name. */
+/** The JSON Schemas of the contract: components, and a converter for the schemas the endpoint table names. */
 function contractSchemas() {
   const registry = namedSchemas();
   const converted = z.toJSONSchema(registry, { ...jsonOptions, uri: componentRef }).schemas;
@@ -171,7 +164,7 @@ type Contract = ReturnType<typeof contractSchemas>;
 /** `with_user=1`: the answer carries `me`, what GET /api/user.php answers (contract/members.ts). */
 const WithUser = z.object({ [withUserParam]: z.literal("1").describe("1: the answer also carries `me`, as GET /api/user.php answers").optional() });
 
-function parameters(contract: Contract, operation: Operation): JsonSchema[] | undefined {
+function parameters(contract: Contract, operation: Endpoint): JsonSchema[] | undefined {
   const queries = [operation.query, operation.withUser ? WithUser : undefined].filter((q): q is z.ZodType => q !== undefined);
   const found = new Map<string, JsonSchema>();
   for (const query of queries) {
@@ -188,7 +181,7 @@ function parameters(contract: Contract, operation: Operation): JsonSchema[] | un
   return found.size ? [...found.values()] : undefined;
 }
 
-function requestBody(contract: Contract, operation: Operation): JsonSchema | undefined {
+function requestBody(contract: Contract, operation: Endpoint): JsonSchema | undefined {
   if (operation.body) return { required: true, content: { "application/json": { schema: contract.schemaOf(operation.body) } } };
   if (operation.form) return { required: true, content: { "application/x-www-form-urlencoded": { schema: contract.schemaOf(operation.form) } } };
   if (operation.multipart) {
@@ -202,11 +195,12 @@ function requestBody(contract: Contract, operation: Operation): JsonSchema | und
 }
 
 /** The error codes a route answers: its own, those of its caller and those of every route. */
-function errorCodesOf(operation: Operation): ErrorCode[] {
+function errorCodesOf(operation: Endpoint): ErrorCode[] {
   if (operation.bare) return [];
   const codes: ErrorCode[] = ["validation_failed", "request_too_large", "internal_error"];
-  if (operation.caller === "member" || operation.caller === "staff") codes.push("authentication_required");
-  if (operation.caller === "staff") codes.push("forbidden");
+  const staffOnly = typeof operation.caller === "object";
+  if (operation.caller === "member" || staffOnly) codes.push("authentication_required");
+  if (staffOnly) codes.push("forbidden");
   return [...new Set([...codes, ...(operation.errors ?? [])])];
 }
 
@@ -216,7 +210,7 @@ function successResponse(contract: Contract, answer: Answer): OpenApiOperation["
   return { description: answer.description, ...(answer.location ? { headers: { Location: { description: "where the client goes next", schema: { type: "string" } } } } : {}) };
 }
 
-function responses(contract: Contract, operation: Operation): OpenApiOperation["responses"] {
+function responses(contract: Contract, operation: Endpoint): OpenApiOperation["responses"] {
   const result: OpenApiOperation["responses"] = {};
   for (const [status, answer] of Object.entries(operation.answers)) result[status] = successResponse(contract, answer);
   const byStatus = new Map<number, ErrorCode[]>();
@@ -232,18 +226,12 @@ function responses(contract: Contract, operation: Operation): OpenApiOperation["
   return result;
 }
 
-const securityOf: Record<Operation["caller"], Record<string, string[]>[] | undefined> = {
+const securityOf: Record<"anyone" | "member" | "staff" | "mailProvider", Record<string, string[]>[] | undefined> = {
   anyone: undefined,
   member: [{ memberSession: [] }],
   staff: [{ staffSession: [] }],
   mailProvider: [{ mailEventsSecret: [] }],
 };
-
-/** getStaffSites from GET /api/staff/sites.php: unique, since a path has one route per method. */
-function operationId(operation: Operation): string {
-  const words = operation.path.replace(/^\/api\//, "").replace(/\.php$/, "").split(/[/-]/);
-  return operation.method + words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("");
-}
 
 /** Only the components the paths reach (directly or through other components). */
 function reachableComponents(paths: OpenApiDocument["paths"], components: Record<string, JsonSchema>): Record<string, JsonSchema> {
@@ -268,15 +256,15 @@ function reachableComponents(paths: OpenApiDocument["paths"], components: Record
 export function buildOpenApiDocument(): OpenApiDocument {
   const contract = contractSchemas();
   const paths: OpenApiDocument["paths"] = {};
-  for (const group of operationGroups) {
-    for (const operation of group.operations) {
+  for (const group of endpointGroups) {
+    for (const [name, operation] of Object.entries(group.endpoints)) {
       const item = (paths[operation.path] ??= {});
       if (item[operation.method]) throw new Error(`OpenAPI: ${operation.method} ${operation.path} is listed twice`);
       const requestBodyObject = requestBody(contract, operation);
       const parameterList = parameters(contract, operation);
-      const security = securityOf[operation.caller];
+      const security = securityOf[typeof operation.caller === "object" ? "staff" : operation.caller];
       item[operation.method] = {
-        operationId: operationId(operation),
+        operationId: name,
         summary: operation.summary,
         ...(operation.description ? { description: operation.description } : {}),
         tags: [group.tag],
@@ -296,7 +284,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         "The api behind every Rendezvous site (docs/api.md). The site is chosen by the host (X-Forwarded-Host from web). " +
         "Every answer carries X-Request-Id (a request may bring its own, 1-64 letters, digits and dashes). Errors answer the ApiError shape with a code of the error catalogue.",
     },
-    tags: operationGroups.map(({ tag, description }) => ({ name: tag, description })),
+    tags: endpointGroups.map(({ tag, description }) => ({ name: tag, description })),
     paths,
     components: {
       schemas: reachableComponents(paths, contract.components),

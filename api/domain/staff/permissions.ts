@@ -1,49 +1,14 @@
-import type { StaffRole } from "../../db/schema";
+import { roleMay, type StaffAction } from "#contract/staff-permissions";
 import type { StaffMember } from "./sessions";
 
-/**
- * docs/staff.md: what each role may do, in one place. Every staff endpoint names one of these actions
- * (api/http/staff.ts); tests/api/staff.test.ts walks every role against every endpoint.
- */
-export const staffPermissions = {
-  /** The dashboard and one's own account. */
-  "staff.self": ["admin", "moderator", "support", "operator"],
-  /** The audit log. */
-  "audit.read": ["admin"],
-  /** Staff accounts: make, change, disable. */
-  "staff.manage": ["admin"],
-  /** The photo queue: approve and reject photos. */
-  "photos.moderate": ["admin", "moderator"],
-  /** The reports queue: take, note, resolve or reject a report, hide a photo or a profile, mail the sender and the member. */
-  "reports.handle": ["admin", "moderator", "support"],
-  /** Find members and read their page (profile, photos, status, ledger, payments, logins, reports). */
-  "members.read": ["admin", "moderator", "support"],
-  /** Read the members' messages (a reported message, a member's conversations): support sees no message contents. */
-  "members.messages": ["admin", "moderator"],
-  /** Suspend or ban a member, lift it, resend the activation mail. */
-  "members.suspend": ["admin", "moderator", "support"],
-  /** Grant or deduct credits, refund a payment, lift a direct-debit block. */
-  "members.money": ["admin", "support"],
-  /** Erase a member's account. */
-  "members.erase": ["admin"],
-  /** The operator inbox: claim and answer members' conversations with site-run profiles, as the profile. */
-  "inbox.answer": ["admin", "operator"],
-  /** The operators' figures per day. */
-  "operators.read": ["admin"],
-  /** The catalogue: sites and their settings, credit packages, discount codes, invitations. */
-  "catalogue.manage": ["admin"],
-  /** Site-run profiles: make, change, disable, their photos. */
-  "profiles.manage": ["admin"],
-} as const satisfies Record<string, readonly StaffRole[]>;
-
-export type StaffAction = keyof typeof staffPermissions;
+export { staffPermissions, type StaffAction } from "#contract/staff-permissions";
 
 /**
- * Whether a staff member may take an action, on a site when the action concerns one: the role must be allowed, and
- * the site one the member serves (an admin serves every site).
+ * Whether a staff member may take an action, on a site when the action concerns one: the role must be allowed
+ * (contract/staff-permissions.ts), and the site one the member serves (an admin serves every site).
  */
 export function staffMay(staff: Pick<StaffMember, "role" | "siteIds">, action: StaffAction, siteId?: number | null): boolean {
-  if (!(staffPermissions[action] as readonly StaffRole[]).includes(staff.role)) return false;
+  if (!roleMay(staff.role, action)) return false;
   if (siteId === undefined || siteId === null || staff.role === "admin") return true;
   return staff.siteIds.includes(siteId);
 }

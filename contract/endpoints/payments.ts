@@ -1,0 +1,193 @@
+import { z } from "zod";
+import { DebitCodeResendRequest, DebitConfirmRequest, DebitConfirmResponse, DebitRequestQuery, DebitRequestResponse, DirectDebitRequest } from "../direct-debit";
+import {
+  CreatePaymentRequest,
+  CreatePaymentResponse,
+  DiscountCodeQuery,
+  DiscountCodeResponse,
+  PackagesQuery,
+  PackagesResponse,
+  PaymentQuery,
+  PaymentResponse,
+  RepeatOrderRequest,
+  SandboxCheckoutDone,
+  SandboxCheckoutQuery,
+  SandboxCheckoutRequest,
+  SandboxCheckoutResponse,
+  SandboxDebitRequest,
+  TransactionResponse,
+  TransactionsQuery,
+  TransactionsResponse,
+} from "../payments";
+import { json, media, endpointGroup } from "./endpoint";
+
+const NotifyQuery = z.object({
+  provider: z.string().describe("the provider that notifies: sandbox, verotel or paynl (api/services/payments)"),
+});
+const notifyDescription = "The provider's own format and signature (docs/payments.md); a bad signature answers validation_failed and changes nothing.";
+
+/** Credit packages, payments, direct debit and the providers' notifications (api/http/payments.ts, direct-debit.ts; docs/payments.md). */
+export const payments = endpointGroup("payments", "Credit packages, payments and direct debit (docs/payments.md).", {
+  packages: {
+    method: "get",
+    path: "/api/packages.php",
+    summary: "The site's credit packages and payment methods for a payment country; prices with a typed discount code",
+    caller: "anyone",
+    query: PackagesQuery,
+    answers: { 200: json(PackagesResponse, "the packages and methods") },
+    errors: ["too_many_requests"],
+  },
+  startPayment: {
+    method: "post",
+    path: "/api/payment.php",
+    summary: "Starts a payment of a package with a method; the amount is always the server's",
+    caller: "member",
+    body: CreatePaymentRequest,
+    answers: {
+      201: json(CreatePaymentResponse, "the payment and where to send the payer"),
+    },
+    errors: ["not_found", "provider_unavailable", "too_many_requests", "debit_blocked", "debit_limit"],
+  },
+  payment: {
+    method: "get",
+    path: "/api/payment.php",
+    summary: "A payment of the member, and the other ways to pay when it failed",
+    caller: "member",
+    query: PaymentQuery,
+    answers: { 200: json(PaymentResponse, "the payment") },
+    errors: ["not_found"],
+  },
+  transactions: {
+    method: "get",
+    path: "/api/transactions.php",
+    summary: "The member's payments",
+    caller: "member",
+    query: TransactionsQuery,
+    answers: { 200: json(TransactionsResponse, "the payments") },
+  },
+  transaction: {
+    method: "get",
+    path: "/api/transaction.php",
+    summary: "One payment of the member, as a receipt",
+    caller: "member",
+    query: PaymentQuery,
+    answers: { 200: json(TransactionResponse, "the receipt") },
+    errors: ["not_found"],
+  },
+  repeatOrder: {
+    method: "post",
+    path: "/api/repeat-order.php",
+    summary: "The last paid package again, with the stored method",
+    caller: "member",
+    body: RepeatOrderRequest,
+    answers: {
+      201: json(CreatePaymentResponse, "the payment and where to send the payer"),
+    },
+    errors: ["not_found", "provider_unavailable", "too_many_requests", "debit_blocked", "debit_limit"],
+  },
+  discountCode: {
+    method: "get",
+    path: "/api/discountcode.php",
+    summary: "The member's welcome discount, or whether a typed code applies to a package",
+    caller: "member",
+    query: DiscountCodeQuery,
+    answers: {
+      200: json(DiscountCodeResponse, "the discount, or why the code is refused"),
+    },
+    errors: ["not_found", "too_many_requests"],
+  },
+  sandboxCheckout: {
+    method: "get",
+    path: "/api/sandbox-checkout.php",
+    summary: "The offline sandbox's checkout of a payment (demo mode only)",
+    caller: "anyone",
+    query: SandboxCheckoutQuery,
+    answers: { 200: json(SandboxCheckoutResponse, "the payment to decide") },
+    errors: ["not_found"],
+  },
+  completeSandboxCheckout: {
+    method: "post",
+    path: "/api/sandbox-checkout.php",
+    summary: "The payer decides a sandbox payment's outcome (demo mode only)",
+    caller: "anyone",
+    body: SandboxCheckoutRequest,
+    answers: {
+      200: json(SandboxCheckoutDone, "decided (a second decision changes nothing)"),
+    },
+    errors: ["not_found"],
+  },
+  startDirectDebit: {
+    method: "post",
+    path: "/api/directdebit.php",
+    summary: "Starts a direct debit: checks the details and texts a code",
+    caller: "member",
+    body: DirectDebitRequest,
+    answers: {
+      201: json(DebitRequestResponse, "the request, waiting for its code"),
+    },
+    errors: ["not_found", "debit_blocked", "debit_limit", "sms_failed", "too_many_requests"],
+  },
+  directDebit: {
+    method: "get",
+    path: "/api/directdebit.php",
+    summary: "A direct debit request waiting for its code",
+    caller: "member",
+    query: DebitRequestQuery,
+    answers: { 200: json(DebitRequestResponse, "the request") },
+    errors: ["not_found"],
+  },
+  sendDirectDebitCode: {
+    method: "post",
+    path: "/api/directdebit-code.php",
+    summary: "Texts a new code (the old one stops working)",
+    caller: "member",
+    body: DebitCodeResendRequest,
+    answers: { 200: json(DebitRequestResponse, "the request") },
+    errors: ["not_found", "sms_failed", "too_many_requests"],
+  },
+  confirmDirectDebit: {
+    method: "post",
+    path: "/api/directdebit-confirm.php",
+    summary: "The right code creates the direct debit payment (once)",
+    caller: "member",
+    body: DebitConfirmRequest,
+    answers: {
+      201: json(DebitConfirmResponse, "the payment, pending until the provider settles it"),
+    },
+    errors: ["not_found", "code_invalid", "code_expired", "debit_blocked", "debit_limit", "too_many_requests"],
+  },
+  sandboxDebit: {
+    method: "post",
+    path: "/api/sandbox-debit.php",
+    summary: "The sandbox bank collects, refuses or returns a pending direct debit (demo mode only)",
+    caller: "member",
+    body: SandboxDebitRequest,
+    answers: { 200: json(SandboxCheckoutDone, "decided") },
+    errors: ["not_found"],
+  },
+  paymentNotifyReturn: {
+    method: "get",
+    path: "/api/payment-notify.php",
+    summary: "A payment provider's notification (a postback), checked by its signature",
+    description: notifyDescription,
+    caller: "anyone",
+    query: NotifyQuery,
+    answers: {
+      200: media("the provider's acknowledgement", "application/json", "text/plain"),
+    },
+    errors: ["not_found"],
+  },
+  paymentNotify: {
+    method: "post",
+    path: "/api/payment-notify.php",
+    summary: "A payment provider's notification (a webhook), checked by its signature",
+    description: notifyDescription,
+    caller: "anyone",
+    query: NotifyQuery,
+    rawBody: "the provider's notification, as it signed it",
+    answers: {
+      200: media("the provider's acknowledgement", "application/json", "text/plain"),
+    },
+    errors: ["not_found"],
+  },
+});
