@@ -121,7 +121,7 @@ const bodyCases: Case[] = [
     { invitation: `inv${nul}` },
     { tracking: { network: `net${nul}` } },
     { tracking: { sub1: "a\u001bb" } },
-    // C1 controls too: U+009B is a terminal's CSI (security issue 23 item 6, the attribution report).
+    // C1 controls too: U+009B is a terminal's CSI (the attribution report).
     { tracking: { sub2: "a\u009b31mb" } },
     { tracking: { ref: ["a", "b"] } },
     { gender: ["female"] },

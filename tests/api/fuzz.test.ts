@@ -509,7 +509,7 @@ describe("api fuzz: hostile input to every endpoint", () => {
   });
 
   /**
-   * Security issue 23 item 7: the api picks the site by the (forwarded) host; one that is no host name
+   * Hostile Host headers (docs/security.md, Input): the api picks the site by the (forwarded) host; one that is no host name
    * fell back to the default site. Now 400 from contract/host.ts before the lookup, on every endpoint;
    * an absolute request line is read as its path. Raw sockets: fetch cannot send these.
    */

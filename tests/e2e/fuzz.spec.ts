@@ -346,7 +346,7 @@ test.describe("web fuzz", () => {
   });
 
   /**
-   * Security issue 23 item 7: a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, an
+   * Hostile Host headers (docs/security.md, Input): a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, an
    * absolute request line, a post whose X-Forwarded-Host is not its Origin's host gave 500 ("Invalid
    * URL") or 503, with Express's stack traces on stderr. Now every page and api path answers 400
    * (contract/host.ts, server/edge.ts), an absolute-form target is read as its path, and nothing is

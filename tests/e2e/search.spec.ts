@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { accounts, expect, expectPath, login, test } from "./fixtures";
 import { staffLogin } from "./staff-support";
 
-/** Issue 4 item 3: member search with filters in the URL, with JavaScript on and off. */
+/** Member search with filters in the URL, with JavaScript on and off. */
 test.describe("member search", () => {
   test.beforeEach(async ({ page }) => {
     await login(page, accounts.free);

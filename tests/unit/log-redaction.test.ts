@@ -147,7 +147,7 @@ describe("scrubText and redactLine", () => {
 });
 
 /**
- * Security issue 23 item 13: the sandbox checkout's token (24 random bytes, 32 characters: too short
+ * What logs never contain (docs/security.md): the sandbox checkout's token (24 random bytes, 32 characters: too short
  * for the long-token rule) is the path of its page, /sandbox-checkout/{token}, and was in web's URL log.
  */
 describe("secrets in URLs", () => {
