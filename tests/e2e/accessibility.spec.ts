@@ -8,7 +8,7 @@ import { activeMember, type ActiveMember } from "./accounts-support";
 import { loadOnlyOwnPhotos, siteRunProfile, staffLogin } from "./staff-support";
 
 /**
- * Accessibility (docs/ui.md): axe (WCAG 2.1 A and AA) and the cumulative layout shift (under 0.01) on every page of the site, with
+ * Accessibility (docs/testing.md): axe (WCAG 2.1 A and AA) and the cumulative layout shift (under 0.01) on every page of the site, with
  * JavaScript on, as a visitor and as a logged-in member, and with the dialogs a page opens by itself. A test fails on any violation and prints each
  * one's rule, the elements (targets) and the rule's help.
  *

@@ -5,7 +5,7 @@ import { requestLogLines } from "./server-log";
 import { apiBodyLimits } from "#contract/body-limits";
 
 /**
- * What web answers itself at its edge (docs/security.md, Where requests come in): bodies to /api capped per
+ * What web answers itself at its edge (docs/security.md, Input): bodies to /api capped per
  * api route before the proxy (contract/body-limits.ts, server/api-body-cap.ts), web's own refusals
  * sent with the headers of every other answer, and client mistakes logged as warnings. Request-level
  * checks over raw sockets (a body that keeps coming after the answer): once, in the js project.
