@@ -59,6 +59,8 @@ import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
 import { staffSetupRoutes } from "./http/staff-setup";
 import { apiMetricsEndpoint, apiRequestMetrics, labelRoute } from "./http/metrics";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./http/endpoint";
 
 export function createApiApp(options: {
   database: Database;
@@ -98,7 +100,7 @@ export function createApiApp(options: {
   app.locals.siteCache = siteCache;
   app.set("trust proxy", trustProxyValue(config.TRUST_PROXY));
 
-  app.get("/healthz", async (_req, res) => {
+  on(app, endpoints.health, async (_req, res) => {
     try {
       await db.execute(sql`select 1`);
       res.json({ status: "ok", service: "api", checks: { database: database.kind } });

@@ -28,6 +28,8 @@ import { mailAccountLink, mailEmailChangeNotice } from "./account-mail";
 import { emailInBody, sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { sessionCookie } from "./user";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 export type AccountDeps = { db: Db; secret: string; mailer: Mailer; publicUrl: string; limit: ClientLimiter };
 
@@ -62,8 +64,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     res.status(status).set("Cache-Control", "no-store").json({ user: await loadUser(db, userId, res.locals.site.id) });
   }
 
-  router.post(
-    "/api/signup.php",
+  on(router, endpoints.signup,
     limit("signup"),
     handle(async (req, res) => {
       const body = parseInput(res, SignupRequest, req.body);
@@ -83,8 +84,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.post(
-    "/api/activate.php",
+  on(router, endpoints.activate,
     limit("activation"),
     handle(async (req, res) => {
       const body = parseInput(res, TokenRequest, req.body);
@@ -94,8 +94,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.post(
-    "/api/activation-mail.php",
+  on(router, endpoints.sendActivationMail,
     requireMember,
     limit("activation_mail", sessionMember),
     handle(async (req, res) => {
@@ -110,8 +109,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.put(
-    "/api/profile.php",
+  on(router, endpoints.updateProfile,
     requireMember,
     handle(async (req, res) => {
       const body = parseInput(res, ProfileUpdate, req.body);
@@ -125,16 +123,14 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.get(
-    "/api/signup-matches.php",
+  on(router, endpoints.signupMatches,
     requireMember,
     handle(async (_req, res) => {
       res.set("Cache-Control", "private, no-store").json(await signupMatches(db, memberOf(res).userId, res.locals.site.id));
     }),
   );
 
-  router.post(
-    "/api/password-reset.php",
+  on(router, endpoints.requestPasswordReset,
     limit("password_reset", emailInBody),
     handle(async (req, res) => {
       const body = parseInput(res, PasswordResetRequest, req.body);
@@ -147,8 +143,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.post(
-    "/api/password-reset-do.php",
+  on(router, endpoints.resetPassword,
     limit("password_reset_do"),
     handle(async (req, res) => {
       const body = parseInput(res, PasswordResetDo, req.body);
@@ -158,8 +153,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.put(
-    "/api/password.php",
+  on(router, endpoints.changePassword,
     requireMember,
     limit("password_check", sessionMember),
     handle(async (req, res) => {
@@ -171,8 +165,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.post(
-    "/api/mail-change.php",
+  on(router, endpoints.requestMailChange,
     requireMember,
     limit("email_change", sessionMember),
     handle(async (req, res) => {
@@ -191,8 +184,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.post(
-    "/api/mail-change-do.php",
+  on(router, endpoints.changeMail,
     limit("email_change_do"),
     handle(async (req, res) => {
       const body = parseInput(res, TokenRequest, req.body);
@@ -203,8 +195,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.post(
-    "/api/delete-account.php",
+  on(router, endpoints.deleteAccount,
     requireMember,
     limit("password_check", sessionMember),
     handle(async (req, res) => {
@@ -221,8 +212,7 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.post(
-    "/api/reactivate.php",
+  on(router, endpoints.reactivate,
     limit("password_check"),
     handle(async (req, res) => {
       const body = parseInput(res, TokenRequest, req.body);
@@ -234,16 +224,14 @@ export function accountRoutes(deps: AccountDeps): Router {
     }),
   );
 
-  router.get(
-    "/api/dismissals.php",
+  on(router, endpoints.dismissals,
     requireMember,
     handle(async (_req, res) => {
       res.set("Cache-Control", "private, no-store").json({ dismissals: await listDismissals(db, memberOf(res).userId) });
     }),
   );
 
-  router.post(
-    "/api/dismissals.php",
+  on(router, endpoints.dismiss,
     requireMember,
     handle(async (req, res) => {
       const body = parseInput(res, DismissRequest, req.body);

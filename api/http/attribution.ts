@@ -4,12 +4,13 @@ import { VisitRequest } from "#contract/account";
 import { recordVisit } from "../domain/attribution";
 import type { ClientLimiter } from "./limits";
 import { handle, parseInput } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /** Attribution: POST /api/visit.php counts an entry through a tracked funnel URL (web sends it). */
 export function attributionRoutes(deps: { db: Db; limit: ClientLimiter }): Router {
   const router = Router();
-  router.post(
-    "/api/visit.php",
+  on(router, endpoints.recordVisit,
     deps.limit("visit"),
     handle(async (req, res) => {
       const body = parseInput(res, VisitRequest, req.body);

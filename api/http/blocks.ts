@@ -4,6 +4,8 @@ import { BlockQuery, BlockRequest, BlocksQuery, blocksPageSize, type BlockRespon
 import { blockedMembers, blockProfile, unblockProfile } from "../domain/blocks";
 import { requireMember, memberOf } from "./context";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 
 /** Block, unblock and the list of blocked members (contract/blocks.ts); always for the session's own profile. */
@@ -11,8 +13,7 @@ export function blockRoutes(db: Db): Router {
   const router = Router();
   const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
-  router.post(
-    "/api/block.php",
+  on(router, endpoints.block,
     requireMember,
     handle(async (req, res) => {
       const body = parseInput(res, BlockRequest, req.body);
@@ -23,8 +24,7 @@ export function blockRoutes(db: Db): Router {
     }),
   );
 
-  router.delete(
-    "/api/block.php",
+  on(router, endpoints.unblock,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, BlockQuery, req.query);
@@ -35,8 +35,7 @@ export function blockRoutes(db: Db): Router {
     }),
   );
 
-  router.get(
-    "/api/blocks.php",
+  on(router, endpoints.blocks,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, BlocksQuery, req.query);

@@ -4,12 +4,13 @@ import { recordCamClick } from "../domain/cam";
 import type { Db } from "../db/client";
 import type { ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /** POST /api/cam-click.php (docs/product.md §1 live-cam tiles): counts the click and answers the partner's address. */
 export function camRoutes(deps: { db: Db; limit: ClientLimiter }): Router {
   const router = Router();
-  router.post(
-    "/api/cam-click.php",
+  on(router, endpoints.camClick,
     deps.limit("cam_click"),
     handle(async (req, res) => {
       const body = parseInput(res, CamClickRequest, req.body);

@@ -14,6 +14,8 @@ import { requireMember, memberOf } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { photoUploadReader } from "./upload";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /*
  * Chat extras (contract/chat.ts):
@@ -34,8 +36,7 @@ export function chatExtrasRoutes(db: Db, limit: ClientLimiter, options: { dataDi
   const storage = localDiskStorage(imagesRoot);
   const { gifs } = options;
 
-  router.get(
-    "/api/gifs.php",
+  on(router, endpoints.gifs,
     requireMember,
     limit("gif_search", sessionMember),
     handle(async (req, res) => {
@@ -60,8 +61,7 @@ export function chatExtrasRoutes(db: Db, limit: ClientLimiter, options: { dataDi
     }),
   );
 
-  router.get(
-    "/api/gif.php",
+  on(router, endpoints.gif,
     handle(async (req, res) => {
       const query = parseInput(res, GifQuery, req.query);
       if (!query) return;
@@ -72,8 +72,7 @@ export function chatExtrasRoutes(db: Db, limit: ClientLimiter, options: { dataDi
     }),
   );
 
-  router.get(
-    "/api/chat-image.php",
+  on(router, endpoints.chatImage,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, ChatImageQuery, req.query);
@@ -84,8 +83,7 @@ export function chatExtrasRoutes(db: Db, limit: ClientLimiter, options: { dataDi
     }),
   );
 
-  router.post(
-    "/api/chat-image.php",
+  on(router, endpoints.sendChatImage,
     requireMember,
     limit("chat_image", sessionMember),
     handle(async (req, res) => {

@@ -7,6 +7,8 @@ import { queueComplaint } from "../domain/staff/reports";
 import type { Mailer } from "../services/mail";
 import type { ClientLimiter } from "./limits";
 import { handle, parseInput } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /** "C-7K2M9QXD": short enough to read out on the phone, no 0/O or 1/I to mix up. */
 function newReference(): string {
@@ -17,8 +19,7 @@ function newReference(): string {
 /** Complaints (contract/complaints.ts): stored, mailed to the site's support address, answered with the reference. */
 export function complaintRoutes(deps: { db: Db; mailer: Mailer; limit: ClientLimiter }): Router {
   const router = Router();
-  router.post(
-    "/api/complaints.php",
+  on(router, endpoints.sendComplaint,
     deps.limit("complaint"),
     handle(async (req, res) => {
       const body = parseInput(res, ComplaintRequest, req.body);

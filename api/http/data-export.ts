@@ -8,6 +8,8 @@ import type { DataExportJob } from "../jobs/data-export";
 import { requireMember, memberOf } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 function statusOf(row: DataExport | null, now = new Date()): DataExportStatus {
   if (!row) return { status: "none", requested_at: null, expires_at: null, token: null };
@@ -27,8 +29,7 @@ export function dataExportRoutes(deps: { db: Db; dataDir: string; limit: ClientL
   const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
   const origin = (_req: Request, res: Response) => publicOrigin(deps.publicUrl, res.locals.site.domain);
 
-  router.post(
-    "/api/dataexport.php",
+  on(router, endpoints.requestDataExport,
     requireMember,
     deps.limit("data_export", sessionMember),
     handle(async (req, res) => {
@@ -38,16 +39,14 @@ export function dataExportRoutes(deps: { db: Db; dataDir: string; limit: ClientL
     }),
   );
 
-  router.get(
-    "/api/dataexport.php",
+  on(router, endpoints.dataExport,
     requireMember,
     handle(async (_req, res) => {
       noStore(res).json(statusOf(await latestDataExport(db, memberOf(res).userId)));
     }),
   );
 
-  router.get(
-    "/api/dataexport-file.php",
+  on(router, endpoints.dataExportFile,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, DataExportFileQuery, req.query);

@@ -16,6 +16,8 @@ import { requireMember, memberOf } from "./context";
 import { refuseDiscount } from "./payments";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -43,8 +45,7 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
     sendError(res, "sms_failed");
   };
 
-  router.post(
-    "/api/directdebit.php",
+  on(router, endpoints.startDirectDebit,
     requireMember,
     limit("sms", sessionMember),
     handle(async (req, res) => {
@@ -61,8 +62,7 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
     }),
   );
 
-  router.get(
-    "/api/directdebit.php",
+  on(router, endpoints.directDebit,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, DebitRequestQuery, req.query);
@@ -73,8 +73,7 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
     }),
   );
 
-  router.post(
-    "/api/directdebit-code.php",
+  on(router, endpoints.sendDirectDebitCode,
     requireMember,
     limit("sms", sessionMember),
     handle(async (req, res) => {
@@ -92,8 +91,7 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
     }),
   );
 
-  router.post(
-    "/api/directdebit-confirm.php",
+  on(router, endpoints.confirmDirectDebit,
     requireMember,
     limit("payment", sessionMember),
     handle(async (req, res) => {
@@ -120,8 +118,7 @@ export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl
 
   // The sandbox's bank (a test page's buttons, like its checkout): collects a pending direct debit, or returns it
   // (bounced: the payment fails and the member is blocked for direct debits). Off without the sandbox.
-  router.post(
-    "/api/sandbox-debit.php",
+  on(router, endpoints.sandboxDebit,
     requireMember,
     handle(async (req, res) => {
       if (!providers.sandboxEnabled) return sendError(res, "not_found");

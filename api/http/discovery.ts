@@ -4,14 +4,15 @@ import { DiscoveryDecisionRequest, DiscoveryQuery } from "#contract/discovery";
 import { decide, discoveryState } from "../domain/discovery";
 import { requireMember, memberOf } from "./context";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 
 /** Discovery: the swipe game and the match finder, one candidate at a time. */
 export function discoveryRoutes(db: Db): Router {
   const router = Router();
 
-  router.get(
-    "/api/discovery.php",
+  on(router, endpoints.discovery,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, DiscoveryQuery, req.query);
@@ -21,8 +22,7 @@ export function discoveryRoutes(db: Db): Router {
     }),
   );
 
-  router.post(
-    "/api/discovery.php",
+  on(router, endpoints.discoveryAnswer,
     requireMember,
     handle(async (req, res) => {
       const body = parseInput(res, DiscoveryDecisionRequest, req.body);

@@ -10,6 +10,8 @@ import { requireMember, type Member } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { refererPath } from "./likes";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 function member(res: Response): Member {
   const m = res.locals.member;
@@ -22,8 +24,7 @@ function member(res: Response): Member {
 export function eventRoutes(db: Db, hub: EventHub, limit: ClientLimiter): Router {
   const router = Router();
 
-  router.get(
-    "/api/events.php",
+  on(router, endpoints.events,
     requireMember,
     handle(async (req, res) => {
       // EventSource sends Last-Event-ID on a reconnect; ?last_event_id= does the same for a first connection.
@@ -35,8 +36,7 @@ export function eventRoutes(db: Db, hub: EventHub, limit: ClientLimiter): Router
     }),
   );
 
-  router.post(
-    "/api/typing.php",
+  on(router, endpoints.typing,
     requireMember,
     limit("typing", sessionMember),
     handle(async (req, res) => {
@@ -67,8 +67,8 @@ export function eventRoutes(db: Db, hub: EventHub, limit: ClientLimiter): Router
     if (hidden) req.log.info({ memberId: m?.userId ?? null, page: refererPath(req.get("Referer")) }, "page hidden");
     res.status(204).end();
   };
-  router.post("/api/page-hidden.php", handle(setHidden(true)));
-  router.post("/api/page-visible.php", handle(setHidden(false)));
+  on(router, endpoints.pageHidden, handle(setHidden(true)));
+  on(router, endpoints.pageVisible, handle(setHidden(false)));
 
   return router;
 }

@@ -3,6 +3,8 @@ import { GeocodeQuery, type GeocodeResponse } from "#contract/profile";
 import { reverseGeocode } from "../services/geocode";
 import { requireMember } from "./context";
 import { handle, parseInput } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /**
  * GET /api/geocode.php?lat=&lon=: where the coordinates are (the location block of /profile). Offline,
@@ -10,8 +12,7 @@ import { handle, parseInput } from "./respond";
  */
 export function geocodeRoutes(): Router {
   const router = Router();
-  router.get(
-    "/api/geocode.php",
+  on(router, endpoints.geocode,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, GeocodeQuery, req.query);

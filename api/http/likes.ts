@@ -10,6 +10,8 @@ import { memberCards } from "../domain/members";
 import { hasBlocked } from "../domain/visibility";
 import { requireMember, memberOf } from "./context";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
@@ -28,8 +30,7 @@ export function refererPath(value: string | undefined): string | null {
 export function likeRoutes(db: Db): Router {
   const router = Router();
 
-  router.post(
-    "/api/like.php",
+  on(router, endpoints.like,
     requireMember,
     handle(async (req, res) => {
       const body = parseInput(res, LikeRequest, req.body);
@@ -52,8 +53,7 @@ export function likeRoutes(db: Db): Router {
     }),
   );
 
-  router.delete(
-    "/api/like.php",
+  on(router, endpoints.unlike,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, LikeQuery, req.query);
@@ -62,8 +62,7 @@ export function likeRoutes(db: Db): Router {
     }),
   );
 
-  router.get(
-    "/api/likes.php",
+  on(router, endpoints.likes,
     requireMember,
     handle(async (req, res) => {
       const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap);
@@ -72,8 +71,7 @@ export function likeRoutes(db: Db): Router {
     }),
   );
 
-  router.get(
-    "/api/auto-like.php",
+  on(router, endpoints.autoLike,
     requireMember,
     handle(async (_req, res) => {
       noStore(res).json({ profile: await autoLike(db, res.locals.site.id, memberOf(res).profileId) });

@@ -14,6 +14,8 @@ import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { bodyLimits } from "./body-cap";
 import { countMail } from "../metrics";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -31,14 +33,12 @@ export function notificationRoutes(deps: { db: Db; limit: ClientLimiter; unsubsc
     noStore(res).json(body);
   }
 
-  router.get(
-    "/api/notifications.php",
+  on(router, endpoints.notificationSettings,
     requireMember,
     handle(async (req, res) => answer(req, res, memberOf(res).userId)),
   );
 
-  router.put(
-    "/api/notifications.php",
+  on(router, endpoints.updateNotificationSettings,
     requireMember,
     limit("notification_settings", sessionMember),
     handle(async (req, res) => {
@@ -54,8 +54,7 @@ export function notificationRoutes(deps: { db: Db; limit: ClientLimiter; unsubsc
 
   // The member explicitly turns e-mail back on: lifts an unsubscribe and a spam complaint, never a bounce
   // (the address itself does not take mail: a new address lifts that, api/domain/accounts/email-change.ts).
-  router.post(
-    "/api/notifications-resume.php",
+  on(router, endpoints.resumeNotifications,
     requireMember,
     limit("notification_settings", sessionMember),
     handle(async (req, res) => {
@@ -67,8 +66,7 @@ export function notificationRoutes(deps: { db: Db; limit: ClientLimiter; unsubsc
   );
 
   // A person who opens the List-Unsubscribe link in a browser gets web's page, which asks before it unsubscribes.
-  router.get(
-    "/api/unsubscribe.php",
+  on(router, endpoints.unsubscribeLink,
     limit("unsubscribe"),
     handle(async (req, res) => {
       const token = typeof req.query.token === "string" ? req.query.token : "";
@@ -82,8 +80,7 @@ export function notificationRoutes(deps: { db: Db; limit: ClientLimiter; unsubsc
 
   // RFC 8058 one-click: the mailbox provider POSTs "List-Unsubscribe=One-Click" to the header's URL, with no
   // session and no cookie. The token is the only key; a made-up one is 400 and changes nothing.
-  router.post(
-    "/api/unsubscribe.php",
+  on(router, endpoints.unsubscribe,
     limit("unsubscribe"),
     express.urlencoded({ extended: false, limit: "4kb", parameterLimit: 10 }),
     handle(async (req, res) => {
@@ -113,8 +110,7 @@ export function mailEventRoutes(deps: { db: Db; limit: ClientLimiter; secret?: s
   const { db, limit } = deps;
   const router = Router();
   const expected = deps.secret ? createHash("sha256").update(deps.secret).digest() : null;
-  router.post(
-    "/api/mail-events.php",
+  on(router, endpoints.mailEvents,
     limit("mail_events"),
     (req, res, next) => {
       // Not configured: the endpoint does not exist for this deployment.

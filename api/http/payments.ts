@@ -31,6 +31,8 @@ import { requireMember, memberOf } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { bodyLimits } from "./body-cap";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -51,8 +53,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
 
   // Public (docs/product.md §2 /pricing): a visitor sees the packages too; a member also gets their last order.
   const limitCodeChecks = limit("discount_code", sessionMember);
-  router.get(
-    "/api/packages.php",
+  on(router, endpoints.packages,
     // A typed code is checked: limited like /api/discountcode.php, so codes cannot be guessed through prices.
     (req, res, next) => (req.query.code && res.locals.member ? limitCodeChecks(req, res, next) : next()),
     handle(async (req, res) => {
@@ -87,8 +88,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
     }),
   );
 
-  router.post(
-    "/api/payment.php",
+  on(router, endpoints.startPayment,
     requireMember,
     limit("payment", sessionMember),
     handle(async (req, res) => {
@@ -114,8 +114,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
     }),
   );
 
-  router.get(
-    "/api/payment.php",
+  on(router, endpoints.payment,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, PaymentQuery, req.query);
@@ -130,8 +129,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
     }),
   );
 
-  router.get(
-    "/api/transactions.php",
+  on(router, endpoints.transactions,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, TransactionsQuery, req.query);
@@ -141,8 +139,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
     }),
   );
 
-  router.get(
-    "/api/transaction.php",
+  on(router, endpoints.transaction,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, PaymentQuery, req.query);
@@ -154,8 +151,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
     }),
   );
 
-  router.post(
-    "/api/repeat-order.php",
+  on(router, endpoints.repeatOrder,
     requireMember,
     limit("payment", sessionMember),
     handle(async (req, res) => {
@@ -184,8 +180,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
 
   // docs/product.md §7 GET /api/discountcode.php: welcome=true answers the member's welcome discount (null when none);
   // code=... checks a typed code (against package_id's package when given).
-  router.get(
-    "/api/discountcode.php",
+  on(router, endpoints.discountCode,
     requireMember,
     limit("discount_code", sessionMember),
     handle(async (req, res) => {
@@ -220,8 +215,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
   // Without the sandbox (production default) its checkout does not exist.
   router.use("/api/sandbox-checkout.php", (_req, res, next) => (providers.sandboxEnabled ? next() : sendError(res, "not_found")));
 
-  router.get(
-    "/api/sandbox-checkout.php",
+  on(router, endpoints.sandboxCheckout,
     handle(async (req, res) => {
       const query = parseInput(res, SandboxCheckoutQuery, req.query);
       if (!query) return;
@@ -243,8 +237,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
     }),
   );
 
-  router.post(
-    "/api/sandbox-checkout.php",
+  on(router, endpoints.completeSandboxCheckout,
     handle(async (req, res) => {
       const body = parseInput(res, SandboxCheckoutRequest, req.body);
       if (!body) return;
@@ -281,11 +274,7 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
 export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | "providers">): Router {
   const router = Router();
   const rawBody = express.text({ type: () => true, limit: bodyLimits.notifyBytes });
-  router.all(
-    "/api/payment-notify.php",
-    rawBody,
-    handle(async (req, res) => {
-      if (req.method !== "GET" && req.method !== "POST") return sendError(res, "not_found");
+  const notified = handle(async (req, res) => {
       const provider = typeof req.query.provider === "string" ? providers.byId(req.query.provider) : null;
       if (!provider) return sendError(res, "not_found");
       const outcome = await receiveNotification(
@@ -309,8 +298,10 @@ export function paymentNotifyRoutes({ db, providers }: Pick<PaymentDeps, "db" | 
       // Still "OK" when unconfirmed: Verotel refunds a card sale it gets no OK for, and the status service is asked again (reconcile, the settle job).
       const reply = provider.acknowledge();
       res.status(reply.status).type(reply.contentType).send(reply.body);
-    }),
-  );
+    });
+  // A postback (GET) or a webhook (POST): the same check of the signature.
+  on(router, endpoints.paymentNotifyReturn, rawBody, notified);
+  on(router, endpoints.paymentNotify, rawBody, notified);
   return router;
 }
 

@@ -7,6 +7,8 @@ import { localDiskStorage, type FileStorage } from "../services/storage";
 import { requireMember, memberOf } from "./context";
 import { photoUploadReader } from "./upload";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 const readUpload = photoUploadReader(photoUploadField);
 
@@ -22,16 +24,14 @@ export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileSt
   const router = Router();
   const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
-  router.get(
-    "/api/photos.php",
+  on(router, endpoints.photos,
     requireMember,
     handle(async (_req, res) => {
       noStore(res).json(await listOwnPhotos(db, memberOf(res)));
     }),
   );
 
-  router.post(
-    "/api/photos.php",
+  on(router, endpoints.uploadPhoto,
     requireMember,
     handle(async (req, res) => {
       const upload = await readUpload(req, res);
@@ -54,8 +54,7 @@ export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileSt
     }),
   );
 
-  router.put(
-    "/api/photo.php",
+  on(router, endpoints.updatePhoto,
     requireMember,
     handle(async (req, res) => {
       const body = parseInput(res, PhotoUpdate, req.body);
@@ -67,8 +66,7 @@ export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileSt
     }),
   );
 
-  router.delete(
-    "/api/photo.php",
+  on(router, endpoints.deletePhoto,
     requireMember,
     handle(async (req, res) => {
       const query = parseInput(res, PhotoQuery, req.query);

@@ -5,17 +5,18 @@ import { pushSubscriptions } from "../db/schema";
 import { PushRequest } from "#contract/push";
 import { pushEndpointRefusal, type PushEndpointPolicy } from "../services/push-endpoint";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /**
  * POST /api/user.php?push=1 (docs/product.md §7): the member's browser subscribed to push (contract/push.ts).
  * An endpoint belongs to one browser: subscribing it again (another member on the same phone) moves it.
- * Only a public push service's endpoint is stored (api/services/push-endpoint.ts); `endpoints` is a test's
+ * Only a public push service's endpoint is stored (api/services/push-endpoint.ts); `pushEndpoints` is a test's
  * policy for its own push service. Other POSTs to /api/user.php (login) pass through to the user routes.
  */
-export function pushRoutes(db: Db, endpoints: PushEndpointPolicy = {}): Router {
+export function pushRoutes(db: Db, pushEndpoints: PushEndpointPolicy = {}): Router {
   const router = Router();
-  router.post(
-    "/api/user.php",
+  on(router, endpoints.login,
     handle(async (req, res, next) => {
       if (req.query.push === undefined) return next();
       const member = res.locals.member;
@@ -27,7 +28,7 @@ export function pushRoutes(db: Db, endpoints: PushEndpointPolicy = {}): Router {
         return void res.set("Cache-Control", "no-store").json({ subscribed: false });
       }
       const { endpoint, keys } = body.subscription;
-      if (await pushEndpointRefusal(endpoint, endpoints)) {
+      if (await pushEndpointRefusal(endpoint, pushEndpoints)) {
         return sendError(res, "validation_failed", { fields: { "subscription.endpoint": ["must be the https address of a public push service"] } });
       }
       await db

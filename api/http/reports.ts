@@ -6,6 +6,8 @@ import { createMemberReport } from "../domain/staff/reports";
 import { memberOf, requireMember } from "./context";
 import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /**
  * A member reports a profile or a message (POST /api/report.php, contract/staff-moderation.ts); the
@@ -13,8 +15,7 @@ import { handle, parseInput, sendError } from "./respond";
  */
 export function reportRoutes(deps: { db: Db; limit: ClientLimiter }): Router {
   const router = Router();
-  router.post(
-    "/api/report.php",
+  on(router, endpoints.reportMember,
     requireMember,
     deps.limit("report", sessionMember),
     handle(async (req, res) => {

@@ -5,11 +5,13 @@ import type { Site } from "../domain/sites";
 import { countryOfIp } from "../services/geo";
 import { regionsOf } from "../services/regions";
 import { parseInput } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 export function settingsRoutes(): Router {
   const router = Router();
 
-  router.get("/api/settings.php", (req, res) => {
+  on(router, endpoints.settings, (req, res) => {
     if (!parseInput(res, SettingsQuery, req.query)) return;
     const { site, company, interests } = res.locals;
     const geoipCountry = countryOfIp(res.locals.clientIp);
@@ -28,15 +30,15 @@ export function settingsRoutes(): Router {
     res.set("Cache-Control", "private, no-store").json(body);
   });
 
-  router.get("/api/companyinfo.php", (_req, res) => {
+  on(router, endpoints.companyInfo, (_req, res) => {
     res.set("Cache-Control", "public, max-age=300").json(res.locals.company);
   });
 
-  router.get("/api/interests.php", (_req, res) => {
+  on(router, endpoints.interests, (_req, res) => {
     res.set("Cache-Control", "public, max-age=300").json({ interests: res.locals.interests });
   });
 
-  router.get("/api/regions.php", (req, res) => {
+  on(router, endpoints.regions, (req, res) => {
     const query = parseInput(res, RegionsQuery, req.query);
     if (!query) return;
     res.set("Cache-Control", "public, max-age=86400").json({ country: query.country, regions: regionsOf(query.country) });

@@ -6,6 +6,7 @@ import { recordAudit } from "../domain/staff/audit";
 import { addStaffWithSetupLink, renewSetupLink, setupLink, setupLinkOrigin } from "../domain/staff/setup";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Staff accounts in the console (admins; docs/staff.md): list them, add one (answered with its set-up link, once),
@@ -14,7 +15,7 @@ import { parseInput, sendError } from "./respond";
 export function staffAccountRoutes(deps: { db: Db; secret: string; publicUrl: string }) {
   const { db, secret } = deps;
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/accounts.php", "staff.manage", async (_req, res) => {
+    route(endpoints.staffAccounts, async (_req, res) => {
       const [rows, siteRows] = await Promise.all([db.select().from(staffUsers).orderBy(asc(staffUsers.id)), db.select({ id: sites.id, name: sites.name }).from(sites).orderBy(asc(sites.id))]);
       const answer: StaffAccountsResponse = {
         accounts: rows.map((row) => ({
@@ -32,7 +33,7 @@ export function staffAccountRoutes(deps: { db: Db; secret: string; publicUrl: st
       res.set("Cache-Control", "private, no-store").json(answer);
     });
 
-    route("post", "/api/staff/accounts.php", "staff.manage", async (req, res) => {
+    route(endpoints.changeStaffAccount, async (req, res) => {
       const body = parseInput(res, StaffAccountAction, req.body);
       if (!body) return;
       const staff = staffOf(res);

@@ -14,6 +14,7 @@ import { publicOrigin } from "../domain/accounts/links";
 import { recordAudit } from "../domain/staff/audit";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -31,7 +32,7 @@ export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {
   const { db } = deps;
   const siteList = () => db.select({ id: sites.id, name: sites.name, signups: sites.signups, domain: sites.domain }).from(sites).orderBy(asc(sites.id));
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/discount-codes.php", "catalogue.manage", async (_req, res) => {
+    route(endpoints.discountCodes, async (_req, res) => {
       const [rows, siteRows] = await Promise.all([
         db
           .select({ code: discountCodes, siteName: sites.name, uses: sql<number>`(select count(*)::int from ${discountUses} where ${discountUses.discountCodeId} = ${discountCodes.id} and ${discountUses.status} = 'used')` })
@@ -60,7 +61,7 @@ export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {
       } satisfies DiscountCodesResponse);
     });
 
-    route("post", "/api/staff/discount-codes.php", "catalogue.manage", async (req, res) => {
+    route(endpoints.changeDiscountCode, async (req, res) => {
       const body = parseInput(res, DiscountCodeAction, req.body);
       if (!body) return;
       const staff = staffOf(res);
@@ -109,7 +110,7 @@ export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {
       json(res).status(201).json({ ok: true });
     });
 
-    route("get", "/api/staff/invitations.php", "catalogue.manage", async (_req, res) => {
+    route(endpoints.invitations, async (_req, res) => {
       const [rows, siteRows] = await Promise.all([
         db.select({ invitation: invitations, siteName: sites.name }).from(invitations).innerJoin(sites, eq(sites.id, invitations.siteId)).orderBy(desc(invitations.id)).limit(200),
         siteList(),
@@ -127,7 +128,7 @@ export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {
       } satisfies InvitationsResponse);
     });
 
-    route("post", "/api/staff/invitations.php", "catalogue.manage", async (req, res) => {
+    route(endpoints.changeInvitation, async (req, res) => {
       const body = parseInput(res, InvitationAction, req.body);
       if (!body) return;
       const staff = staffOf(res);

@@ -8,6 +8,7 @@ import { openReportCount } from "../domain/staff/reports";
 import { staffOfSession, staffSessionCookieName } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { defaultStreamCaps } from "../events/hub";
+import { endpoints } from "#contract/endpoints/index";
 
 /** How often a staff stream looks at the queues, and how often it checks that its session still lives. */
 export const staffStreamTiming = { pollMs: 2_000, sessionCheckMs: 60_000, heartbeatMs: 25_000 };
@@ -25,7 +26,7 @@ export function staffEventRoutes(deps: { db: Db; secret: string; timing?: typeof
   /** Each staff account's open streams, oldest first: capped as a member's are (api/events/hub.ts), each polls the database. */
   const openByStaff = new Map<number, Set<(reason: string) => void>>();
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/events.php", "staff.self", async (req, res) => {
+    route(endpoints.staffEvents, async (req, res) => {
       const staff = staffOf(res);
       const token = parseCookie(req.headers.cookie ?? "")[staffSessionCookieName] ?? "";
       const siteIds = sitesOf(staff);

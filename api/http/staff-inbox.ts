@@ -25,6 +25,7 @@ import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inbo
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 const utc = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
@@ -54,7 +55,7 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
   const uploadsRoot = path.resolve(deps.dataDir, "uploads");
   const chatImages = localDiskStorage(path.resolve(deps.dataDir, "chat-images"));
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/inbox.php", "inbox.answer", async (req, res) => {
+    route(endpoints.staffInbox, async (req, res) => {
       const query = parseInput(res, InboxQuery, req.query);
       if (!query) return;
       const staff = staffOf(res);
@@ -94,7 +95,7 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
       json(res).json(answer);
     };
 
-    route("get", "/api/staff/inbox-conversation.php", "inbox.answer", async (req, res) => {
+    route(endpoints.inboxConversation, async (req, res) => {
       const query = parseInput(res, InboxConversationQuery, req.query);
       if (!query) return;
       const staff = staffOf(res);
@@ -103,7 +104,7 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
       await conversationJson(res, staff, entry);
     });
 
-    route("post", "/api/staff/inbox-conversation.php", "inbox.answer", async (req, res) => {
+    route(endpoints.actInInbox, async (req, res) => {
       const body = parseInput(res, InboxAction, req.body);
       if (!body) return;
       const staff = staffOf(res);
@@ -201,11 +202,11 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
       }
     });
 
-    route("post", "/api/staff/inbox-next.php", "inbox.answer", async (_req, res) => {
+    route(endpoints.nextInboxConversation, async (_req, res) => {
       json(res).json({ id: await claimNext(db, staffOf(res)) });
     });
 
-    route("get", "/api/staff/operators.php", "operators.read", async (req, res) => {
+    route(endpoints.operatorFigures, async (req, res) => {
       const query = parseInput(res, OperatorsQuery, req.query);
       if (!query) return;
       const days = query.days ?? 30;

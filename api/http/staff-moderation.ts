@@ -36,6 +36,7 @@ import type { MailKind, Mailer } from "../services/mail";
 import { localDiskStorage, type FileStorage } from "../services/storage";
 import { IdQuery, type StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
 
 type Deps = { db: Db; mailer: Mailer; providers: PaymentProviders; publicUrl: string; secret: string; dataDir: string; storage?: FileStorage };
 
@@ -90,7 +91,7 @@ export function staffModerationRoutes(deps: Deps) {
       return false;
     };
 
-    route("get", "/api/staff/queues.php", "staff.self", async (_req, res) => {
+    route(endpoints.staffQueues, async (_req, res) => {
       const staff = staffOf(res);
       const siteIds = sitesOf(staff);
       const [photoCount, reportCount] = await Promise.all([
@@ -100,7 +101,7 @@ export function staffModerationRoutes(deps: Deps) {
       json(res).json({ photos: photoCount, reports: reportCount } satisfies QueueSizes);
     });
 
-    route("get", "/api/staff/photos.php", "photos.moderate", async (_req, res) => {
+    route(endpoints.staffPhotoQueue, async (_req, res) => {
       const queue = await photoQueue(db, sitesOf(staffOf(res)), photoQueuePage);
       json(res).json({
         photos: queue.photos.map((photo) => ({
@@ -116,7 +117,7 @@ export function staffModerationRoutes(deps: Deps) {
       } satisfies PhotoQueueResponse);
     });
 
-    route("post", "/api/staff/photos.php", "photos.moderate", async (req, res) => {
+    route(endpoints.reviewPhoto, async (req, res) => {
       const body = parseInput(res, PhotoReviewRequest, req.body);
       if (!body) return;
       const staff = staffOf(res);
@@ -126,7 +127,7 @@ export function staffModerationRoutes(deps: Deps) {
       json(res).json({ approved: outcome.approved, rejected: outcome.rejected.map((photo) => photo.id), total } satisfies PhotoReviewResponse);
     });
 
-    route("get", "/api/staff/reports.php", "reports.handle", async (req, res) => {
+    route(endpoints.staffReports, async (req, res) => {
       const query = parseInput(res, ReportsQuery, req.query);
       if (!query) return;
       const rows = await listReports(db, staffOf(res), { status: query.status, mine: query.mine === "1", before: query.before, limit: reportsPageSize + 1 });
@@ -142,13 +143,13 @@ export function staffModerationRoutes(deps: Deps) {
       json(res).json({ ...answer, profile: answer.profile ? { ...answer.profile, photos: answer.profile.photos.map((p) => ({ id: p.id, thumb_url: `${site}${p.thumbFilename}`, status: p.status })) } : null });
     };
 
-    route("get", "/api/staff/report.php", "reports.handle", async (req, res) => {
+    route(endpoints.staffReport, async (req, res) => {
       const query = parseInput(res, IdQuery, req.query);
       if (!query) return;
       await reportJson(res, staffOf(res), query.id);
     });
 
-    route("post", "/api/staff/report.php", "reports.handle", async (req, res) => {
+    route(endpoints.handleReport, async (req, res) => {
       const body = parseInput(res, ReportActionRequest, req.body);
       if (!body) return;
       const staff = staffOf(res);
@@ -235,7 +236,7 @@ export function staffModerationRoutes(deps: Deps) {
       await reportJson(res, staff, report.id);
     });
 
-    route("get", "/api/staff/members.php", "members.read", async (req, res) => {
+    route(endpoints.staffMembers, async (req, res) => {
       const query = parseInput(res, MembersQuery, req.query);
       if (!query) return;
       const rows = await searchMembers(db, staffOf(res), query.q);
@@ -286,13 +287,13 @@ export function staffModerationRoutes(deps: Deps) {
       json(res).json(answer);
     };
 
-    route("get", "/api/staff/member.php", "members.read", async (req, res) => {
+    route(endpoints.staffMember, async (req, res) => {
       const query = parseInput(res, IdQuery, req.query);
       if (!query) return;
       await memberJson(res, staffOf(res), query.id);
     });
 
-    route("post", "/api/staff/member.php", "members.read", async (req, res) => {
+    route(endpoints.actOnMember, async (req, res) => {
       const body = parseInput(res, MemberActionRequest, req.body);
       if (!body) return;
       const staff = staffOf(res);

@@ -15,6 +15,7 @@ import { localDiskStorage, type FileStorage } from "../services/storage";
 import { IdQuery, type StaffRouteKit } from "./staff";
 import { photoUploadReader } from "./upload";
 import { parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 const readUpload = photoUploadReader(photoUploadField);
@@ -63,7 +64,7 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
   }
 
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/profiles.php", "profiles.manage", async (req, res) => {
+    route(endpoints.siteRunProfiles, async (req, res) => {
       const query = parseInput(res, SiteRunProfilesQuery, req.query);
       if (!query) return;
       const staff = staffOf(res);
@@ -89,7 +90,7 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
       json(res).json({ profiles: list, next_before: nextBefore, sites: siteRows } satisfies SiteRunProfilesResponse);
     });
 
-    route("get", "/api/staff/profile.php", "profiles.manage", async (req, res) => {
+    route(endpoints.siteRunProfile, async (req, res) => {
       const query = parseInput(res, IdQuery, req.query);
       if (!query) return;
       const profile = await profileJson(staffOf(res), query.id);
@@ -97,7 +98,7 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
       json(res).json(profile);
     });
 
-    route("post", "/api/staff/profile.php", "profiles.manage", async (req, res) => {
+    route(endpoints.changeSiteRunProfile, async (req, res) => {
       const body = parseInput(res, SiteRunProfileAction, req.body);
       if (!body) return;
       const staff = staffOf(res);
@@ -156,7 +157,7 @@ export function staffProfileRoutes(deps: { db: Db; dataDir: string; storage?: Fi
       json(res).json(await profileJson(staff, body.id));
     });
 
-    route("post", "/api/staff/profile-photo.php", "profiles.manage", async (req, res) => {
+    route(endpoints.uploadSiteRunProfilePhoto, async (req, res) => {
       const query = parseInput(res, IdQuery, req.query);
       if (!query) return;
       const staff = staffOf(res);

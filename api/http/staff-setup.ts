@@ -9,6 +9,8 @@ import { createStaffSession, staffSessionCookieName, staffSessionMaxAgeSeconds }
 import type { AccountOf, ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 import { staffSessionCookies, type StaffRouteKit } from "./staff";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 
@@ -32,8 +34,7 @@ const staffSessionOfRequest: AccountOf = (req: Request) => {
 export function staffSetupRoutes(deps: { db: Db; secret: string; limit: ClientLimiter }): (kit: StaffRouteKit) => void {
   const { db, secret, limit } = deps;
   return ({ router, route, staffOf }) => {
-    router.get(
-      "/api/staff/setup.php",
+    on(router, endpoints.staffSetup,
       limit("staff_login"),
       handle(async (req, res) => {
         const query = parseInput(res, StaffSetupQuery, req.query);
@@ -44,8 +45,7 @@ export function staffSetupRoutes(deps: { db: Db; secret: string; limit: ClientLi
       }),
     );
 
-    router.post(
-      "/api/staff/setup.php",
+    on(router, endpoints.completeStaffSetup,
       limit("staff_login", setupTokenInBody),
       handle(async (req, res) => {
         const body = parseInput(res, StaffSetupRequest, req.body);
@@ -60,8 +60,8 @@ export function staffSetupRoutes(deps: { db: Db; secret: string; limit: ClientLi
     );
 
     // The limiter first (its own layer on the same path), then the gate and the handler.
-    router.post("/api/staff/password.php", limit("password_check", staffSessionOfRequest));
-    route("post", "/api/staff/password.php", "staff.self", async (req, res) => {
+    on(router, endpoints.changeStaffPassword, limit("password_check", staffSessionOfRequest));
+    route(endpoints.changeStaffPassword, async (req, res) => {
       const body = parseInput(res, StaffPasswordChange, req.body);
       if (!body) return;
       const staff = staffOf(res);

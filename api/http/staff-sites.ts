@@ -17,6 +17,7 @@ import { recordAudit } from "../domain/staff/audit";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
@@ -149,7 +150,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
   const companyList = () => db.select({ id: companies.id, name: companies.name, support_phone: companies.supportPhone }).from(companies).orderBy(asc(companies.id));
 
   return ({ route, staffOf }: StaffRouteKit) => {
-    route("get", "/api/staff/sites.php", "catalogue.manage", async (_req, res) => {
+    route(endpoints.staffSites, async (_req, res) => {
       const [rows, companyRows] = await Promise.all([
         db
           .select({
@@ -177,7 +178,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
       } satisfies SitesResponse);
     });
 
-    route("get", "/api/staff/site.php", "catalogue.manage", async (req, res) => {
+    route(endpoints.staffSite, async (req, res) => {
       const query = parseInput(res, SiteQuery, req.query);
       if (!query) return;
       const [[site], companyRows] = await Promise.all([db.select().from(sites).where(eq(sites.id, query.id)).limit(1), companyList()]);
@@ -195,7 +196,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
       } satisfies SiteResponse);
     });
 
-    route("post", "/api/staff/sites.php", "catalogue.manage", async (req, res) => {
+    route(endpoints.changeSite, async (req, res) => {
       const body = parseInput(res, SiteAction, req.body);
       if (!body) return;
       const staff = staffOf(res);
@@ -286,7 +287,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
         .json({ ok: true, id: outcome.id });
     });
 
-    route("get", "/api/staff/packages.php", "catalogue.manage", async (req, res) => {
+    route(endpoints.staffPackages, async (req, res) => {
       const query = parseInput(res, PackagesQuery, req.query);
       if (!query) return;
       const siteRows = await db.select({ id: sites.id, name: sites.name, countries: sites.countries }).from(sites).orderBy(asc(sites.id));
@@ -318,7 +319,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
       } satisfies PackagesResponse);
     });
 
-    route("post", "/api/staff/packages.php", "catalogue.manage", async (req, res) => {
+    route(endpoints.changePackage, async (req, res) => {
       const body = parseInput(res, PackageAction, req.body);
       if (!body) return;
       const staff = staffOf(res);

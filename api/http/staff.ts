@@ -10,6 +10,9 @@ import { staffMay, type StaffAction } from "../domain/staff/permissions";
 import { createStaffSession, deleteStaffSession, staffOfSession, staffSessionCookieName, staffSessionMaxAgeSeconds, type StaffMember } from "../domain/staff/sessions";
 import { emailInBody, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { staffActionOf, type Endpoint } from "#contract/endpoints/endpoint";
+import { on } from "./endpoint";
 
 declare module "express-serve-static-core" {
   interface Locals {
@@ -35,16 +38,10 @@ function staffJson(staff: StaffMember): StaffResponse["staff"] {
   return { id: staff.id, email: staff.email, name: staff.name, role: staff.role, site_ids: staff.siteIds };
 }
 
-/**
- * Every staff endpoint behind the gate, with the action it takes (api/domain/staff/permissions.ts), as staffRoute
- * registers them: tests/api/staff.test.ts walks every role against each.
- */
-export const staffEndpoints = new Map<string, { method: "get" | "post"; path: string; action: StaffAction }>();
-
 /** What a file of staff endpoints gets: the router, the gate-keeping `route` (registers the endpoint with its action) and the staff of a gated request. */
 export type StaffRouteKit = {
   router: Router;
-  route: (method: "get" | "post", path: string, action: StaffAction, handler: (req: Request, res: Response) => Promise<void>) => void;
+  route: (endpoint: Endpoint, handler: (req: Request, res: Response) => Promise<void>) => void;
   staffOf: (res: Response) => StaffMember;
 };
 
@@ -66,10 +63,11 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
       next();
     });
   }
-  /** A staff endpoint: registered with its action, behind the gate. */
-  function staffRoute(method: "get" | "post", path: string, action: StaffAction, handler: (req: Request, res: Response) => Promise<void>): void {
-    staffEndpoints.set(`${method} ${path}`, { method, path, action });
-    router[method](path, staffOnly(action), handle(handler));
+  /** A staff endpoint of the table, behind the gate of the action its entry names (contract/endpoints/staff.ts). */
+  function staffRoute(endpoint: Endpoint, handler: (req: Request, res: Response) => Promise<void>): void {
+    const action = staffActionOf(endpoint);
+    if (!action) throw new Error(`${endpoint.method} ${endpoint.path} names no staff action in the endpoint table`);
+    on(router, endpoint, staffOnly(action), handle(handler));
   }
   const staffOf = (res: Response): StaffMember => {
     if (!res.locals.staff) throw new Error("staffOnly must run first");
@@ -77,8 +75,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
   };
   const kit: StaffRouteKit = { router, route: staffRoute, staffOf };
 
-  router.post(
-    "/api/staff/login.php",
+  on(router, endpoints.staffLogin,
     limit("staff_login", emailInBody),
     handle(async (req, res) => {
       const body = parseInput(res, StaffLoginRequest, req.body);
@@ -98,8 +95,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
     }),
   );
 
-  router.post(
-    "/api/staff/logout.php",
+  on(router, endpoints.staffLogout,
     handle(async (req, res) => {
       const token = parseCookie(req.headers.cookie ?? "")[staffSessionCookieName];
       const staff = token ? await staffOfSession(db, token, secret) : null;
@@ -110,11 +106,11 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
     }),
   );
 
-  staffRoute("get", "/api/staff/me.php", "staff.self", async (_req, res) => {
+  staffRoute(endpoints.staffMe, async (_req, res) => {
     json(res).json({ staff: staffJson(staffOf(res)) } satisfies StaffResponse);
   });
 
-  staffRoute("get", "/api/staff/dashboard.php", "staff.self", async (_req, res) => {
+  staffRoute(endpoints.staffDashboard, async (_req, res) => {
     const staff = staffOf(res);
     const [figures, jobs] = await Promise.all([dashboardFigures(db, staff.role === "admin" ? null : staff.siteIds), staff.role === "admin" ? jobTrouble(db) : null]);
     json(res).json({
@@ -135,7 +131,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
     } satisfies DashboardResponse);
   });
 
-  staffRoute("get", "/api/staff/audit.php", "audit.read", async (req, res) => {
+  staffRoute(endpoints.staffAudit, async (req, res) => {
       const query = parseInput(res, AuditQuery, req.query);
       if (!query) return;
       const rows = await listAudit(db, {

@@ -4,6 +4,8 @@ import { TeasersQuery } from "#contract/members";
 import { teasers } from "../domain/members";
 import type { ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 /**
  * Funnels: GET /api/teasers.php answers member landings and landers what a visitor may see of
@@ -11,8 +13,7 @@ import { handle, parseInput, sendError } from "./respond";
  */
 export function teaserRoutes(deps: { db: Db; limit: ClientLimiter }): Router {
   const router = Router();
-  router.get(
-    "/api/teasers.php",
+  on(router, endpoints.teasers,
     deps.limit("teasers"),
     handle(async (req, res) => {
       const query = parseInput(res, TeasersQuery, req.query);

@@ -14,6 +14,8 @@ import { createSession, deleteSession, memberOfUser, sessionCookieName, sessionM
 import { requireMember } from "./context";
 import { emailInBody, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
+import { endpoints } from "#contract/endpoints/index";
+import { on } from "./endpoint";
 
 export function sessionCookie(req: Request, token: string, maxAge: number): string {
   return serialize(sessionCookieName, token, {
@@ -48,15 +50,13 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
   /** `with_user=1` (contract/members.ts withUserParam): the page's answer carries `me` as well. */
   const wantsMe = (req: Request) => req.query[withUserParam] === "1";
 
-  router.get(
-    "/api/user.php",
+  on(router, endpoints.user,
     handle(async (_req, res) => {
       res.set("Cache-Control", "private, no-store").json(await me(res));
     }),
   );
 
-  router.post(
-    "/api/user.php",
+  on(router, endpoints.login,
     limit("login", emailInBody),
     handle(async (req, res) => {
       const body = parseInput(res, LoginRequest, req.body);
@@ -79,8 +79,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
     }),
   );
 
-  router.put(
-    "/api/user.php",
+  on(router, endpoints.updateUser,
     requireMember,
     handle(async (req, res) => {
       const body = parseInput(res, LanguageRequest, req.body);
@@ -92,8 +91,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
     }),
   );
 
-  router.get(
-    "/api/logout.php",
+  on(router, endpoints.logout,
     handle(async (req, res) => {
       const member = res.locals.member;
       if (member) await deleteSession(db, member.token, secret);
@@ -102,8 +100,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
     }),
   );
 
-  router.get(
-    "/api/members.php",
+  on(router, endpoints.members,
     handle(async (req: Request, res: Response) => {
       const site = res.locals.site;
       const member = res.locals.member;
@@ -115,8 +112,7 @@ export function userRoutes(db: Db, secret: string, limit: ClientLimiter, onPendi
     }),
   );
 
-  router.get(
-    "/api/member.php",
+  on(router, endpoints.member,
     handle(async (req: Request, res: Response) => {
       const site = res.locals.site;
       const member = res.locals.member;

@@ -1,8 +1,11 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { serialize } from "cookie";
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError } from "#contract/errors";
+import type { AnswerOf, BodyOf, Endpoint, QueryOf } from "#contract/endpoints/endpoint";
+import { endpoints } from "#contract/endpoints/index";
+import { staff } from "#contract/endpoints/staff";
 import { clientIpHeader, hasSessionCookie, sessionCookieName } from "#contract/http";
 import { hasTrafficSource } from "#contract/account";
 import { trafficSourceHeader } from "#contract/members";
@@ -12,12 +15,32 @@ import { requestApi, type ApiAnswer } from "../../server/api-client";
 
 export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; error: ApiError };
 
-type CallOptions = {
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  /** authentication_required comes back as a result instead of logging the member out (the caller decides, as for user.php). */
-  sessionOptional?: boolean;
-};
+/** What a call of an endpoint sends: its query and its body, typed by the endpoint's schemas (contract/endpoints/). */
+export type CallInput<E extends Endpoint> = ([QueryOf<E>] extends [never] ? { query?: undefined } : { query?: QueryOf<E> }) &
+  ([BodyOf<E>] extends [never] ? { body?: undefined } : { body: BodyOf<E> | FormData }) & {
+    /** authentication_required comes back as a result instead of logging the member out (the caller decides, as for user.php). */
+    sessionOptional?: boolean;
+  };
+
+/** The staff console's endpoints: a refused session there means the staff login, not the member's. */
+const staffSide = new Set<Endpoint>(Object.values(staff.endpoints));
+
+/** The schema that parses an endpoint's success answers (one, or the union of several), built once per endpoint. */
+const answerSchemas = new WeakMap<Endpoint, z.ZodType>();
+function answerSchemaOf(endpoint: Endpoint): z.ZodType {
+  let schema = answerSchemas.get(endpoint);
+  if (!schema) {
+    const schemas = [...new Set(Object.values(endpoint.answers).flatMap((answer) => (answer.kind === "json" ? [answer.schema] : [])))];
+    schema = schemas.length === 0 ? z.unknown() : schemas.length === 1 ? schemas[0]! : z.union(schemas as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+    answerSchemas.set(endpoint, schema);
+  }
+  return schema;
+}
+
+/** The query string of a call: each value that is set, as text. */
+function setQuery(url: URL, query: unknown): void {
+  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+}
 
 /**
  * docs/product.md §7: up to 5 retries with exponential delay, within a bounded total time. One attempt may use
@@ -60,7 +83,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
     return redirect("/login", { headers: { "Set-Cookie": expiredSessionCookie } });
   }
 
-  function headersFor(path: string): Record<string, string> {
+  function headersFor(endpoint: Endpoint): Record<string, string> {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "X-Request-Id": context.requestId,
@@ -71,7 +94,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
     if (cookie) headers.Cookie = cookie;
     const language = request.headers.get("Accept-Language");
     if (language) headers["Accept-Language"] = language;
-    if (path === "/api/user.php") headers["X-Request-Type"] = "client";
+    if ((endpoint as Endpoint) === endpoints.user) headers["X-Request-Type"] = "client";
     if (trafficSource) headers[trafficSourceHeader] = "1";
     return headers;
   }
@@ -115,10 +138,13 @@ export function apiFor(request: Request, context: AppLoadContext) {
     };
   }
 
-  async function call<T extends z.ZodType>(method: "GET" | "POST" | "PUT" | "DELETE", path: string, schema: T, options: CallOptions = {}): Promise<ApiResult<z.infer<T>>> {
-    const url = new URL(path, context.apiUrl);
-    for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
-    const headers = headersFor(path);
+  /** Calls an endpoint of the table with its query and body; its answer parsed by the endpoint's answer schema. */
+  async function call<E extends Endpoint>(endpoint: E, ...[options]: [BodyOf<E>] extends [never] ? [input?: CallInput<E>] : [input: CallInput<E>]): Promise<ApiResult<AnswerOf<E>>> {
+    const method = endpoint.method.toUpperCase();
+    const schema = answerSchemaOf(endpoint);
+    const url = new URL(endpoint.path, context.apiUrl);
+    setQuery(url, options?.query);
+    const headers = headersFor(endpoint);
     const started = Date.now();
     const idempotent = method === "GET";
     let response: ApiAnswer | null = null;
@@ -126,7 +152,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
       const t0 = Date.now();
       const remaining = retry.deadlineMs - (t0 - started);
       try {
-        response = await send(method, url, headers, options.body, Math.max(1, remaining));
+        response = await send(method, url, headers, options?.body, Math.max(1, remaining));
         context.upstream.push({ method, path: url.pathname, status: response.status, ms: Date.now() - t0, attempt });
         if (response.status < 500 || !idempotent) break;
       } catch (error) {
@@ -151,7 +177,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
     const json = response.json;
     if (response.status >= 200 && response.status < 300) {
       const parsed = schema.safeParse(json);
-      if (parsed.success) return { ok: true, data: parsed.data };
+      if (parsed.success) return { ok: true, data: parsed.data as AnswerOf<E> };
       context.logger.error({ upstream: url.pathname, issues: parsed.error.issues.slice(0, 5) }, "api response outside the contract");
       throw serviceUnavailable();
     }
@@ -162,32 +188,28 @@ export function apiFor(request: Request, context: AppLoadContext) {
     }
     // A staff endpoint's session is the staff cookie's: when it has ended, back to the staff login; the member's
     // own session (if the browser has one too) is none of its business.
-    if (path.startsWith("/api/staff/")) {
-      if (error.data.error === "authentication_required" && !options.sessionOptional) throw redirect("/staff/login");
+    if (staffSide.has(endpoint)) {
+      if (error.data.error === "authentication_required" && !options?.sessionOptional) throw redirect("/staff/login");
       return { ok: false, status: response.status, error: error.data };
     }
-    if (error.data.error === "authentication_required" && hasSession && path !== "/api/user.php" && !options.sessionOptional) {
+    if (error.data.error === "authentication_required" && hasSession && (endpoint as Endpoint) !== endpoints.user && !options?.sessionOptional) {
       throw loggedOut();
     }
     return { ok: false, status: response.status, error: error.data };
   }
 
   return {
-    get: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], options?: Pick<CallOptions, "sessionOptional">) =>
-      call("GET", path, schema, { query, ...options }),
-    post: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("POST", path, schema, { body }),
-    put: <T extends z.ZodType>(path: string, schema: T, body: unknown) => call("PUT", path, schema, { body }),
-    delete: <T extends z.ZodType>(path: string, schema: T, query?: CallOptions["query"], body?: unknown) => call("DELETE", path, schema, { query, body }),
+    call,
     /**
      * A file the api sends for the member (a data export): its response as it is when ok (web streams it on),
      * else the error result as for `get`. A download is not retried; an instance that refused the connection is
      * passed over for the next, as for `get`.
      */
-    file: async (path: string, query: Record<string, string>): Promise<ApiResult<Response>> => {
-      const url = new URL(path, context.apiUrl);
-      for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+    file: async <E extends Endpoint>(endpoint: E, query: QueryOf<E>): Promise<ApiResult<Response>> => {
+      const url = new URL(endpoint.path, context.apiUrl);
+      setQuery(url, query);
       const t0 = Date.now();
-      const response = await fetchFailingOver(url, { headers: { ...headersFor(path), Accept: "*/*" }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+      const response = await fetchFailingOver(url, { headers: { ...headersFor(endpoint), Accept: "*/*" }, redirect: "manual", signal: AbortSignal.timeout(60_000) });
       context.upstream.push({ method: "GET", path: url.pathname, status: response.status, ms: Date.now() - t0, attempt: 1 });
       if (response.ok) return { ok: true, data: response };
       if (response.status >= 500) throw serviceUnavailable();
@@ -200,9 +222,10 @@ export function apiFor(request: Request, context: AppLoadContext) {
      * A live stream of the api (server-sent events) passed on as it comes: the upstream request ends when the
      * browser's does. 503 when no api instance can be reached; its refusal (a lapsed session) as the error result.
      */
-    stream: async (path: string): Promise<ApiResult<Response>> => {
+    stream: async (endpoint: Endpoint): Promise<ApiResult<Response>> => {
       const t0 = Date.now();
-      const response = await fetchFailingOver(new URL(path, context.apiUrl), { headers: { ...headersFor(path), Accept: "text/event-stream" }, redirect: "manual", signal: request.signal });
+      const { path } = endpoint;
+      const response = await fetchFailingOver(new URL(path, context.apiUrl), { headers: { ...headersFor(endpoint), Accept: "text/event-stream" }, redirect: "manual", signal: request.signal });
       // Until the stream's headers: a stream's own length is the member's visit, not the api's speed.
       context.upstream.push({ method: "GET", path, status: response.status, ms: Date.now() - t0, attempt: 1 });
       if (response.ok) return { ok: true, data: response };

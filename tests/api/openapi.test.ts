@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument, type OpenApiDocument } from "../../api/openapi/document";
 import { answerProblem } from "./answer-check";
 import { call, startApi, type Harness } from "./harness";
-import { apiEndpoints } from "./routed-endpoints";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { endpoints } from "#contract/endpoints/index";
+import { apiEndpoints, routesOutsideTable } from "./routed-endpoints";
 
 /*
  * The api's OpenAPI document (api/openapi/) is valid OpenAPI 3.1, names every route the api serves
@@ -12,11 +15,8 @@ import { apiEndpoints } from "./routed-endpoints";
  * in every file (tests/api/answer-check.ts); the last tests here show that check refusing wrong answers.
  */
 
-/**
- * Routes the api serves outside its JSON contract, so not in the document: Prometheus' scrape (text format, behind
- * its own token: docs/operations.md). The uploaded photos under /uploads are a static mount, not a route.
- */
-const undocumentedRoutes = new Set(["GET /metrics"]);
+/** Routes the api serves outside the endpoint table, so not in the document. The uploaded photos under /uploads are a static mount, not a route. */
+const undocumentedRoutes = new Set(routesOutsideTable.map((e) => `${e.method} ${e.path}`));
 
 let api: Harness;
 let served: OpenApiDocument;
@@ -79,18 +79,24 @@ describe("the OpenAPI document", () => {
     expect(() => compileAll(negativeLength)).toThrow(/schema is invalid/);
   });
 
-  it("documents every route the api serves, and only those", () => {
-    const routed = apiEndpoints().filter((e) => !undocumentedRoutes.has(`${e.method} ${e.path}`));
-    expect(routed.length, "the router walk found no routes: has createApiApp's mounting changed?").toBeGreaterThan(100);
-    const documented = new Set(Object.entries(served.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`)));
-    const documentedPaths = new Set(Object.keys(served.paths));
-    // A route for every method (router.all) is documented with the methods it answers.
-    const missing = routed.filter((e) => (e.method === "ALL" ? !documentedPaths.has(e.path) : !documented.has(`${e.method} ${e.path}`))).map((e) => `${e.method} ${e.path}`);
-    expect([...new Set(missing)], "routes the document does not name").toEqual([]);
-    const routedKeys = new Set(routed.map((e) => `${e.method} ${e.path}`));
-    const allPaths = new Set(routed.filter((e) => e.method === "ALL").map((e) => e.path));
-    const unrouted = [...documented].filter((key) => !routedKeys.has(key) && !allPaths.has(key.slice(key.indexOf(" ") + 1)));
-    expect(unrouted, "documented routes the api does not serve").toEqual([]);
+  it("documents every endpoint of the table, and the api routes each of them once", () => {
+    const table = Object.values(endpoints).map((e) => `${e.method.toUpperCase()} ${e.path}`);
+    expect(new Set(table).size, "an endpoint is in the table twice").toBe(table.length);
+    const documented = Object.entries(served.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(documented.sort()).toEqual([...table].sort());
+    const routed = apiEndpoints().filter((e) => !undocumentedRoutes.has(`${e.method} ${e.path}`)).map((e) => `${e.method} ${e.path}`);
+    expect(routed.sort(), "the table's endpoints the api registered").toEqual([...table].sort());
+  });
+
+  it("has the api register routes through the endpoint table only (api/http/endpoint.ts), not by a path of their own", () => {
+    const apiDir = fileURLToPath(new URL("../../api/", import.meta.url));
+    const byHand: string[] = [];
+    for (const file of readdirSync(apiDir, { recursive: true, encoding: "utf8" })) {
+      if (!file.endsWith(".ts") || file === "http/endpoint.ts") continue;
+      const text = readFileSync(`${apiDir}${file}`, "utf8");
+      for (const match of text.matchAll(/(?<![.\w])(?:router|app)\.(?:get|post|put|delete|patch|all)\(\s*"([^"]+)"/g)) if (match[1] !== "/metrics") byHand.push(`${file}: ${match[1]}`);
+    }
+    expect(byHand).toEqual([]);
   });
 
   it("gives every operation a summary, an id of its own and an answer for success and for errors", () => {

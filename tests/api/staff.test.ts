@@ -4,10 +4,11 @@ import { AuditResponse, DashboardResponse, StaffResponse } from "#contract/staff
 import { StaffAccountOutcome, StaffAccountsResponse } from "#contract/staff-accounts";
 import { auditLog, staffUsers, staffRoles, users, type StaffRole } from "../../api/db/schema";
 import { addStaffAccount } from "../../api/domain/staff/accounts";
-import { staffPermissions, type StaffAction } from "../../api/domain/staff/permissions";
+import { staffPermissions } from "#contract/staff-permissions";
 import { staffSessionCookieName } from "../../api/domain/staff/sessions";
 import { totpCode } from "../../api/domain/staff/totp";
-import { staffEndpoints } from "../../api/http/staff";
+import { endpoints as endpointTable } from "#contract/endpoints/index";
+import { staffActionOf } from "#contract/endpoints/endpoint";
 import { demoAccounts, expectApiError, insertMember, login, postJson, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
@@ -19,6 +20,12 @@ let api: Harness;
 const password = "staff-password-1";
 type Account = { id: number; email: string; role: StaffRole; totpSecret: string; recoveryCodes: string[] };
 let made = 0;
+
+/** Every staff endpoint of the table (contract/endpoints/staff.ts), with the action its entry names. */
+const staffEndpoints = Object.values(endpointTable).flatMap((endpoint) => {
+  const action = staffActionOf(endpoint);
+  return action ? [{ method: endpoint.method, path: endpoint.path, action }] : [];
+});
 
 /** A staff account of its own for a test: a code works once per account, and failures count per account. */
 async function newStaff(role: StaffRole): Promise<Account> {
@@ -118,12 +125,12 @@ describe("the staff gate", () => {
   });
 
   it("lets every role through exactly the endpoints its role may use, and answers the others 403 forbidden", async () => {
-    const endpoints = [...staffEndpoints.values()];
-    expect(endpoints.length).toBeGreaterThanOrEqual(2);
+    const endpoints = staffEndpoints;
+    expect(endpoints.length).toBeGreaterThanOrEqual(30);
     for (const endpoint of endpoints) {
       for (const role of staffRoles) {
         const res = await fetch(`${api.baseUrl}${endpoint.path}`, { method: endpoint.method.toUpperCase(), headers: asStaff(tokens[role]) });
-        const allowed = (staffPermissions[endpoint.action as StaffAction] as readonly StaffRole[]).includes(role);
+        const allowed = (staffPermissions[endpoint.action] as readonly StaffRole[]).includes(role);
         // Allowed: past the gate (a request without its query or body is then refused as invalid, 400; a GET of a list answers 200).
         if (allowed) {
           expect([200, 400], `${role} ${endpoint.method} ${endpoint.path}`).toContain(res.status);
@@ -136,7 +143,7 @@ describe("the staff gate", () => {
 
   it("takes no member's session and no made-up token: authentication_required", async () => {
     const memberToken = await login(api.baseUrl, demoAccounts.free.email);
-    for (const endpoint of staffEndpoints.values()) {
+    for (const endpoint of staffEndpoints) {
       for (const headers of [{}, { Cookie: `rdv_session=${memberToken}` }, { Cookie: `${staffSessionCookieName}=${memberToken}` }, asStaff("made-up")]) {
         await expectApiError(await fetch(`${api.baseUrl}${endpoint.path}`, { method: endpoint.method.toUpperCase(), headers }), 403, "authentication_required");
       }
