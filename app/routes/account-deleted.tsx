@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { UserResponse } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { plausibleToken } from "~/features/account/account-forms";
@@ -12,6 +11,7 @@ import { getSettings } from "~/utils/session.server";
 import { AccessCard, Notice } from "~/features/account/account-ui";
 import { FormAlert, SubmitButton } from "~/components/ui/form-fields";
 import { pageMeta } from "~/utils/page-title";
+import { endpoints } from "#contract/endpoints/index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -32,7 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const token = (await request.formData()).get("token");
   if (typeof token !== "string" || !plausibleToken(token)) return data({ error: common("errors.link_invalid"), linkInvalid: true }, { status: 400 });
   // On success the api's Set-Cookie logs the member in.
-  const result = await apiFor(request, context).post("/api/reactivate.php", UserResponse, { token });
+  const result = await apiFor(request, context).call(endpoints.reactivate, { body: { token } });
   if (result.ok) throw redirect("/members");
   return data({ error: apiErrorMessage(common, result.error), linkInvalid: result.error.error === "link_invalid" }, { status: result.status });
 }

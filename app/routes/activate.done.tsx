@@ -2,20 +2,20 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getUser } from "~/utils/session.server";
 import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /** The activation link of the mail lands here with its token; the token is used once, then the address is clean. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const token = new URL(request.url).searchParams.get("token");
   if (token) {
-    const result = await apiFor(request, context).post("/api/activate.php", OkResponse, { token });
+    const result = await apiFor(request, context).call(endpoints.activate, { body: { token } });
     throw redirect(result.ok ? "/activate/done" : "/activate/error");
   }
   const user = await getUser(request, context);

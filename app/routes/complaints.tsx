@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { ComplaintRequest, ComplaintResponse } from "#contract/complaints";
+import { ComplaintRequest } from "#contract/complaints";
 import { complaintReasons } from "#contract/complaint-reasons";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
@@ -11,6 +11,7 @@ import { getUser } from "~/utils/session.server";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * /complaints (the footer's Complaints): anyone reports content; the api stores it, mails it to
@@ -63,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return data({ message: t("errors.check"), errors, values }, { status: 400 });
   }
-  const sent = await apiFor(request, context).post("/api/complaints.php", ComplaintResponse, parsed.data);
+  const sent = await apiFor(request, context).call(endpoints.sendComplaint, { body: parsed.data });
   if (!sent.ok) return data({ message: apiErrorMessage(fixedT(locale), sent.error), errors: {} as Partial<Record<Field, string>>, values }, { status: sent.status });
   return redirect(`/complaints?ref=${encodeURIComponent(sent.data.reference)}`);
 }

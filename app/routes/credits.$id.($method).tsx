@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CreatePaymentResponse, DiscountCodeInput, DiscountRefusal, PaymentMethodId } from "#contract/payments";
+import {  DiscountCodeInput, DiscountRefusal, PaymentMethodId } from "#contract/payments";
 import { paymentMethodNames, transactionCostsFor } from "#contract/payment-methods";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
@@ -18,6 +18,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { useLocale } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * docs/product.md §2 /credits/{id}/{paymentmethod?}: without a method, the methods of the package's country (each a
@@ -64,7 +65,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const code = typeof typed === "string" && typed.trim() ? DiscountCodeInput.safeParse(typed) : null;
   const t = fixedT(locale, "payments");
   if (code && !code.success) return data({ message: refusalText(t, { reason: "not_found", code: "" }, locale) }, { status: 400 });
-  const result = await apiFor(request, context).post("/api/payment.php", CreatePaymentResponse, { package_id: id, method, ...(code?.data ? { discount_code: code.data } : {}) });
+  const result = await apiFor(request, context).call(endpoints.startPayment, { body: { package_id: id, method, ...(code?.data ? { discount_code: code.data } : {}) } });
   if (!result.ok) {
     if (result.status === 404) throw data(null, { status: 404 });
     const refusal = DiscountRefusal.safeParse(result.error.params);

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { CreatePaymentResponse } from "#contract/payments";
 import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
@@ -17,6 +16,7 @@ import { MethodLogo } from "~/features/payments/packages";
 import { useLocale } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /** docs/product.md §2 /credits/repeat-order: the last package again with the stored method (a stored card is charged at once). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const locale = urlLocale(request);
   await requireUser(request, context);
-  const result = await apiFor(request, context).post("/api/repeat-order.php", CreatePaymentResponse, {});
+  const result = await apiFor(request, context).call(endpoints.repeatOrder, { body: {} });
   if (!result.ok) {
     if (result.status === 404) throw redirect("/credits");
     return data({ message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { DebitConfirmRequest, DebitRequestResponse, DirectDebitRequest } from "#contract/direct-debit";
-import { CreatePaymentResponse, DiscountRefusal } from "#contract/payments";
+import { DebitConfirmRequest,  DirectDebitRequest } from "#contract/direct-debit";
+import {  DiscountRefusal } from "#contract/payments";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -16,6 +16,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { useLocale, useRootData } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * docs/product.md §2 /directdebit: a direct debit in two steps that work without JavaScript. First the
@@ -36,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (requestId !== null) {
     const id = routeId(requestId);
     await requireUser(request, context);
-    const result = await apiFor(request, context).get("/api/directdebit.php", DebitRequestResponse, { request: id });
+    const result = await apiFor(request, context).call(endpoints.directDebit, { query: { request: id } });
     if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
     if (result.data.payment_id) throw redirect(`/payment/${result.data.payment_id}`);
     return { step: "code" as const, debit: result.data, resent: url.searchParams.has("resent"), title: t("directDebit.title"), description: metaDescription(locale, "directDebit") };
@@ -59,13 +60,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "resend" || intent === "confirm") {
     const requestId = routeId(String(form.get("request_id") ?? ""));
     if (intent === "resend") {
-      const sent = await api.post("/api/directdebit-code.php", DebitRequestResponse, { request_id: requestId });
+      const sent = await api.call(endpoints.sendDirectDebitCode, { body: { request_id: requestId } });
       if (!sent.ok) return fail(sent.status, apiErrorMessage(errorsT, sent.error));
       return redirect(`/directdebit?request=${requestId}&resent=1`);
     }
     const body = DebitConfirmRequest.safeParse({ request_id: requestId, otp: form.get("otp") ?? "" });
     if (!body.success) return fail(400, t("directDebit.errors.otp.format"));
-    const confirmed = await api.post("/api/directdebit-confirm.php", CreatePaymentResponse.pick({ payment_id: true }), body.data);
+    const confirmed = await api.call(endpoints.confirmDirectDebit, { body: body.data });
     if (confirmed.ok) return redirect(`/payment/${confirmed.data.payment_id}`);
     const error = confirmed.error;
     if (error.error === "code_invalid") {
@@ -91,7 +92,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return fail(400, t("directDebit.errors.check"), { fieldErrors, values });
   }
-  const sent = await api.post("/api/directdebit.php", DebitRequestResponse, parsed.data);
+  const sent = await api.call(endpoints.startDirectDebit, { body: parsed.data });
   if (sent.ok) return redirect(`/directdebit?request=${sent.data.request_id}`);
   const error = sent.error;
   const refusal = DiscountRefusal.safeParse(error.params);

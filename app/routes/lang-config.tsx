@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { visibleLocales } from "#contract/locales";
-import { Locale, UserResponse } from "#contract/user";
+import { Locale } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { localeCookie, urlLocale } from "~/utils/locale.server";
@@ -11,6 +11,7 @@ import { localizePath, safeRedirectPath, splitLocale } from "~/utils/paths";
 import { getSettings } from "~/utils/session.server";
 import { languageNames } from "~/components/layout/language-menu";
 import { pageMeta } from "~/utils/page-title";
+import { endpoints } from "#contract/endpoints/index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -26,7 +27,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ error: fixedT(urlLocale(request))("language.invalid") }, { status: 400 });
   }
   const api = apiFor(request, context);
-  if (api.hasSession) await api.put("/api/user.php", UserResponse, { language: language.data });
+  if (api.hasSession) await api.call(endpoints.updateUser, { body: { language: language.data } });
   const target = new URL(safeRedirectPath(form.get("redirectTo"), "/"), "http://rendezvous.invalid");
   // Re-prefixing can turn /nl//evil.example into //evil.example: the composed path is checked again.
   const location = safeRedirectPath(localizePath(language.data, splitLocale(target.pathname).path) + target.search, localizePath(language.data, "/"));

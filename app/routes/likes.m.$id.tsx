@@ -1,12 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { z } from "zod";
 import { LikeQuery } from "#contract/likes";
 import { apiFor } from "~/utils/api.server";
 import { requireUser } from "~/utils/session.server";
+import { endpoints } from "#contract/endpoints/index";
 
-/** Only what this route needs of member.php's answer (the profile exists); the rest is the member page's. */
-const OpenedMember = z.object({ profile: z.object({ id: z.number().int() }) });
 
 /**
  * /likes/m/{id}: a member opened from the likes lists. Opening the member's profile (member.php) clears the
@@ -19,7 +17,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireUser(request, context);
   const query = LikeQuery.safeParse({ id: params.id });
   if (!query.success) throw data(null, { status: 404 });
-  const opened = await apiFor(request, context).get("/api/member.php", OpenedMember, { id: query.data.id });
+  const opened = await apiFor(request, context).call(endpoints.member, { query: { id: query.data.id } });
   if (!opened.ok && opened.status === 404) throw data(null, { status: 404 });
   // Any other refusal (the member blocked the viewer) is told by the member page itself.
   throw redirect(`/members/${query.data.id}?from=likes`);

@@ -4,7 +4,6 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { UserResponse } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -17,6 +16,7 @@ import { pageMeta } from "~/utils/page-title";
 import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { formConstraint } from "~/utils/form-constraint";
+import { endpoints } from "#contract/endpoints/index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
   }
   const { email, password, redirectTo } = submission.value;
-  const result = await apiFor(request, context).post("/api/user.php", UserResponse, { email, password });
+  const result = await apiFor(request, context).call(endpoints.login, { body: { email, password } });
   if (!result.ok) {
     // docs/staff.md: a suspended or banned member is shown /pages/ban with the reason and the end date.
     if (result.error.error === "account_suspended") {

@@ -2,18 +2,18 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LogoutResponse } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getUser } from "~/utils/session.server";
 import { pageMeta } from "~/utils/page-title";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /** Logging out changes state, so only a POST does it (a link or an image on another site cannot). */
 export async function action({ request, context }: ActionFunctionArgs) {
   // The api deletes the session and answers the Set-Cookie that clears it; it is passed on as is.
-  await apiFor(request, context).get("/api/logout.php", LogoutResponse);
+  await apiFor(request, context).call(endpoints.logout);
   return redirect("/");
 }
 

@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { OkResponse } from "#contract/account";
 import type { ErrorCode } from "#contract/errors";
 import { apiFor } from "~/utils/api.server";
 import { plausibleToken } from "~/features/account/account-forms";
@@ -13,6 +12,7 @@ import { AccessCard, Notice } from "~/features/account/account-ui";
 import { FormAlert } from "~/components/ui/form-fields";
 import { useRootData } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * The confirmation link mailed to the new address. Opening it confirms (a one-time link); the
@@ -27,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (url.searchParams.get("changed") === "1") return { title, description, error: null };
   const token = url.searchParams.get("token");
   if (!plausibleToken(token)) return { title, description, error: "link_invalid" satisfies ErrorCode };
-  const result = await apiFor(request, context).post("/api/mail-change-do.php", OkResponse, { token });
+  const result = await apiFor(request, context).call(endpoints.changeMail, { body: { token } });
   if (result.ok) throw redirect(`/mail-change/do?changed=1`);
   // link_invalid or email_taken (another account took the address meanwhile).
   const error: ErrorCode = result.error.error;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MemberQuery, MemberResponse, visitorMaySearch, type MemberProfile } from "#contract/members";
+import { MemberQuery,  visitorMaySearch, type MemberProfile } from "#contract/members";
 import { profileChoiceFields } from "#contract/profile-choices";
 import { apiFor, requestHasTrafficSource } from "~/utils/api.server";
 import { metaDescription } from "~/utils/i18n.server";
@@ -16,19 +16,20 @@ import { FictionalLabel, MemberActions, MemberErrorBoundary } from "~/features/m
 import type { BlockedByMemberData } from "~/types";
 import { pageMeta } from "~/utils/page-title";
 import { regionNames } from "~/utils/intl";
+import { endpoints } from "#contract/endpoints/index";
 
 /** A member's page: photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const query = MemberQuery.safeParse({ id: params.id });
   // A member's visit starts now and brings the member along (one api call for the page); see callWithMember.
-  const early = query.success ? callWithMember(request, context, "/api/member.php", MemberResponse, { id: query.data.id }) : null;
+  const early = query.success ? callWithMember(request, context, endpoints.member, { id: query.data.id }) : null;
   early?.catch(() => undefined);
   const settings = await getSettings(request, context);
   if (!visitorMaySearch(settings, requestHasTrafficSource(request))) await requireUser(request, context);
   else await getUser(request, context);
   if (!query.success) throw data(null, { status: 404 });
-  const result = (await early) ?? (await apiFor(request, context).get("/api/member.php", MemberResponse, { id: query.data.id }));
+  const result = (await early) ?? (await apiFor(request, context).call(endpoints.member, { query: { id: query.data.id } }));
   // Refused to a session the api no longer knows: to the login page, as any members-only page.
   if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context);
   if (!result.ok) {

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MembersQuery, MembersResponse, visitorMaySearch } from "#contract/members";
+import { MembersQuery,  visitorMaySearch } from "#contract/members";
 import { apiFor, requestHasTrafficSource } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
@@ -17,6 +17,7 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { regionLabelKey } from "#contract/region-kinds";
 import { offeredFilters, type SearchFilter } from "~/features/discovery/search-filters";
 import { countryOptions } from "~/utils/intl";
+import { endpoints } from "#contract/endpoints/index";
 
 /** Cards in the grid's first row at its widest (xl:grid-cols-5): on the first screen, so their photos are not lazy. */
 const firstRow = 5;
@@ -44,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // they changed meanwhile, the search waits for them and the member is asked for on its own.
   const known = cachedSiteSettings(url);
   const first = known ? searchOf(url, known.search_fields) : null;
-  const early = first?.params ? callWithMember(request, context, "/api/members.php", MembersResponse, first.params) : null;
+  const early = first?.params ? callWithMember(request, context, endpoints.members, first.params) : null;
   early?.catch(() => undefined);
   const settings = await getSettings(request, context);
   const search = first && known?.search_fields.join() === settings.search_fields.join() ? first : searchOf(url, settings.search_fields);
@@ -66,7 +67,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const regions = await getRegions(request, context, filters.country);
     if (regions) base.regions = regions.map((r) => ({ value: r.code, label: r.name }));
   }
-  const result = params ? ((search === first ? await early : null) ?? (await apiFor(request, context).get("/api/members.php", MembersResponse, params))) : null;
+  const result = params ? ((search === first ? await early : null) ?? (await apiFor(request, context).call(endpoints.members, { query: params }))) : null;
   if (result && !result.ok && result.error.error === "authentication_required") {
     // Refused to a session the api no longer knows: to the login page, as any members-only page.
     await requireUser(request, context);

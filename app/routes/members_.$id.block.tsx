@@ -2,8 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BlockQuery, BlockResponse } from "#contract/blocks";
-import { MemberResponse } from "#contract/members";
+import { BlockQuery } from "#contract/blocks";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
@@ -13,6 +12,7 @@ import { MemberErrorBoundary } from "~/features/members/member-actions";
 import type { BlockedByMemberData } from "~/types";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /*
  * /members/{id}/block: block and unblock. POST intent=block|unblock, then back to
@@ -32,7 +32,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const intent = form.get("intent");
   if (intent !== "block" && intent !== "unblock") throw data(null, { status: 400 });
   const api = apiFor(request, context);
-  const result = intent === "block" ? await api.post("/api/block.php", BlockResponse, { id }) : await api.delete("/api/block.php", BlockResponse, { id });
+  const result = intent === "block" ? await api.call(endpoints.block, { body: { id } }) : await api.call(endpoints.unblock, { query: { id } });
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
   return redirect(safeRedirectPath(form.get("redirectTo"), `/members/${id}`));
 }
@@ -41,7 +41,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   await requireUser(request, context);
   const id = memberId(params);
-  const result = await apiFor(request, context).get("/api/member.php", MemberResponse, { id });
+  const result = await apiFor(request, context).call(endpoints.member, { query: { id } });
   if (!result.ok) {
     if (result.error.error === "blocked_by_member") {
       const blocked: BlockedByMemberData = { blocked_by_member: { name: String(result.error.params?.name ?? "") } };

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { LikeQuery, LikeResponse, UnlikeResponse } from "#contract/likes";
+import { LikeQuery } from "#contract/likes";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getUser } from "~/utils/session.server";
 import type { LikeActionData } from "~/types";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Like and unlike a member: POST intent=like|unlike. Without JavaScript the action redirects
@@ -36,7 +37,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const withJs = form.get("js") === "1";
   const api = apiFor(request, context);
 
-  const result = intent === "like" ? await api.post("/api/like.php", LikeResponse, { id }) : await api.delete("/api/like.php", UnlikeResponse, { id });
+  const result = intent === "like" ? await api.call(endpoints.like, { body: { id } }) : await api.call(endpoints.unlike, { query: { id } });
   if (!result.ok) {
     if (!withJs) throw redirect(memberPage);
     return data<LikeActionData>({ ok: false, message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });

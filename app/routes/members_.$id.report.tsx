@@ -3,9 +3,8 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { BlockQuery } from "#contract/blocks";
-import { MemberResponse } from "#contract/members";
 import { reportReasons } from "#contract/moderation-reasons";
-import { ReportRequest, ReportResponse } from "#contract/staff-moderation";
+import { ReportRequest } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT } from "~/utils/i18n.server";
@@ -15,6 +14,7 @@ import { MemberErrorBoundary } from "~/features/members/member-actions";
 import type { BlockedByMemberData } from "~/types";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /*
  * /members/{id}/report: a member reports a profile, or with ?message={id} one of its messages to
@@ -50,7 +50,7 @@ async function target(request: Request, context: Parameters<typeof apiFor>[1], p
   await requireUser(request, context);
   const id = BlockQuery.safeParse({ id: params.id });
   if (!id.success) throw data(null, { status: 404 });
-  const result = await apiFor(request, context).get("/api/member.php", MemberResponse, { id: id.data.id });
+  const result = await apiFor(request, context).call(endpoints.member, { query: { id: id.data.id } });
   if (!result.ok) {
     if (result.error.error === "blocked_by_member") {
       const blocked: BlockedByMemberData = { blocked_by_member: { name: String(result.error.params?.name ?? "") } };
@@ -90,7 +90,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     }
     return data({ sent: false as const, errors, values, message: null }, { status: 400 });
   }
-  const result = await apiFor(request, context).post("/api/report.php", ReportResponse, parsed.data);
+  const result = await apiFor(request, context).call(endpoints.reportMember, { body: parsed.data });
   if (!result.ok) {
     if (result.error.error === "not_found") throw data(null, { status: 404 });
     const message = result.error.error === "too_many_requests" ? t("report.errors.tooMany") : apiErrorMessage(fixedT(locale), result.error);

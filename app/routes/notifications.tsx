@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { notificationChannels, notificationKinds, switchFieldName as fieldName } from "#contract/notification-kinds";
-import { NotificationSettingsResponse } from "#contract/notifications";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -15,6 +14,7 @@ import { settingsFromForm } from "~/features/account/notifications.server";
 import { Button } from "~/components/ui/button";
 import { afterHydration } from "~/utils/when-shown";
 import { useHydrated } from "~/utils/hydrated";
+import { endpoints } from "#contract/endpoints/index";
 
 // Push happens in the browser: the switch's code loads after hydration (without JavaScript the page says push needs it).
 const PushSwitch = afterHydration(() => import("~/features/push/push-switch").then((m) => m.PushSwitch));
@@ -66,9 +66,9 @@ function textsOf(locale: Parameters<typeof fixedT>[0]) {
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
-  const early = callWithMember(request, context, "/api/notifications.php", NotificationSettingsResponse, {});
+  const early = callWithMember(request, context, endpoints.notificationSettings, {});
   const [, settings] = await Promise.all([requireUser(request, context), getSettings(request, context)]);
-  const result = (await early) ?? (await apiFor(request, context).get("/api/notifications.php", NotificationSettingsResponse));
+  const result = (await early) ?? (await apiFor(request, context).call(endpoints.notificationSettings));
   if (!result.ok) throw data(null, { status: result.status });
   const done = new URL(request.url).searchParams.get("done");
   const texts = textsOf(locale);
@@ -93,14 +93,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = form.get("intent");
 
   if (intent === "resume") {
-    const result = await api.post("/api/notifications-resume.php", NotificationSettingsResponse, {});
+    const result = await api.call(endpoints.resumeNotifications);
     if (!result.ok) return data({ message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
     return redirect(`${page}?done=resumed`);
   }
   if (intent === "save") {
     const settings = settingsFromForm(form);
     if (!settings) return data({ message: fixedT(locale, "notifications")("error") }, { status: 400 });
-    const result = await api.put("/api/notifications.php", NotificationSettingsResponse, { settings });
+    const result = await api.call(endpoints.updateNotificationSettings, { body: { settings } });
     if (!result.ok) return data({ message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
     return redirect(`${page}?done=saved`);
   }

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PaymentResponse, SandboxDebitRequest } from "#contract/payments";
+import {  SandboxDebitRequest } from "#contract/payments";
 import { finalFailures, paymentMethodNames, sandboxDebitOutcomes } from "#contract/payment-methods";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -15,6 +15,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { useLocale, useRootData } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /** How often a pending payment's page looks again (seconds). */
 const refreshSeconds = 2;
@@ -27,9 +28,9 @@ const refreshSeconds = 2;
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const id = routeId(params.id);
-  const early = callWithMember(request, context, "/api/payment.php", PaymentResponse, { id });
+  const early = callWithMember(request, context, endpoints.payment, { id });
   await requireUser(request, context);
-  const result = (await early) ?? (await apiFor(request, context).get("/api/payment.php", PaymentResponse, { id }));
+  const result = (await early) ?? (await apiFor(request, context).call(endpoints.payment, { query: { id } }));
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
   return { payment: result.data.payment, retryMethods: result.data.retry_methods, title: fixedT(locale, "payments")("title.result"), description: metaDescription(locale, "payment") };
 }
@@ -41,7 +42,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const body = SandboxDebitRequest.safeParse({ payment_id: id, outcome: form.get("outcome") });
   if (!body.success) throw data(null, { status: 400 });
-  const result = await apiFor(request, context).post("/api/sandbox-debit.php", PaymentResponse.pick({}).passthrough(), body.data);
+  const result = await apiFor(request, context).call(endpoints.sandboxDebit, { body: body.data });
   if (!result.ok) throw data(null, { status: result.status });
   return redirect(`/payment/${id}`);
 }

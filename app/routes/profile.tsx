@@ -7,7 +7,6 @@ import type { TFunction } from "i18next";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
-import { UserResponse } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -29,6 +28,7 @@ import { useValidatedForm } from "~/components/ui/validated-form";
 import { inputProps } from "~/components/ui/form-view";
 import { getRegions } from "~/features/account/regions.server";
 import { countryOptions } from "~/utils/intl";
+import { endpoints } from "#contract/endpoints/index";
 
 /** What the page confirms after a redirect (?done=). */
 const doneStates = ["saved", "invisible-on", "invisible-off"] as const;
@@ -87,7 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get("intent") === "invisible") {
     const wanted = formData.get("invisible");
     if (wanted !== "1" && wanted !== "0") throw data(null, { status: 400 });
-    const result = await api.put("/api/profile.php", UserResponse, { invisible: wanted === "1" });
+    const result = await api.call(endpoints.updateProfile, { body: { invisible: wanted === "1" } });
     if (result.ok) throw done(wanted === "1" ? "invisible-on" : "invisible-off");
     return data<ActionData>({ intent: "invisible", error: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });
   }
@@ -108,7 +108,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const schema = profileFormSchema(t, { minAge: settings.min_age, email: user.email, countries });
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return data<ActionData>({ intent: "profile", result: submission.reply(), regions }, { status: 400 });
-  const result = await api.put("/api/profile.php", UserResponse, profileUpdateOf(submission.value, visibleOptionalFields(settings)));
+  const result = await api.call(endpoints.updateProfile, { body: profileUpdateOf(submission.value, visibleOptionalFields(settings)) });
   if (result.ok) throw done("saved");
   const { error } = result;
   const reply =

@@ -4,7 +4,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { emailChangeSchema, passwordChangeSchema } from "~/features/account/account-forms";
@@ -18,6 +17,7 @@ import { Panel } from "~/components/ui/panel";
 import { pageMeta } from "~/utils/page-title";
 import { useFormMountKey } from "~/utils/form-key";
 import { formConstraint } from "~/utils/form-constraint";
+import { endpoints } from "#contract/endpoints/index";
 
 type Intent = "password" | "email";
 type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: passwordChangeSchema(t) });
     if (submission.status !== "success") return data<ActionData>({ intent: "password", result: submission.reply({ hideFields }) }, { status: 400 });
     const { old_password, password } = submission.value;
-    const result = await api.put("/api/password.php", OkResponse, { old_password, password });
+    const result = await api.call(endpoints.changePassword, { body: { old_password, password } });
     if (result.ok) throw done("password");
     const reply =
       result.error.error === "old_password_wrong"
@@ -64,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const submission = parseWithZod(formData, { schema: emailChangeSchema(t) });
     if (submission.status !== "success") return data<ActionData>({ intent: "email", result: submission.reply({ hideFields }) }, { status: 400 });
     const { email, password } = submission.value;
-    const result = await api.post("/api/mail-change.php", OkResponse, { email, password });
+    const result = await api.call(endpoints.requestMailChange, { body: { email, password } });
     if (result.ok) throw done("email");
     const code = result.error.error;
     const reply =

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { BlocksQuery, BlocksResponse } from "#contract/blocks";
+import { BlocksQuery } from "#contract/blocks";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
@@ -10,6 +10,7 @@ import { getSettings, requireUser } from "~/utils/session.server";
 import { UnblockButton } from "~/features/members/member-actions";
 import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /** The members the member blocked, each with Unblock; newest block first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -18,7 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   const query = BlocksQuery.safeParse({ page: new URL(request.url).searchParams.get("page") ?? undefined });
   if (!query.success) throw data(null, { status: 404 });
-  const result = await apiFor(request, context).get("/api/blocks.php", BlocksResponse, { page: query.data.page });
+  const result = await apiFor(request, context).call(endpoints.blocks, { query: { page: query.data.page } });
   if (!result.ok) throw data(null, { status: result.status });
   const pageCount = Math.max(1, Math.ceil(result.data.numResults / result.data.pageSize));
   // The last member of a later page was unblocked: show the page that is now the last.

@@ -4,7 +4,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { deleteAccountSchema } from "~/features/account/account-forms";
@@ -16,6 +15,7 @@ import { FormAlert, InputField, SubmitButton, TextareaField } from "~/components
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { pageMeta } from "~/utils/page-title";
 import { formConstraint } from "~/utils/form-constraint";
+import { endpoints } from "#contract/endpoints/index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply({ hideFields }), { status: 400 });
   const { password, reason } = submission.value;
   // The api ends the session (its Set-Cookie is passed on) and mails the reactivation link.
-  const result = await apiFor(request, context).post("/api/delete-account.php", OkResponse, { password, reason: reason || undefined });
+  const result = await apiFor(request, context).call(endpoints.deleteAccount, { body: { password, reason: reason || undefined } });
   if (result.ok) throw redirect("/account-deleted");
   const reply =
     result.error.error === "password_wrong"

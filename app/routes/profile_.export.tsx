@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { DataExportStatus } from "#contract/data-export";
 import { apiFor } from "~/utils/api.server";
 import { requireUser } from "~/utils/session.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /** The member asks for their data; back to /profile, which says what happened (works without JavaScript). */
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request, context);
-  const result = await apiFor(request, context).post("/api/dataexport.php", DataExportStatus, {});
+  const result = await apiFor(request, context).call(endpoints.requestDataExport);
   const outcome = result.ok ? "requested" : result.status === 429 ? "limit" : "gone";
   return redirect(`/profile?export=${outcome}`);
 }
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
   const profile = "/profile";
   if (!token || !/^[\w-]{20,64}$/.test(token)) throw redirect(profile);
-  const result = await apiFor(request, context).file("/api/dataexport-file.php", { token });
+  const result = await apiFor(request, context).file(endpoints.dataExportFile, { token });
   if (!result.ok) throw redirect(`${profile}?export=gone`);
   const upstream = result.data;
   return new Response(upstream.body, {

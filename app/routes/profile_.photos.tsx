@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { PhotosResponse, type OwnPhoto } from "#contract/photos";
+import {  type OwnPhoto } from "#contract/photos";
 import { photoLimits } from "#contract/photo-limits";
 import { apiFor, serviceUnavailable } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
@@ -15,6 +15,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { PhotoUploadForm } from "~/features/account/photo-upload-form";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 const doneKinds = ["uploaded", "main", "deleted"] as const;
 type Done = (typeof doneKinds)[number];
@@ -26,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const user = await requireUser(request, context);
   const settings = await getSettings(request, context);
-  const result = await apiFor(request, context).get("/api/photos.php", PhotosResponse);
+  const result = await apiFor(request, context).call(endpoints.photos);
   if (!result.ok) throw serviceUnavailable();
   const search = new URL(request.url).searchParams;
   const done = doneKinds.find((kind) => kind === search.get("done")) ?? null;
@@ -59,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success) throw data(null, { status: 400 });
   const { intent, id } = parsed.data;
   const api = apiFor(request, context);
-  const result = intent === "main" ? await api.put("/api/photo.php", PhotosResponse, { id, main: true }) : await api.delete("/api/photo.php", PhotosResponse, { id });
+  const result = intent === "main" ? await api.call(endpoints.updatePhoto, { body: { id, main: true } }) : await api.call(endpoints.deletePhoto, { query: { id } });
   if (result.ok) throw done(intent === "main" ? "main" : "deleted");
   // A photo deleted meanwhile (another tab): the page simply shows what there is now.
   if (result.error.error === "not_found") throw redirect(page);

@@ -3,7 +3,6 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { passwordResetRequestSchema } from "~/features/account/account-forms";
@@ -15,6 +14,7 @@ import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { pageMeta } from "~/utils/page-title";
 import { formConstraint } from "~/utils/form-constraint";
+import { endpoints } from "#contract/endpoints/index";
 
 /** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -34,7 +34,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const locale = urlLocale(request);
   const submission = parseWithZod(await request.formData(), { schema: passwordResetRequestSchema(fixedT(locale, "account")) });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const result = await apiFor(request, context).post("/api/password-reset.php", OkResponse, submission.value);
+  const result = await apiFor(request, context).call(endpoints.requestPasswordReset, { body: submission.value });
   if (!result.ok) {
     // email_not_found, too_many_reset_mails: the texts of docs/product.md §8 (errors.* in common).
     return data(submission.reply({ formErrors: [apiErrorMessage(fixedT(locale), result.error)] }), { status: result.status });

@@ -4,7 +4,6 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { passwordResetSchema, plausibleToken } from "~/features/account/account-forms";
@@ -16,6 +15,7 @@ import { FormAlert, SubmitButton } from "~/components/ui/form-fields";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { pageMeta } from "~/utils/page-title";
 import { formConstraint } from "~/utils/form-constraint";
+import { endpoints } from "#contract/endpoints/index";
 
 /** docs/product.md §2: the site-entry warning is not shown on the password reset pages. */
 export const handle = { hideEntryWarning: true };
@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply({ hideFields }), linkInvalid: false }, { status: 400 });
   const token = submission.value.token || new URL(request.url).searchParams.get("token");
   if (!plausibleToken(token)) return data<ActionData>({ result: submission.reply({ hideFields }), linkInvalid: true }, { status: 400 });
-  const result = await apiFor(request, context).post("/api/password-reset-do.php", OkResponse, { token, password: submission.value.password });
+  const result = await apiFor(request, context).call(endpoints.resetPassword, { body: { token, password: submission.value.password } });
   if (!result.ok) {
     const reply = submission.reply({ formErrors: [apiErrorMessage(fixedT(locale), result.error)], hideFields });
     return data<ActionData>({ result: reply, linkInvalid: result.error.error === "link_invalid" }, { status: result.status });

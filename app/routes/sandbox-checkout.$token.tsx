@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
 import { LinkToken } from "#contract/input";
-import { SandboxCheckoutDone, SandboxCheckoutResponse, SandboxOutcome } from "#contract/payments";
+import {   SandboxOutcome } from "#contract/payments";
 import { paymentMethodNames, sandboxCards, sandboxOutcomes } from "#contract/payment-methods";
 import { apiFor } from "~/utils/api.server";
 import { metaDescription } from "~/utils/i18n.server";
@@ -12,6 +12,7 @@ import { formatMoney } from "~/features/payments/money";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { MethodLogo } from "~/features/payments/packages";
 import { useLocale } from "~/utils/root-data";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * The sandbox provider's hosted checkout (a TEST page of a demo, docs/payments.md): the payer picks the outcome a
@@ -26,7 +27,7 @@ function tokenOf(value: string | undefined): string {
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const token = tokenOf(params.token);
-  const result = await apiFor(request, context).get("/api/sandbox-checkout.php", SandboxCheckoutResponse, { token }, { sessionOptional: true });
+  const result = await apiFor(request, context).call(endpoints.sandboxCheckout, { query: { token }, ...{ sessionOptional: true } });
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
   return { checkout: result.data, description: metaDescription(urlLocale(request), "sandboxCheckout") };
 }
@@ -36,9 +37,9 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const outcome = SandboxOutcome.safeParse(form.get("outcome"));
   if (!outcome.success) throw data(null, { status: 400 });
-  const card = form.get("card");
-  const body = { token, outcome: outcome.data, ...(sandboxCards.some((c) => c === card) ? { card } : {}) };
-  const result = await apiFor(request, context).post("/api/sandbox-checkout.php", SandboxCheckoutDone, body);
+  const card = sandboxCards.find((c) => c === form.get("card"));
+  const body = { token, outcome: outcome.data, ...(card ? { card } : {}) };
+  const result = await apiFor(request, context).call(endpoints.completeSandboxCheckout, { body: body });
   if (!result.ok) throw data(null, { status: result.status === 400 ? 400 : 404 });
   throw redirect(`/payment/${result.data.payment_id}`);
 }

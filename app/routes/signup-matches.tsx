@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { MembersResponse } from "#contract/members";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
@@ -10,11 +9,12 @@ import { getSettings, requireUser } from "~/utils/session.server";
 import { cardView, MemberCard, useMemberCardGrid } from "~/features/members/member-card";
 import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   await requireUser(request, context);
-  const [settings, result] = await Promise.all([getSettings(request, context), apiFor(request, context).get("/api/signup-matches.php", MembersResponse)]);
+  const [settings, result] = await Promise.all([getSettings(request, context), apiFor(request, context).call(endpoints.signupMatches)]);
   if (!result.ok) throw data(null, { status: result.status });
   return { title: fixedT(locale)("matches.title"), description: metaDescription(locale, "signupMatches"), members: result.data.results.map((member) => cardView(member, settings.cdn_prefix)) };
 }

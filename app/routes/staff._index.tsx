@@ -1,17 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { DashboardResponse } from "#contract/staff";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { formatMoney } from "~/features/payments/money";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /** Today's figures of the sites the staff member serves (an admin: every site). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts().dashboard;
-  const result = await apiFor(request, context).get("/api/staff/dashboard.php", DashboardResponse, undefined, { sessionOptional: true });
+  const result = await apiFor(request, context).call(endpoints.staffDashboard, { ...{ sessionOptional: true } });
   if (!result.ok) throw new Response(null, { status: result.status });
   const left = Number(new URL(request.url).searchParams.get("recovery_left"));
   const recoveryNotice = Number.isInteger(left) && left >= 0 && new URL(request.url).searchParams.has("recovery_left") ? staffTexts().login.recoveryUsed.replace("{{count}}", String(left)) : null;

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { StaffAccountOutcome, StaffAccountsResponse } from "#contract/staff-accounts";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -13,6 +12,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 const roles = ["admin", "moderator", "support", "operator"] as const;
 
@@ -20,7 +20,7 @@ const roles = ["admin", "moderator", "support", "operator"] as const;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts();
-  const result = await apiFor(request, context).get("/api/staff/accounts.php", StaffAccountsResponse);
+  const result = await apiFor(request, context).call(endpoints.staffAccounts);
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.accounts.metaTitle, description: texts.accounts.lead, texts: { ...texts.accounts, roles: texts.roles }, list: result.data, me: staff.id };
 }
@@ -39,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   } else if (intent === "link" || intent === "disable" || intent === "enable") {
     body = { action: intent, id: Number(formText(form, "id")) };
   } else throw data(null, { status: 400 });
-  const result = await staffWrite(request, context, "/api/staff/accounts.php", StaffAccountOutcome, body);
+  const result = await staffWrite(request, context, endpoints.changeStaffAccount, body);
   if (!result.ok) return data({ error: result.message, link: null }, { status: result.status });
   const email = intent === "add" ? formText(form, "email").toLowerCase() : formText(form, "email");
   return { error: null, link: result.data.link ? { url: result.data.link, email, until: result.data.expires_at } : null };

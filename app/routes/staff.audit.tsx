@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { AuditResponse } from "#contract/staff";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -8,6 +7,7 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 const filterNames = ["action", "staff_id", "target_type", "target_id"] as const;
 
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const value = url.searchParams.get(name)?.trim();
     if (value) query[name] = value;
   }
-  const result = await apiFor(request, context).get("/api/staff/audit.php", AuditResponse, query, { sessionOptional: true });
+  const result = await apiFor(request, context).call(endpoints.staffAudit, { query: query, ...{ sessionOptional: true } });
   if (!result.ok && result.error.error !== "validation_failed") throw new Response(null, { status: result.status });
   const invalid = result.ok ? null : texts.invalid.replace("{{fields}}", Object.keys(result.error.fields ?? {}).join(", "));
   return { title: texts.metaTitle, description: texts.lead, texts, filters: query, invalid, log: result.ok ? result.data : { entries: [], next_before: null } };

@@ -1,8 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { DiscountCodesResponse } from "#contract/staff-catalogue";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -14,17 +12,17 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** Discount codes (admins): the list with their uses, a new code, expire one. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().discountCodes;
-  const result = await apiFor(request, context).get("/api/staff/discount-codes.php", DiscountCodesResponse);
+  const result = await apiFor(request, context).call(endpoints.discountCodes);
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
 }
 
-const Ok = z.object({ ok: z.literal(true) });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
@@ -49,7 +47,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           }
         : null;
   if (!body) throw data(null, { status: 400 });
-  const result = await staffWrite(request, context, "/api/staff/discount-codes.php", Ok, body);
+  const result = await staffWrite(request, context, endpoints.changeDiscountCode, body);
   if (!result.ok) return data({ error: result.message }, { status: result.status });
   return { error: null };
 }

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiFor } from "~/utils/api.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * /staff/events (docs/staff.md): the staff frame's live queue sizes, the api's stream (/api/staff/events.php) passed
@@ -7,7 +8,7 @@ import { apiFor } from "~/utils/api.server";
  * frame's EventSource then stops, and the next page load goes to the login.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const result = await apiFor(request, context).stream("/api/staff/events.php");
+  const result = await apiFor(request, context).stream(endpoints.staffEvents);
   if (!result.ok) return new Response(null, { status: result.status, headers: { "Cache-Control": "no-store" } });
   return new Response(result.data.body, {
     status: 200,

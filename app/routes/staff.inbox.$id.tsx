@@ -3,7 +3,6 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
 import { randomBytes } from "node:crypto";
 import { useRef } from "react";
-import { InboxActionResponse, InboxConversation } from "#contract/staff-inbox";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { giftIds, giftImagePath, giftImageSide, isGiftId } from "#contract/gifts";
@@ -17,6 +16,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * One conversation of the inbox. Opening it claims it for 5 minutes (unless another operator holds
@@ -36,9 +36,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const texts = staffTexts().inbox;
   const api = apiFor(request, context);
   // Opening claims (or renews the own claim); a conversation someone else holds opens read-only.
-  const claim = await api.post("/api/staff/inbox-conversation.php", InboxActionResponse, { id, action: "claim" });
+  const claim = await api.call(endpoints.actInInbox, { body: { id, action: "claim" } });
   if (!claim.ok) throw new Response(null, { status: claim.status === 400 ? 404 : claim.status });
-  const result = await api.get("/api/staff/inbox-conversation.php", InboxConversation, { id });
+  const result = await api.call(endpoints.inboxConversation, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
   const done = new URL(request.url).searchParams.get("done");
   return {
@@ -78,7 +78,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const form = await request.formData();
   const intent = intents.find((i) => i === form.get("intent"));
   if (!intent) throw data(null, { status: 400 });
-  const result = await staffWrite(request, context, "/api/staff/inbox-conversation.php", InboxActionResponse, actionBody(id, intent, form));
+  const result = await staffWrite(request, context, endpoints.actInInbox, actionBody(id, intent, form));
   if (intent === "typing") return result.ok ? { intent, error: null } : data({ intent, error: result.message }, { status: result.status });
   if (!result.ok) return data({ intent, error: result.message }, { status: result.status });
   if (intent === "release") throw redirect("/staff/inbox");

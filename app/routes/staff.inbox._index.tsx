@@ -2,18 +2,17 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { inboxQueueNames } from "#contract/staff-inbox-queues";
-import { InboxNextResponse, InboxResponse } from "#contract/staff-inbox";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
-import { staffWrite } from "~/features/staff/staff-write.server";
 import { utcMinute } from "~/features/staff/staff-format";
 import { useInboxLive } from "~/features/staff/inbox-live";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { StaffTable } from "~/features/staff/staff-parts";
+import { endpoints } from "#contract/endpoints/index";
 
 type Queue = (typeof inboxQueueNames)[number];
 
@@ -22,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().inbox;
   const queue: Queue = inboxQueueNames.find((q) => q === new URL(request.url).searchParams.get("queue")) ?? "new";
-  const result = await apiFor(request, context).get("/api/staff/inbox.php", InboxResponse, { queue });
+  const result = await apiFor(request, context).call(endpoints.staffInbox, { query: { queue } });
   if (!result.ok) throw new Response(null, { status: result.status });
   // A queue's size is counted up to a bound (api/domain/staff/inbox.ts): above it the tab says "1000+".
   const counts = Object.fromEntries(inboxQueueNames.map((name) => [name, `${result.data.counts[name]}${result.data.counts_capped.includes(name) ? "+" : ""}`])) as Record<Queue, string>;
@@ -31,8 +30,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const result = await staffWrite(request, context, "/api/staff/inbox-next.php", InboxNextResponse, {});
-  if (!result.ok) return data({ error: result.message }, { status: result.status });
+  const result = await apiFor(request, context).call(endpoints.nextInboxConversation);
+  if (!result.ok) return data({ error: result.error.message }, { status: result.status });
   if (result.data.id === null) return data({ error: staffTexts().inbox.nothing }, { status: 200 });
   throw redirect(`/staff/inbox/${result.data.id}`);
 }

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { InvitationOutcome, InvitationsResponse } from "#contract/staff-catalogue";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -13,12 +12,13 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** Invitations for invite-only signup (admins): create (its signup link shown), list, revoke. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().invitations;
-  const result = await apiFor(request, context).get("/api/staff/invitations.php", InvitationsResponse);
+  const result = await apiFor(request, context).call(endpoints.invitations);
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
 }
@@ -29,7 +29,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formText(form, "intent");
   const body = intent === "revoke" ? { action: "revoke", id: formNumber(form, "id") } : intent === "create" ? { action: "create", site_id: formNumber(form, "site_id"), days: formNumber(form, "days") } : null;
   if (!body) throw data(null, { status: 400 });
-  const result = await staffWrite(request, context, "/api/staff/invitations.php", InvitationOutcome, body);
+  const result = await staffWrite(request, context, endpoints.changeInvitation, body);
   if (!result.ok) return data({ error: result.message, link: null }, { status: result.status });
   return { error: null, link: result.data.link };
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { StaffMemberDetail } from "#contract/staff-moderation";
+import type { StaffMemberDetail } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { formatMoney } from "~/features/payments/money";
@@ -14,6 +14,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * A member's page for staff: profile, photos, status, credits ledger, payments, logins, reports, and
@@ -28,7 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const id = memberId(params);
   const texts = staffTexts();
-  const result = await apiFor(request, context).get("/api/staff/member.php", StaffMemberDetail, { id });
+  const result = await apiFor(request, context).call(endpoints.staffMember, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
   return {
     title: fill(texts.members.detail.metaTitle, { id }),
@@ -56,7 +57,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === "credits") Object.assign(body, { delta: formNumber(form, "delta"), note: formText(form, "note"), form_key: formText(form, "form_key") });
   if (intent === "refund") body.payment_id = formNumber(form, "payment_id");
   if (intent === "erase") body.confirm = formText(form, "confirm");
-  const result = await staffWrite(request, context, "/api/staff/member.php", StaffMemberDetail, body);
+  const result = await staffWrite(request, context, endpoints.actOnMember, body);
   if (!result.ok) return data({ intent, error: result.message }, { status: result.status });
   throw redirect(`/staff/members/${id}?done=1`);
 }

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { StaffMembersResponse } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -9,13 +8,14 @@ import { staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { StaffTable } from "~/features/staff/staff-parts";
+import { endpoints } from "#contract/endpoints/index";
 
 /** Find members of the staff member's sites by e-mail, name, id or payment id. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().members;
   const q = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 254);
-  const result = q ? await apiFor(request, context).get("/api/staff/members.php", StaffMembersResponse, { q }) : null;
+  const result = q ? await apiFor(request, context).call(endpoints.staffMembers, { query: { q } }) : null;
   if (result && !result.ok) throw new Response(null, { status: result.status });
   return { title: texts.metaTitle, description: texts.lead, texts, q, members: result?.data.members ?? null };
 }

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { OperatorsResponse } from "#contract/staff-inbox";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -10,6 +9,7 @@ import { formatWait } from "~/features/staff/operator-figures";
 import { Button, ButtonAnchor } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { StaffTable } from "~/features/staff/staff-parts";
+import { endpoints } from "#contract/endpoints/index";
 
 /** The operators' figures per day (admins), as a table and as CSV (/staff/operators.csv). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -17,7 +17,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const texts = staffTexts().operators;
   const raw = new URL(request.url).searchParams.get("days");
   const days = raw && /^\d{1,3}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 366 ? Number(raw) : 30;
-  const result = await apiFor(request, context).get("/api/staff/operators.php", OperatorsResponse, { days });
+  const result = await apiFor(request, context).call(endpoints.operatorFigures, { query: { days } });
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data };
 }

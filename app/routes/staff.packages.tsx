@@ -1,8 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { PackagesQuery, PackagesResponse, type PackageRow } from "#contract/staff-sites";
+import { PackagesQuery,  type PackageRow } from "#contract/staff-sites";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -14,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** A site's credit packages per country and currency (admins): the list, a new one, change, end and resume a sale. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -21,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const texts = staffTexts().packages;
   const url = new URL(request.url);
   const site = PackagesQuery.shape.site_id.safeParse(url.searchParams.get("site") ?? undefined).data;
-  const result = await apiFor(request, context).get("/api/staff/packages.php", PackagesResponse, site ? { site_id: site } : undefined);
+  const result = await apiFor(request, context).call(endpoints.staffPackages, { query: site ? { site_id: site } : undefined });
   if (!result.ok) throw new Response(null, { status: result.status });
   const editId = Number(url.searchParams.get("edit"));
   return {
@@ -34,7 +34,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const Ok = z.object({ ok: z.literal(true) });
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
@@ -59,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
           ? { action: intent, id: formNumber(form, "id") }
           : null;
   if (!body) throw data(null, { status: 400 });
-  const result = await staffWrite(request, context, "/api/staff/packages.php", Ok, body);
+  const result = await staffWrite(request, context, endpoints.changePackage, body);
   if (!result.ok) {
     const texts = staffTexts().packages;
     const error = "amount" in body && Number.isNaN(body.amount) ? texts.badAmount : result.message;

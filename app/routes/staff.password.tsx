@@ -3,7 +3,6 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
-import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
 import { formConstraint } from "~/utils/form-constraint";
 import { pageMeta } from "~/utils/page-title";
@@ -13,6 +12,7 @@ import { staffPasswordSchema } from "~/features/staff/setup-forms";
 import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
+import { endpoints } from "#contract/endpoints/index";
 
 /** A staff member changes their password; every other session of the account ends, this one goes on. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -30,7 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const hidden = { hideFields: ["current_password", "password", "password_repeat"] };
   if (submission.status !== "success") return data({ reply: submission.reply(hidden), done: false }, { status: 400 });
   const { current_password, password } = submission.value;
-  const result = await apiFor(request, context).post("/api/staff/password.php", OkResponse, { current_password, password });
+  const result = await apiFor(request, context).call(endpoints.changeStaffPassword, { body: { current_password, password } });
   if (result.ok) return { reply: submission.reply({ resetForm: true }), done: true };
   const error = result.error;
   const fieldErrors: Record<string, string[]> = {};

@@ -3,7 +3,6 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useRef, type KeyboardEvent } from "react";
 import { photoRejectionReasons } from "#contract/moderation-reasons";
-import { PhotoQueueResponse, PhotoReviewResponse } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -14,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * The photo queue (moderators and admins). One form: approve or reject one photo by its own buttons,
@@ -23,7 +23,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts();
-  const result = await apiFor(request, context).get("/api/staff/photos.php", PhotoQueueResponse);
+  const result = await apiFor(request, context).call(endpoints.staffPhotoQueue);
   if (!result.ok) throw new Response(null, { status: result.status });
   const url = new URL(request.url);
   const approved = Number(url.searchParams.get("approved") ?? -1);
@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const ids = (one ? [one] : form.getAll("ids").map(String)).filter((id) => /^\d{1,9}$/.test(id)).map(Number);
   if (ids.length === 0) return data({ error: texts.noneSelected }, { status: 400 });
   const body = decision === "approve" ? { decision, ids } : { decision, ids, reason: String(form.get("reason") ?? "") };
-  const result = await staffWrite(request, context, "/api/staff/photos.php", PhotoReviewResponse, body);
+  const result = await staffWrite(request, context, endpoints.reviewPhoto, body);
   if (!result.ok) return data({ error: result.message }, { status: result.status });
   throw redirect(decision === "approve" ? `/staff/photos?approved=${result.data.approved.length}` : `/staff/photos?rejected=${result.data.rejected.length}`);
 }

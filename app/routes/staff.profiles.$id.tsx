@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { SiteRunProfile } from "#contract/staff-profiles";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -15,6 +14,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** One site-run profile (admins): its fields, its photos (upload, delete), disable and enable. */
 function profileId(params: { id?: string }): number {
@@ -26,7 +26,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const id = profileId(params);
   const texts = staffTexts().profiles;
-  const result = await apiFor(request, context).get("/api/staff/profile.php", SiteRunProfile, { id });
+  const result = await apiFor(request, context).call(endpoints.siteRunProfile, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
   return { title: fill(texts.detail.metaTitle, { name: result.data.name }), description: texts.lead, texts, profile: result.data, done: new URL(request.url).searchParams.get("done") === "1" };
 }
@@ -35,7 +35,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const id = profileId(params);
   if (isMultipart(request)) {
-    const outcome = await forwardPhotoUpload(request, context, "en", `/api/staff/profile-photo.php?id=${id}`);
+    const outcome = await forwardPhotoUpload(request, context, "en", { endpoint: endpoints.uploadSiteRunProfilePhoto, id });
     if (!outcome.ok) return data({ intent: "upload", error: outcome.error }, { status: outcome.status });
     throw redirect(`/staff/profiles/${id}?done=1`);
   }
@@ -44,7 +44,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const body =
     intent === "update" ? { action: "update", id, ...profileBody(form) } : intent === "delete_photo" ? { action: "delete_photo", id, photo_id: formNumber(form, "photo_id") } : intent === "disable" || intent === "enable" ? { action: intent, id } : null;
   if (!body) throw data(null, { status: 400 });
-  const result = await staffWrite(request, context, "/api/staff/profile.php", SiteRunProfile, body);
+  const result = await staffWrite(request, context, endpoints.changeSiteRunProfile, body);
   if (!result.ok) return data({ intent, error: result.message }, { status: result.status });
   throw redirect(`/staff/profiles/${id}?done=1`);
 }

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { ageOn } from "#contract/age";
-import { SiteRunProfile, SiteRunProfilesResponse } from "#contract/staff-profiles";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -14,13 +13,14 @@ import { ProfileFields, profileBody } from "~/features/staff/profile-fields";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** The site-run profiles (admins): the list, and a new one. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().profiles;
   const before = new URL(request.url).searchParams.get("before");
-  const result = await apiFor(request, context).get("/api/staff/profiles.php", SiteRunProfilesResponse, before ? { before } : undefined);
+  const result = await apiFor(request, context).call(endpoints.siteRunProfiles, { query: before ? { before } : undefined });
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
 }
@@ -28,7 +28,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const form = await request.formData();
-  const result = await staffWrite(request, context, "/api/staff/profile.php", SiteRunProfile, { action: "create", site_id: formNumber(form, "site_id"), ...profileBody(form) });
+  const result = await staffWrite(request, context, endpoints.changeSiteRunProfile, { action: "create", site_id: formNumber(form, "site_id"), ...profileBody(form) });
   if (!result.ok) return data({ error: result.message }, { status: result.status });
   throw redirect(`/staff/profiles/${result.data.id}?done=1`);
 }

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { photoRejectionReasons } from "#contract/moderation-reasons";
-import { ReportDetail } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -14,6 +13,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * One report: what was reported and by whom, the notes, and the actions (take, note, hide a photo or
@@ -29,7 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const id = reportId(params);
   const texts = staffTexts();
-  const result = await apiFor(request, context).get("/api/staff/report.php", ReportDetail, { id });
+  const result = await apiFor(request, context).call(endpoints.staffReport, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
   return {
     title: fill(texts.reports.detail.metaTitle, { id }),
@@ -57,7 +57,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === "hide_photo" || intent === "hide_profile" || intent === "suspend" || intent === "statement") body.reason = reason;
   if (intent === "hide_photo") body.photo_id = Number(formText(form, "photo_id")) || 0;
   if (intent === "suspend" && formText(form, "until")) body.until = formText(form, "until");
-  const result = await staffWrite(request, context, "/api/staff/report.php", ReportDetail, body);
+  const result = await staffWrite(request, context, endpoints.handleReport, body);
   if (!result.ok) return data({ intent, error: result.message }, { status: result.status });
   throw redirect(`/staff/reports/${id}?done=1`);
 }

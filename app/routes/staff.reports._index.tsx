@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { reportStatusNames } from "#contract/moderation-reasons";
-import { ReportsResponse } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -10,6 +9,7 @@ import { staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { StaffTable } from "~/features/staff/staff-parts";
+import { endpoints } from "#contract/endpoints/index";
 
 const statuses = ["open", ...reportStatusNames] as const;
 type Shown = (typeof statuses)[number];
@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const mine = url.searchParams.get("mine") === "1";
   const before = url.searchParams.get("before");
   const query: Record<string, string> = { status, ...(mine ? { mine: "1" } : {}), ...(before && /^\d{1,9}$/.test(before) ? { before } : {}) };
-  const result = await apiFor(request, context).get("/api/staff/reports.php", ReportsResponse, query);
+  const result = await apiFor(request, context).call(endpoints.staffReports, { query: query });
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.reports.metaTitle, description: texts.reports.lead, texts: { ...texts.reports, reasons: { ...texts.reasons.report, ...texts.reasons.moderation } }, status, mine, list: result.data };
 }

@@ -4,7 +4,6 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { siteCountries } from "#contract/locales";
 import { paymentMethodIds, paymentMethodNames, type PaymentMethodId } from "#contract/payment-methods";
-import { SiteResponse } from "#contract/staff-sites";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -18,6 +17,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** One site's settings (admins), its minimum message costs per country and its push keys. */
 function siteId(params: { id?: string }): number {
@@ -29,7 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const id = siteId(params);
   const texts = staffTexts().sites;
-  const result = await apiFor(request, context).get("/api/staff/site.php", SiteResponse, { id });
+  const result = await apiFor(request, context).call(endpoints.staffSite, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
   const done = new URL(request.url).searchParams.get("done");
   return { title: `${result.data.settings.name}: ${texts.editMetaTitle}`, description: texts.lead, texts, site: result.data, done: done === "created" ? texts.created : done ? texts.saved : null };

@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { SitesResponse } from "#contract/staff-sites";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -8,12 +7,13 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { fill } from "~/features/staff/staff-format";
 import { StaffTable } from "~/features/staff/staff-parts";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** The sites of this deployment (admins), each leading to its settings and its packages. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().sites;
-  const result = await apiFor(request, context).get("/api/staff/sites.php", SitesResponse);
+  const result = await apiFor(request, context).call(endpoints.staffSites);
   if (!result.ok) throw new Response(null, { status: result.status });
   return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { SiteResponse, SitesResponse } from "#contract/staff-sites";
+import type { SiteResponse } from "#contract/staff-sites";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -10,17 +10,18 @@ import { saveSite } from "~/features/staff/site-settings.server";
 import { SiteSettingsForm } from "~/features/staff/site-settings";
 import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** A new site (admins). The form starts from the default site's settings, without its name and domain. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().sites;
   const api = apiFor(request, context);
-  const sites = await api.get("/api/staff/sites.php", SitesResponse);
+  const sites = await api.call(endpoints.staffSites);
   if (!sites.ok) throw new Response(null, { status: sites.status });
   // The api serves no request without a default site (api/domain/sites.ts), so there is always one to start from.
   const template = sites.data.sites.find((site) => site.is_default) ?? sites.data.sites[0];
-  const base = template ? await api.get("/api/staff/site.php", SiteResponse, { id: template.id }) : null;
+  const base = template ? await api.call(endpoints.staffSite, { query: { id: template.id } }) : null;
   if (!base?.ok) throw new Response(null, { status: base?.status ?? 404 });
   const values: SiteResponse["settings"] = { ...base.data.settings, name: "", domain: "", is_default: false };
   return { title: texts.newMetaTitle, description: texts.newLead, texts, values, companies: sites.data.companies };

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { QueueSizes } from "#contract/staff-moderation";
 import { inboxEventName } from "~/features/staff/inbox-live";
 import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { Button } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 export const handle = { layout: "staff", hideEntryWarning: true };
 
@@ -15,7 +15,7 @@ export const handle = { layout: "staff", hideEntryWarning: true };
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts();
-  const queues = await apiFor(request, context).get("/api/staff/queues.php", QueueSizes);
+  const queues = await apiFor(request, context).call(endpoints.staffQueues);
   return { staff, queues: queues.ok ? queues.data : { photos: 0, reports: 0 }, texts: { brand: texts.brand, nav: texts.nav, role: texts.roles[staff.role] } };
 }
 

@@ -3,7 +3,6 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
-import { StaffResponse } from "#contract/staff";
 import { apiFor } from "~/utils/api.server";
 import { formConstraint } from "~/utils/form-constraint";
 import { pageMeta } from "~/utils/page-title";
@@ -12,6 +11,7 @@ import { staffLoginSchema } from "~/features/staff/staff-forms";
 import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
+import { endpoints } from "#contract/endpoints/index";
 
 export const handle = { layout: "staff", hideEntryWarning: true };
 
@@ -19,7 +19,7 @@ export const handle = { layout: "staff", hideEntryWarning: true };
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const texts = staffTexts();
   // Logged in already: on to the dashboard.
-  const me = await apiFor(request, context).get("/api/staff/me.php", StaffResponse, undefined, { sessionOptional: true });
+  const me = await apiFor(request, context).call(endpoints.staffMe, { ...{ sessionOptional: true } });
   if (me.ok) throw redirect("/staff");
   return { title: texts.login.metaTitle, description: texts.login.metaDescription, texts: { brand: texts.brand, login: texts.login }, constraint: formConstraint(staffLoginSchema(texts.login)) };
 }
@@ -28,7 +28,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const texts = staffTexts().login;
   const submission = parseWithZod(await request.formData(), { schema: staffLoginSchema(texts) });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "code"] }), { status: 400 });
-  const result = await apiFor(request, context).post("/api/staff/login.php", StaffResponse, submission.value);
+  const result = await apiFor(request, context).call(endpoints.staffLogin, { body: submission.value });
   // After a recovery code, the dashboard says how many are left.
   if (result.ok) throw redirect(typeof result.data.recovery_codes_left === "number" ? `/staff?recovery_left=${result.data.recovery_codes_left}` : "/staff");
   const message =

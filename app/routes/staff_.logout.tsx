@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /** Ends the staff session (the api clears the cookie) and goes back to the staff login. A POST only. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  await apiFor(request, context).post("/api/staff/logout.php", OkResponse, {});
+  await apiFor(request, context).call(endpoints.staffLogout);
   throw redirect("/staff/login");
 }
 

@@ -7,7 +7,6 @@ import { useMemo } from "react";
 // enrolment secret never leaves this page for an image service and the page needs no script to show it.
 import { encode } from "uqr";
 import { LinkToken } from "#contract/input";
-import { StaffSetupDone, StaffSetupResponse } from "#contract/staff-setup";
 import { apiFor } from "~/utils/api.server";
 import { formConstraint } from "~/utils/form-constraint";
 import { pageMeta } from "~/utils/page-title";
@@ -16,6 +15,7 @@ import { staffSetupSchema } from "~/features/staff/setup-forms";
 import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
+import { endpoints } from "#contract/endpoints/index";
 
 export const handle = { layout: "staff", hideEntryWarning: true };
 
@@ -42,7 +42,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const page = { title: texts.metaTitle, description: texts.lead, texts: { brand: all.brand, setup: texts }, constraint: formConstraint(staffSetupSchema(texts)) };
   const token = LinkToken.safeParse(params.token);
   if (!token.success) return data({ ...page, setup: null, tooMany: false }, { status: 404 });
-  const result = await apiFor(request, context).get("/api/staff/setup.php", StaffSetupResponse, { token: token.data }, { sessionOptional: true });
+  const result = await apiFor(request, context).call(endpoints.staffSetup, { query: { token: token.data }, ...{ sessionOptional: true } });
   if (!result.ok) {
     const tooMany = result.error.error === "too_many_requests";
     return data({ ...page, setup: null, tooMany }, { status: tooMany ? 429 : 404 });
@@ -60,7 +60,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   // An invalid link: the loader's page says so.
   if (!token.success) return data({ reply: submission.reply({ ...hidden, formErrors: [texts.invalidLead] }), recoveryCodes: null }, { status: 404 });
   const { password, code } = submission.value;
-  const result = await apiFor(request, context).post("/api/staff/setup.php", StaffSetupDone, { token: token.data, password, code });
+  const result = await apiFor(request, context).call(endpoints.completeStaffSetup, { body: { token: token.data, password, code } });
   // Status 200 set here: it is the page's, not the loader's (which finds the link used now).
   if (result.ok) return data({ reply: null, recoveryCodes: result.data.recovery_codes }, { status: 200 });
   const error = result.error;

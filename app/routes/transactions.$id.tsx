@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TransactionResponse } from "#contract/payments";
 import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -14,14 +13,15 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { useLocale } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
 import { dateTimeFormat, regionNames } from "~/utils/intl";
+import { endpoints } from "#contract/endpoints/index";
 
 /** docs/product.md §2 /transactions/{id}: a receipt with the payment and the company's details (§3 Company info). */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const id = routeId(params.id);
-  const early = callWithMember(request, context, "/api/transaction.php", TransactionResponse, { id });
+  const early = callWithMember(request, context, endpoints.transaction, { id });
   await requireUser(request, context);
-  const result = (await early) ?? (await apiFor(request, context).get("/api/transaction.php", TransactionResponse, { id }));
+  const result = (await early) ?? (await apiFor(request, context).call(endpoints.transaction, { query: { id } }));
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
   const { me: _me, ...receipt } = result.data;
   return { ...receipt, title: `${fixedT(locale, "payments")("transactions.receipt")} ${id}`, description: metaDescription(locale, "receipt") };

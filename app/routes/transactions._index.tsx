@@ -2,7 +2,6 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { TransactionsResponse } from "#contract/payments";
 import { paymentMethodNames } from "#contract/payment-methods";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -13,13 +12,14 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { useLocale } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
 import { dateTimeFormat } from "~/utils/intl";
+import { endpoints } from "#contract/endpoints/index";
 
 /** docs/product.md §2 /transactions: every payment with date, payment_id, package, credits, amount, method, transaction costs and status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
-  const early = callWithMember(request, context, "/api/transactions.php", TransactionsResponse, {});
+  const early = callWithMember(request, context, endpoints.transactions, {});
   await requireUser(request, context);
-  const result = (await early) ?? (await apiFor(request, context).get("/api/transactions.php", TransactionsResponse));
+  const result = (await early) ?? (await apiFor(request, context).call(endpoints.transactions));
   if (!result.ok) throw data(null, { status: result.status });
   return { transactions: result.data.transactions, title: fixedT(locale, "payments")("title.transactions"), description: metaDescription(locale, "transactions") };
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { UnsubscribeResponse, UnsubscribeToken } from "#contract/notifications";
+import {  UnsubscribeToken } from "#contract/notifications";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -11,6 +11,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { Notice } from "~/components/ui/notice";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Where a person lands who opens a mail's List-Unsubscribe link (GET /api/unsubscribe.php sends
@@ -45,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData();
   const token = UnsubscribeToken.safeParse(form.get("token"));
   if (!token.success) return data({ invalid: true, message: null }, { status: 400 });
-  const result = await apiFor(request, context).post("/api/unsubscribe.php", UnsubscribeResponse, { token: token.data });
+  const result = await apiFor(request, context).call(endpoints.unsubscribe, { body: { token: token.data } });
   if (result.ok) return redirect(`/unsubscribe?done=1`);
   if (result.error.error === "link_invalid" || result.error.error === "validation_failed") return data({ invalid: true, message: null }, { status: 400 });
   return data({ invalid: false, message: apiErrorMessage(fixedT(locale), result.error) }, { status: result.status });

@@ -17,7 +17,7 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; status: number; 
 
 /** What a call of an endpoint sends: its query and its body, typed by the endpoint's schemas (contract/endpoints/). */
 export type CallInput<E extends Endpoint> = ([QueryOf<E>] extends [never] ? { query?: undefined } : { query?: QueryOf<E> }) &
-  ([BodyOf<E>] extends [never] ? { body?: undefined } : { body: BodyOf<E> | FormData }) & {
+  (E extends { multipart: object } ? { body: FormData } : [BodyOf<E>] extends [never] ? { body?: undefined } : { body: BodyOf<E> }) & {
     /** authentication_required comes back as a result instead of logging the member out (the caller decides, as for user.php). */
     sessionOptional?: boolean;
   };
@@ -139,7 +139,7 @@ export function apiFor(request: Request, context: AppLoadContext) {
   }
 
   /** Calls an endpoint of the table with its query and body; its answer parsed by the endpoint's answer schema. */
-  async function call<E extends Endpoint>(endpoint: E, ...[options]: [BodyOf<E>] extends [never] ? [input?: CallInput<E>] : [input: CallInput<E>]): Promise<ApiResult<AnswerOf<E>>> {
+  async function call<E extends Endpoint>(endpoint: E, ...[options]: E extends { body: object } | { form: object } | { multipart: object } ? [input: CallInput<E>] : [input?: CallInput<E>]): Promise<ApiResult<AnswerOf<E>>> {
     const method = endpoint.method.toUpperCase();
     const schema = answerSchemaOf(endpoint);
     const url = new URL(endpoint.path, context.apiUrl);

@@ -1,12 +1,14 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Settings } from "#contract/settings";
-import { UserResponse, type User, type UserCounts } from "#contract/user";
-import type { z } from "zod";
+import type { Settings } from "#contract/settings";
+import type { UserResponse} from "#contract/user";
+import { type User, type UserCounts } from "#contract/user";
 import { withUserParam } from "#contract/members";
-import { apiFor, expiredSessionCookie, serviceUnavailable, type ApiResult } from "./api.server";
+import { apiFor, expiredSessionCookie, serviceUnavailable, type ApiResult, type CallInput } from "./api.server";
+import type { AnswerOf, Endpoint, QueryOf } from "#contract/endpoints/endpoint";
 import { countryOfIp } from "./geo.server";
 import { routePath } from "./paths";
+import { endpoints } from "#contract/endpoints/index";
 
 type CachedSettings = { until: number; value: Promise<Settings>; /** The settings, once they have come. */ site?: Settings };
 /**
@@ -55,7 +57,7 @@ export function getSettings(request: Request, context: AppLoadContext): Promise<
     let cached = settingsCache.get(domain);
     if (!cached || cached.until < Date.now()) {
       const value = apiFor(request, context)
-        .get("/api/settings.php", Settings, { domain })
+        .call(endpoints.settings, { query: { domain } })
         .then((result) => {
           if (!result.ok) throw serviceUnavailable();
           return result.data;
@@ -115,7 +117,7 @@ function currentMember(request: Request, context: AppLoadContext): Promise<UserR
   return memo(context, "user", async () => {
     const api = apiFor(request, context);
     if (!api.hasSession) return { user: null };
-    const result = await api.get("/api/user.php", UserResponse);
+    const result = await api.call(endpoints.user);
     return knownMember(context, result.ok ? result.data : { user: null });
   });
 }
@@ -136,26 +138,27 @@ function knownMember(context: AppLoadContext, member: UserResponse): UserRespons
  * is already being asked for: the loader then makes its call as usual, after its own checks. When the
  * call fails (a refused search, a missing member) the member is asked for as before.
  */
-export function callWithMember<T extends { me?: UserResponse }>(
+export function callWithMember<E extends Endpoint & { method: "get" }>(
   request: Request,
   context: AppLoadContext,
-  path: string,
-  schema: z.ZodType<T>,
-  query: Record<string, string | number | undefined>,
+  endpoint: E,
+  query: QueryOf<E>,
   /**
    * A follow-up call that changes the member's counts (reading a conversation): the member is taken
    * from its answer instead, so the badges and the title already show what is true after it.
    */
-  after?: (data: T) => Promise<UserResponse | undefined>,
-): Promise<ApiResult<T>> | null {
+  after?: (data: AnswerOf<E>) => Promise<UserResponse | undefined>,
+): Promise<ApiResult<AnswerOf<E>>> | null {
   const api = apiFor(request, context);
   if (!api.hasSession || context.memo.has("user")) return null;
-  const call = api.get(path, schema, { ...query, [withUserParam]: 1 }, { sessionOptional: true });
+  const input = { query: { ...(query as object), [withUserParam]: "1" }, sessionOptional: true } as unknown as CallInput<E>;
+  const call = (api.call as (endpoint: E, input: CallInput<E>) => Promise<ApiResult<AnswerOf<E>>>)(endpoint, input);
   context.memo.set(
     "user",
     call.then(
       async (result) => {
-        if (result.ok && result.data.me) return knownMember(context, (after ? await after(result.data).catch(() => undefined) : undefined) ?? result.data.me);
+        const me = result.ok ? (result.data as { me?: UserResponse }).me : undefined;
+        if (result.ok && me) return knownMember(context, (after ? await after(result.data).catch(() => undefined) : undefined) ?? me);
         context.memo.delete("user");
         return currentMember(request, context);
       },

@@ -1,3 +1,4 @@
+import { browserPaths } from "./paths";
 import { z } from "zod";
 import {
   DeleteAccountRequest,
@@ -35,14 +36,14 @@ const OneClickForm = z.object({
 export const account = endpointGroup("account", "The member's own account and session.", {
   user: {
     method: "get",
-    path: "/api/user.php",
+    path: browserPaths.user,
     summary: "The logged-in member and the badge counts; `user` is null without a session",
     caller: "anyone",
     answers: { 200: json(UserResponse, "the member, or user: null") },
   },
   login: {
     method: "post",
-    path: "/api/user.php",
+    path: browserPaths.user,
     summary: "Logs in (sets the session cookie); with ?push=1 stores or forgets the browser's push subscription",
     description: "A soft-deleted account with the right password answers account_pending_deletion and gets a fresh reactivation mail.",
     caller: "anyone",
@@ -55,7 +56,7 @@ export const account = endpointGroup("account", "The member's own account and se
   },
   updateUser: {
     method: "put",
-    path: "/api/user.php",
+    path: browserPaths.user,
     summary: "Changes the member's language",
     caller: "member",
     body: LanguageRequest,

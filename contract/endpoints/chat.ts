@@ -15,6 +15,7 @@ import {
   SendMessageRequest,
   SendMessageResponse,
 } from "../chat";
+import { browserPaths } from "./paths";
 import { EventsQuery, TypingRequest } from "../events";
 import { chatImageField } from "../gifts";
 import { empty, json, media, endpointGroup } from "./endpoint";
@@ -111,7 +112,7 @@ export const chat = endpointGroup("chat", "Conversations and messages, and the l
   },
   events: {
     method: "get",
-    path: "/api/events.php",
+    path: browserPaths.events,
     summary: "The member's live events (server-sent events: message, typing, read, like, match, counts, end)",
     description: "contract/events.ts has each event's data. A reconnect with Last-Event-ID replays what came after it; `end` closes the stream for good.",
     caller: "member",
@@ -120,7 +121,7 @@ export const chat = endpointGroup("chat", "Conversations and messages, and the l
   },
   typing: {
     method: "post",
-    path: "/api/typing.php",
+    path: browserPaths.typing,
     summary: "The member is typing in a conversation",
     caller: "member",
     body: TypingRequest,
@@ -129,14 +130,14 @@ export const chat = endpointGroup("chat", "Conversations and messages, and the l
   },
   pageHidden: {
     method: "post",
-    path: "/api/page-hidden.php",
+    path: browserPaths.pageHidden,
     summary: "The member's page is hidden (a beacon): they count as away",
     caller: "anyone",
     answers: { 204: empty("noted") },
   },
   pageVisible: {
     method: "post",
-    path: "/api/page-visible.php",
+    path: browserPaths.pageVisible,
     summary: "The member's page is visible again",
     caller: "anyone",
     answers: { 204: empty("noted") },

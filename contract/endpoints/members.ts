@@ -1,3 +1,4 @@
+import { browserPaths } from "./paths";
 import { BlockQuery, BlockRequest, BlockResponse, BlocksQuery, BlocksResponse } from "../blocks";
 import { DiscoveryDecisionRequest, DiscoveryDecisionResponse, DiscoveryQuery, DiscoveryResponse } from "../discovery";
 import { AutoLikeResponse, LikeQuery, LikeRequest, LikeResponse, LikesResponse, UnlikeResponse } from "../likes";
@@ -31,7 +32,7 @@ export const members = endpointGroup("members", "Finding members, their profiles
   },
   geocode: {
     method: "get",
-    path: "/api/geocode.php",
+    path: browserPaths.geocode,
     summary: "The country, region and city at a position (the browser's location on the profile form)",
     caller: "member",
     query: GeocodeQuery,
@@ -102,7 +103,7 @@ export const members = endpointGroup("members", "Finding members, their profiles
   },
   autoLike: {
     method: "get",
-    path: "/api/auto-like.php",
+    path: browserPaths.autoLike,
     summary: "A fictional profile of the site that fits the member, for the like modal",
     caller: "member",
     answers: { 200: json(AutoLikeResponse, "the profile, or profile: null") },

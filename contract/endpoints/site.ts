@@ -1,3 +1,4 @@
+import { browserPaths } from "./paths";
 import { OkResponse, VisitRequest } from "../account";
 import { CamClickRequest, CamClickResponse } from "../cam-click";
 import { ComplaintRequest, ComplaintResponse } from "../complaints";
@@ -54,7 +55,7 @@ export const site = endpointGroup("site", "The site a request is for (chosen by 
   },
   regions: {
     method: "get",
-    path: "/api/regions.php",
+    path: browserPaths.regions,
     summary: "The regions of a country (province, state, canton, ...)",
     caller: "anyone",
     query: RegionsQuery,

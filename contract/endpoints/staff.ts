@@ -1,7 +1,7 @@
 import { OkResponse } from "../account";
 import { StaffAccountAction, StaffAccountOutcome, StaffAccountsResponse } from "../staff-accounts";
 import { DiscountCodeAction, DiscountCodesResponse, InvitationAction, InvitationOutcome, InvitationsResponse } from "../staff-catalogue";
-import { InboxAction, InboxActionResponse, InboxConversation, InboxConversationQuery, InboxNextResponse, InboxResponse, OperatorsQuery, OperatorsResponse } from "../staff-inbox";
+import { InboxAction, InboxQuery, InboxActionResponse, InboxConversation, InboxConversationQuery, InboxNextResponse, InboxResponse, OperatorsQuery, OperatorsResponse } from "../staff-inbox";
 import {
   MemberActionRequest,
   MembersQuery,
@@ -16,7 +16,7 @@ import {
   StaffMemberDetail,
   StaffMembersResponse,
 } from "../staff-moderation";
-import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesResponse } from "../staff-profiles";
+import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesQuery, SiteRunProfilesResponse } from "../staff-profiles";
 import { StaffPasswordChange, StaffSetupDone, StaffSetupQuery, StaffSetupRequest, StaffSetupResponse } from "../staff-setup";
 import { PackageAction, PackagesQuery, PackagesResponse, SiteAction, SiteOutcome, SiteQuery, SiteResponse, SitesResponse } from "../staff-sites";
 import { AuditQuery, IdQuery, AuditResponse, DashboardResponse, StaffLoginRequest, StaffResponse } from "../staff";
@@ -197,6 +197,7 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
     path: "/api/staff/inbox.php",
     summary: "The operator inbox's queues, the longest wait first",
     caller: { staff: "inbox.answer" },
+    query: InboxQuery,
     answers: { 200: json(InboxResponse, "the queues") },
   },
   inboxConversation: {
@@ -323,6 +324,7 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
     path: "/api/staff/profiles.php",
     summary: "The site-run profiles",
     caller: { staff: "profiles.manage" },
+    query: SiteRunProfilesQuery,
     answers: { 200: json(SiteRunProfilesResponse, "the profiles") },
   },
   siteRunProfile: {

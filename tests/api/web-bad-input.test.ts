@@ -7,6 +7,11 @@ import { apiFor } from "../../app/utils/api.server";
 import { loader as membersLoader } from "../../app/routes/members._index";
 import { demoAccounts, login, sessionCookieName, startApi, type Harness } from "./harness";
 import { webLoadContext } from "./web-context";
+import { endpoints } from "#contract/endpoints/index";
+import { json, type Endpoint } from "#contract/endpoints/endpoint";
+
+/** An endpoint of a stub api (not of the table): web's client calls it as it calls the table's. */
+const stubEndpoint = (method: "get" | "post", path: string) => ({ method, path, summary: "a stub", caller: "anyone", answers: { 200: json(MembersResponse, "a stub answer") } }) satisfies Endpoint;
 
 /**
  * Input the database cannot take, web's side (docs/security.md, Input): `/members?country=NL&region=%00` made web call the api 6 times (the api
@@ -44,7 +49,7 @@ describe("web and a search the database cannot take", () => {
 
   it("a 400 of the api is asked once and handed to the page, not turned into a 503", async () => {
     const context = loadContext(api.baseUrl);
-    const result = await apiFor(pageRequest("/members"), context).get("/api/members.php", MembersResponse, { country: "NL", region: "\u0000" });
+    const result = await apiFor(pageRequest("/members"), context).call(endpoints.members, { query: { country: "NL", region: "\u0000" } });
     expect(result).toMatchObject({ ok: false, status: 400, error: { error: "validation_failed" } });
     expect(context.upstream).toEqual([expect.objectContaining({ path: "/api/members.php", status: 400, attempt: 1 })]);
   });
@@ -85,7 +90,7 @@ describe("web's api client retries only what may pass: a GET that met a 5xx", ()
   it.each(["/refused", "/missing", "/limited"])("GET %s (a 4xx) is asked once and answered as the api's error", async (path) => {
     hits.length = 0;
     const context = loadContext(stubUrl);
-    const result = await apiFor(pageRequest("/members"), context).get(path, MembersResponse);
+    const result = await apiFor(pageRequest("/members"), context).call(stubEndpoint("get", path));
     expect(result).toMatchObject({ ok: false, status: answers[path]!.status });
     expect(hits).toEqual([`GET ${path}`]);
   });
@@ -94,7 +99,7 @@ describe("web's api client retries only what may pass: a GET that met a 5xx", ()
     hits.length = 0;
     const context = loadContext(stubUrl);
     const thrown = await apiFor(pageRequest("/members"), context)
-      .get("/broken", MembersResponse)
+      .call(stubEndpoint("get", "/broken"))
       .then(() => null, (error: unknown) => error);
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(503);
@@ -105,7 +110,7 @@ describe("web's api client retries only what may pass: a GET that met a 5xx", ()
     hits.length = 0;
     const context = loadContext(stubUrl);
     await apiFor(pageRequest("/members"), context)
-      .post("/broken", MembersResponse, {})
+      .call(stubEndpoint("post", "/broken"))
       .catch(() => undefined);
     expect(hits).toEqual(["POST /broken"]);
   });

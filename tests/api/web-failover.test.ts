@@ -6,6 +6,7 @@ import { apiFor } from "../../app/utils/api.server";
 import { ApiInstances } from "../../server/api-instances";
 import { startApi, type Harness } from "./harness";
 import { webLoadContext } from "./web-context";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Scaling out: web's calls to an api instance that refuses the connection go to the next one
@@ -35,19 +36,19 @@ const page = new Request("http://localhost/profile/export");
 
 describe("web's file and stream calls pass over an api instance that refuses the connection", () => {
   it("a data export download reaches the next instance, which answers (here: the link is not valid)", async () => {
-    const result = await apiFor(page, contextFor(new ApiInstances([closedOrigin, api.baseUrl]))).file("/api/dataexport-file.php", { token: "not-a-token" });
+    const result = await apiFor(page, contextFor(new ApiInstances([closedOrigin, api.baseUrl]))).file(endpoints.dataExportFile, { token: "not-a-token" });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.status).toBeLessThan(500);
   });
 
   it("the staff events stream reaches the next instance, which answers (here: no staff session)", async () => {
-    const result = await apiFor(page, contextFor(new ApiInstances([closedOrigin, api.baseUrl]))).stream("/api/staff/events.php");
+    const result = await apiFor(page, contextFor(new ApiInstances([closedOrigin, api.baseUrl]))).stream(endpoints.staffEvents);
     expect(result).toMatchObject({ ok: false, error: { error: "authentication_required" } });
   });
 
   it("with no other instance, both answer 503", async () => {
     const lone = () => apiFor(page, contextFor(new ApiInstances([closedOrigin])));
-    await expect(lone().file("/api/dataexport-file.php", { token: "not-a-token" })).rejects.toMatchObject({ status: 503 });
-    await expect(lone().stream("/api/staff/events.php")).rejects.toMatchObject({ status: 503 });
+    await expect(lone().file(endpoints.dataExportFile, { token: "not-a-token" })).rejects.toMatchObject({ status: 503 });
+    await expect(lone().stream(endpoints.staffEvents)).rejects.toMatchObject({ status: 503 });
   });
 });

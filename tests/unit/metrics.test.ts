@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { metricsEndpoint, methodLabel, oneOf, requestFamilies, requestMetrics, servedRegistry, statusClass } from "#contract/metrics";
 import { apiRouteOf, labelRoute as labelApiRoute } from "../../api/http/metrics";
 import { apiEndpointLabel, remixRouteId } from "../../server/metrics";
-import { apiEndpoints } from "../../server/api-endpoints";
+import { endpoints as endpointTable } from "#contract/endpoints/index";
 import { labelValues, parsePrometheusText, sumOf } from "../prometheus-text";
 
 /**
@@ -48,19 +48,19 @@ describe("label values", () => {
     }
   });
 
-  it("every api endpoint app/ names is on web's list (a new one would be counted as 'other')", () => {
+  it("labels every endpoint of the table (contract/endpoints/), and app/ names no api path of its own", () => {
+    for (const endpoint of Object.values(endpointTable)) if (endpoint.path.startsWith("/api/")) expect(apiEndpointLabel(endpoint.path), endpoint.path).toBe(endpoint.path);
     const appDir = fileURLToPath(new URL("../../app/", import.meta.url));
-    const named = new Set<string>();
+    const named: string[] = [];
     const visit = (dir: string) => {
       for (const name of readdirSync(dir)) {
         const file = path.join(dir, name);
         if (statSync(file).isDirectory()) visit(file);
-        else if (/\.tsx?$/.test(name)) for (const match of readFileSync(file, "utf8").matchAll(/\/api\/[a-z0-9/_-]+\.php/g)) named.add(match[0]);
+        else if (/\.tsx?$/.test(name)) for (const match of readFileSync(file, "utf8").matchAll(/["'`]\/api\/[a-z0-9/_.-]*/g)) named.push(`${name}: ${match[0]}`);
       }
     };
     visit(appDir);
-    expect(named.size).toBeGreaterThan(50);
-    expect([...named].filter((endpoint) => !apiEndpoints.includes(endpoint))).toEqual([]);
+    expect(named, "web calls the api through the endpoint table (api.call(endpoints.x)), never by a path of its own").toEqual([]);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
-import { PhotoUploadResponse, photoMaxBytes, photoMaxMegabytes, photoUploadField } from "#contract/photos";
+import {  photoMaxBytes, photoMaxMegabytes, photoUploadField } from "#contract/photos";
 import type { Locale } from "#contract/locales";
+import { endpoints } from "#contract/endpoints/index";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT } from "~/utils/i18n.server";
@@ -25,7 +26,7 @@ export async function forwardPhotoUpload(
   context: AppLoadContext,
   locale: Locale,
   /** Where the api takes it: the member's own photos, or a site-run profile's in the staff console. */
-  target = "/api/photos.php",
+  target: { endpoint: typeof endpoints.uploadPhoto } | { endpoint: typeof endpoints.uploadSiteRunProfilePhoto; id: number } = { endpoint: endpoints.uploadPhoto },
 ): Promise<PhotoUploadOutcome> {
   const t = fixedT(locale);
   let form: FormData;
@@ -44,7 +45,8 @@ export async function forwardPhotoUpload(
   if (!(file instanceof File) || file.size === 0) return { ok: false, status: 400, error: fixedT(locale, "photos")("upload.required") };
   const body = new FormData();
   body.append(photoUploadField, file, file.name || "photo");
-  const result = await apiFor(request, context).post(target, target === "/api/photos.php" ? PhotoUploadResponse : z.unknown(), body);
+  const api = apiFor(request, context);
+  const result = "id" in target ? await api.call(target.endpoint, { query: { id: target.id }, body }) : await api.call(target.endpoint, { body });
   if (result.ok) return { ok: true };
   return { ok: false, status: result.status, error: apiErrorMessage(t, result.error) };
 }

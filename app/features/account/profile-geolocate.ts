@@ -1,3 +1,4 @@
+import { browserPaths } from "#contract/endpoints/paths";
 import type { TFunction } from "i18next";
 import { GeocodeResponse } from "#contract/profile";
 import { watchSession } from "~/features/account/auth-lost";
@@ -27,7 +28,7 @@ export async function locateMember(offered: readonly string[], locale: string, t
       throw new Error(denied ? "denied" : "failed");
     });
     const query = new URLSearchParams({ lat: position.coords.latitude.toFixed(5), lon: position.coords.longitude.toFixed(5) });
-    const response = watchSession(await fetch(`/api/geocode.php?${query}`, { headers: { Accept: "application/json" } }));
+    const response = watchSession(await fetch(`${browserPaths.geocode}?${query}`, { headers: { Accept: "application/json" } }));
     const parsed = response.ok ? GeocodeResponse.safeParse(await response.json()) : null;
     const found = parsed?.success ? parsed.data.result : false;
     if (!found) throw new Error("failed");

@@ -1,3 +1,4 @@
+import { browserPaths } from "#contract/endpoints/paths";
 import type { FieldView } from "~/components/ui/form-view";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -29,7 +30,7 @@ type Props = {
 // country or asks for their location, not with the page.
 async function fetchRegions(country: string): Promise<Option[]> {
   const [response, { RegionsResponse }] = await Promise.all([
-    fetch(`/api/regions.php?country=${encodeURIComponent(country)}`, { headers: { Accept: "application/json" } }),
+    fetch(`${browserPaths.regions}?country=${encodeURIComponent(country)}`, { headers: { Accept: "application/json" } }),
     import("#contract/settings"),
   ]);
   if (!response.ok) throw new Error(`regions ${response.status}`);

@@ -1,7 +1,8 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { RegionsResponse, type Region as RegionSchema } from "#contract/settings";
+import {  type Region as RegionSchema } from "#contract/settings";
 import { apiFor } from "~/utils/api.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Region lists by country code, kept for a day: they come from a fixed data set in the api (regions.php
@@ -20,7 +21,7 @@ export function getRegions(request: Request, context: AppLoadContext, country: s
   const hit = cache.get(key);
   if (hit && hit.until > Date.now()) return hit.regions;
   const regions = apiFor(request, context)
-    .get("/api/regions.php", RegionsResponse, { country: key })
+    .call(endpoints.regions, { query: { country: key } })
     .then((result) => (result.ok ? result.data.regions : null));
   if (!/^[A-Z]{2}$/.test(key)) return regions;
   const entry = { until: Date.now() + keepMs, regions };

@@ -1,3 +1,4 @@
+import { browserPaths } from "#contract/endpoints/paths";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useActionData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -176,7 +177,7 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
     const now = Date.now();
     if (now - lastTyping.current < typingSendEverySeconds * 1000) return;
     lastTyping.current = now;
-    void fetch("/api/typing.php", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ conversation }) })
+    void fetch(browserPaths.typing, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ conversation }) })
       .then(watchSession)
       .catch(() => undefined);
   };

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@re
 import { data, redirect } from "@remix-run/node";
 import { randomUUID } from "node:crypto";
 import { MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from "@remix-run/node";
-import { ChatsQuery, ChatsResponse, DeleteChatRequest, DeleteChatResponse, GiftChoice, GifsResponse, IdempotencyKey, MarkReadResponse, SendMessageResponse, type ChatMessage, type GifResult } from "#contract/chat";
+import type { ChatsResponse} from "#contract/chat";
+import { ChatsQuery, DeleteChatRequest,  GiftChoice,  IdempotencyKey,   type ChatMessage, type GifResult } from "#contract/chat";
 import { chatImageField, gifIdPattern, gifQueryMax } from "#contract/gifts";
 import { photoMaxBytes, photoMaxMegabytes } from "#contract/photos";
 import { isMultipart } from "../account/photo-upload.server";
@@ -14,6 +15,7 @@ import { urlLocale } from "~/utils/locale.server";
 import { splitLocale } from "~/utils/paths";
 import { callWithMember, getSettings, getUser, requireUser } from "~/utils/session.server";
 import type { BlockedByMemberData } from "~/types";
+import { endpoints } from "#contract/endpoints/index";
 
 /*
  * The chat pages (/chats, /chats/{id}, /members/{id}/chat): one api call per page (GET /api/chats.php with
@@ -57,7 +59,7 @@ function isPrefetch(request: Request): boolean {
 }
 
 async function markRead(request: Request, context: AppLoadContext, conversation: number) {
-  const result = await apiFor(request, context).post("/api/chat-read.php", MarkReadResponse, { conversation, with_user: 1 });
+  const result = await apiFor(request, context).call(endpoints.markChatRead, { body: { conversation, with_user: 1 } });
   return result.ok ? result.data.me : undefined;
 }
 
@@ -73,13 +75,13 @@ export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs
     readNow = open.id;
     return markRead(request, context, open.id);
   };
-  const early = callWithMember(request, context, "/api/chats.php", ChatsResponse, query, reads);
+  const early = callWithMember(request, context, endpoints.chats, query, reads);
   early?.catch(() => undefined);
   const settings = await getSettings(request, context);
   await requireUser(request, context);
   let result = early ? await early : null;
   if (!result) {
-    result = await apiFor(request, context).get("/api/chats.php", ChatsResponse, query);
+    result = await apiFor(request, context).call(endpoints.chats, { query: query });
     if (result.ok) await reads(result.data);
   }
   if (!result.ok && result.error.error === "authentication_required") await requireUser(request, context);
@@ -97,7 +99,7 @@ export async function loadChatPage({ request, context }: Pick<LoaderFunctionArgs
   const chats = readNow === null ? answer.chats : answer.chats.map((c) => (c.conversation.id === readNow ? { ...c, num_unread_messages: 0, conversation: { ...c.conversation, unread_count: 0 } } : c));
   let extras = answer.open && answer.open.composer === "open" ? panelOf(url) : null;
   if (extras?.panel === "gif" && extras.q) {
-    const found = await apiFor(request, context).get("/api/gifs.php", GifsResponse, { q: extras.q, locale });
+    const found = await apiFor(request, context).call(endpoints.gifs, { query: { q: extras.q, locale } });
     extras = { ...extras, gifs: found.ok ? found.data.gifs : [] };
   }
   const emptyConversation = answer.open !== null && answer.open.composer === "open" && (answer.open.conversation?.messages.length ?? 0) === 0 && !paging.data?.before;
@@ -147,7 +149,7 @@ export async function chatAction({ request, context }: Pick<ActionFunctionArgs, 
   if (form.get("intent") === "delete") {
     const parsed = DeleteChatRequest.safeParse({ conversation: queryId.safeParse(form.get("conversation")).data });
     if (!parsed.success) throw data(null, { status: 400 });
-    const result = await api.delete("/api/chat.php", DeleteChatResponse, undefined, parsed.data);
+    const result = await api.call(endpoints.deleteChat, { body: parsed.data });
     if (!result.ok) {
       const failed: DeleteActionData = { ok: false, intent: "delete", message: t("common:errors.internal_error") };
       return data(failed, { status: result.status });
@@ -174,7 +176,7 @@ export async function chatAction({ request, context }: Pick<ActionFunctionArgs, 
   if (trimmed.length === 0) return refuse(t("composer.empty"), 400, { field: "body" });
   if (trimmed.length > settings.message_length) return refuse(t("composer.tooLong", { count: trimmed.length, max: settings.message_length }), 400, { field: "body" });
 
-  const result = await api.post("/api/message.php", SendMessageResponse, { to: to.data, kind, body: trimmed, key: key.data });
+  const result = await api.call(endpoints.sendMessage, { body: { to: to.data, kind, body: trimmed, key: key.data } });
   if (!result.ok) {
     const code = result.error.error;
     if (code === "authentication_required") throw redirect(`/login?redirectTo=${encodeURIComponent(splitLocale(url.pathname).path)}`);
@@ -217,7 +219,7 @@ async function sendImage(request: Request, context: AppLoadContext, locale: Retu
   body.append("to", String(to.data));
   body.append("key", key.data);
   body.append(chatImageField, file, file.name || "photo");
-  const result = await apiFor(request, context).post("/api/chat-image.php", SendMessageResponse, body);
+  const result = await apiFor(request, context).call(endpoints.sendChatImage, { body: body });
   if (!result.ok) {
     const code = result.error.error;
     if (code === "authentication_required") throw redirect(`/login?redirectTo=${encodeURIComponent(splitLocale(url.pathname).path)}`);

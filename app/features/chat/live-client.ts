@@ -1,3 +1,4 @@
+import { browserPaths } from "#contract/endpoints/paths";
 import type { EndEvent, TypingEvent } from "#contract/events";
 import { typingShowSeconds } from "#contract/live";
 
@@ -55,7 +56,7 @@ export function startLive(options: LiveOptions): () => void {
 
   const connect = () => {
     if (stopped) return;
-    const url = lastId ? `/api/events.php?last_event_id=${encodeURIComponent(lastId)}` : "/api/events.php";
+    const url = lastId ? `${browserPaths.events}?last_event_id=${encodeURIComponent(lastId)}` : browserPaths.events;
     const es = new EventSource(url);
     source = es;
     es.addEventListener("open", () => {
@@ -110,12 +111,12 @@ export function startLive(options: LiveOptions): () => void {
   const onVisibility = () => {
     if (document.visibilityState === "hidden") {
       const body = new Blob(["{}"], { type: "application/json" });
-      if (!navigator.sendBeacon?.("/api/page-hidden.php", body)) {
-        void fetch("/api/page-hidden.php", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, keepalive: true }).catch(() => undefined);
+      if (!navigator.sendBeacon?.(browserPaths.pageHidden, body)) {
+        void fetch(browserPaths.pageHidden, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, keepalive: true }).catch(() => undefined);
       }
       return;
     }
-    void fetch("/api/page-visible.php", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } }).catch(() => undefined);
+    void fetch(browserPaths.pageVisible, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } }).catch(() => undefined);
     if (missed) {
       missed = false;
       reload();

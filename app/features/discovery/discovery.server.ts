@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { DiscoveryDecision, DiscoveryDecisionResponse, DiscoveryQuery, DiscoveryResponse, type DiscoveryGame } from "#contract/discovery";
+import { DiscoveryDecision,  DiscoveryQuery,  type DiscoveryGame } from "#contract/discovery";
 import { queryId } from "#contract/input";
 import type { MemberCard } from "#contract/members";
 import { apiFor } from "~/utils/api.server";
@@ -11,6 +11,7 @@ import { urlLocale } from "~/utils/locale.server";
 import { getSettings, requireUser } from "~/utils/session.server";
 import { discoveryPaths } from "./paths";
 import { regionNames } from "~/utils/intl";
+import { endpoints } from "#contract/endpoints/index";
 
 /*
  * The loader and action behind /swipe-game and /match-finder (one implementation for both games).
@@ -36,7 +37,7 @@ export function discoveryLoader(game: DiscoveryGame) {
     // ?match= only names whom to show in the match notice; a value that is no id is ignored.
     const match = DiscoveryQuery.shape.match.safeParse(new URL(request.url).searchParams.get("match") ?? undefined);
     const api = apiFor(request, context);
-    const result = await api.get("/api/discovery.php", DiscoveryResponse, { game, match: match.success ? match.data : undefined });
+    const result = await api.call(endpoints.discovery, { query: { game, match: match.success ? match.data : undefined } });
     if (!result.ok) throw data(null, { status: result.status });
     const { profile, likes_left_today, daily_like_limit, matched } = result.data;
     const countryName = regionNames(locale);
@@ -74,7 +75,7 @@ export function discoveryAction(game: DiscoveryGame) {
     const form = DecisionForm.safeParse({ decision: formData.get("decision"), id: formData.get("id") });
     if (!form.success) return data<DiscoveryActionData>({ matched: null, error: common("errors.validation_failed") }, { status: 400 });
 
-    const result = await apiFor(request, context).post("/api/discovery.php", DiscoveryDecisionResponse, { game, ...form.data });
+    const result = await apiFor(request, context).call(endpoints.discoveryAnswer, { body: { game, ...form.data } });
     if (result.ok) {
       if (enhanced) return data<DiscoveryActionData>({ matched: result.data.matched, error: null });
       throw redirect(result.data.matched ? `${back}?match=${result.data.matched.id}` : back);

@@ -1,3 +1,4 @@
+import { browserPaths } from "#contract/endpoints/paths";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { useLocation } from "@remix-run/react";
 import { useHydrated } from "~/utils/hydrated";
@@ -26,8 +27,8 @@ export function LikeModal() {
     const onVisibility = () => {
       if (document.visibilityState !== "hidden") return;
       const body = new Blob(["{}"], { type: "application/json" });
-      if (!navigator.sendBeacon?.("/api/page-hidden.php", body)) {
-        void fetch("/api/page-hidden.php", { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, keepalive: true }).catch(() => undefined);
+      if (!navigator.sendBeacon?.(browserPaths.pageHidden, body)) {
+        void fetch(browserPaths.pageHidden, { method: "POST", body: "{}", headers: { "Content-Type": "application/json" }, keepalive: true }).catch(() => undefined);
       }
     };
     document.addEventListener("visibilitychange", onVisibility);

@@ -1,3 +1,4 @@
+import { browserPaths } from "#contract/endpoints/paths";
 import { useEffect, useRef, useState } from "react";
 import { Form, useLocation, useRevalidator } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
@@ -46,7 +47,7 @@ export function LikeModal() {
     const timer = window.setTimeout(async () => {
       asked.current = true;
       try {
-        const response = watchSession(await fetch("/api/auto-like.php", { headers: { Accept: "application/json" }, credentials: "same-origin" }));
+        const response = watchSession(await fetch(browserPaths.autoLike, { headers: { Accept: "application/json" }, credentials: "same-origin" }));
         if (!response.ok) return;
         // The schema (and zod) loads only now: the like modal must not weigh on every page's first load.
         const { AutoLikeResponse } = await import("#contract/likes");

@@ -1,12 +1,13 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { TeasersResponse, type Teaser } from "#contract/members";
+import {  type Teaser } from "#contract/members";
 import type { Locale } from "#contract/locales";
 import { apiFor } from "~/utils/api.server";
 import { fixedT } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getSettings, getUser } from "~/utils/session.server";
 import type { LanderDesign, LanderMember, LanderVariant } from "./landers";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Landers: what every lander's loader does. A member is sent to the members area; a visitor gets
@@ -56,7 +57,7 @@ type LoadOptions = {
 export async function loadLander(request: Request, context: AppLoadContext, { design, count, slug }: LoadOptions) {
   const locale = urlLocale(request);
   if (await getUser(request, context)) throw redirect("/members");
-  const [settings, teasers] = await Promise.all([getSettings(request, context), apiFor(request, context).get("/api/teasers.php", TeasersResponse, { count })]);
+  const [settings, teasers] = await Promise.all([getSettings(request, context), apiFor(request, context).call(endpoints.teasers, { query: { count } })]);
   const t = fixedT(locale, "landers");
   const variant = design === "tinderswipe" ? null : landerVariant(slug);
   const copyKey = variant ? `variants.${variant}` : `${design}`;

@@ -1,13 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { queryId } from "#contract/input";
-import { TeasersResponse, type Teaser } from "#contract/members";
+import {  type Teaser } from "#contract/members";
 import { nichePrefix } from "#contract/settings";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
 import { urlLocale } from "~/utils/locale.server";
 import { getSettings, getUser } from "~/utils/session.server";
 import { signupGate, type SignupGate } from "~/features/signup/signup-gate.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Member funnels: /members/{id}/signup, /landing, /landing2/{slug?} and /landing3/{slug?} show a
@@ -73,7 +74,7 @@ export async function loadMemberFunnel({ request, context, params }: LoaderFunct
   if (!id.success) throw data(null, { status: 404 });
   const [user, settings] = await Promise.all([getUser(request, context), getSettings(request, context)]);
   if (user) throw redirect(`/members/${id.data}`);
-  const result = await apiFor(request, context).get("/api/teasers.php", TeasersResponse, { id: id.data, count: othersShown[design] });
+  const result = await apiFor(request, context).call(endpoints.teasers, { query: { id: id.data, count: othersShown[design] } });
   if (!result.ok || !result.data.member) throw data(null, { status: result.ok ? 404 : result.status });
   const member = result.data.member;
   return {

@@ -1,11 +1,12 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { DismissalsResponse, type DismissalKey } from "#contract/account";
+import {  type DismissalKey } from "#contract/account";
 import type { User } from "#contract/user";
 import { inMembersArea } from "#contract/offers";
 import { apiFor } from "~/utils/api.server";
 import { splitLocale } from "~/utils/paths";
 import { timeBonusModalEligible, type Offer } from "../payments/offers";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * docs/product.md §2 "warning banners" of the default layout, each hidden for good once the member dismisses it
@@ -45,7 +46,7 @@ export async function memberAlerts(request: Request, context: AppLoadContext, us
   const candidates = alertCandidates(user, offer, Date.now(), pushKey);
   // Most pages of most members have nothing to show: ask for the dismissals only when something could show.
   if (candidates.length === 0) return [];
-  const result = await apiFor(request, context).get("/api/dismissals.php", DismissalsResponse);
+  const result = await apiFor(request, context).call(endpoints.dismissals);
   // Without the dismissals (api trouble) showing a dismissed banner again would nag: show none this time.
   if (!result.ok) return [];
   const dismissed: Partial<Record<z.infer<typeof DismissalKey>, string>> = result.data.dismissals;

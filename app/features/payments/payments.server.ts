@@ -1,11 +1,13 @@
 import type { AppLoadContext } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { DiscountCodeInput, PackagesResponse } from "#contract/payments";
+import type { PackagesResponse } from "#contract/payments";
+import { DiscountCodeInput } from "#contract/payments";
 import { CountryCode } from "#contract/payments";
 import { queryId } from "#contract/input";
 import type { Locale } from "#contract/locales";
 import { apiFor } from "~/utils/api.server";
 import { callWithMember, requireUser } from "~/utils/session.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * The packages of a payment country (?country=, else the IP's) in one api call that brings the member
@@ -23,9 +25,9 @@ export async function loadPackages(
   const typed = params.get("code")?.trim() || null;
   const code = typed ? DiscountCodeInput.safeParse(typed) : null;
   const query = { country: asked.success ? asked.data : undefined, package_id: options.packageId, code: code?.success ? code.data : undefined };
-  const early = callWithMember(request, context, "/api/packages.php", PackagesResponse, query);
+  const early = callWithMember(request, context, endpoints.packages, query);
   if (options.member) await requireUser(request, context);
-  const result = (await early) ?? (await apiFor(request, context).get("/api/packages.php", PackagesResponse, query));
+  const result = (await early) ?? (await apiFor(request, context).call(endpoints.packages, { query: query }));
   if (!result.ok) throw data(null, { status: result.status === 400 ? 404 : result.status });
   // A code no code can be (odd characters, too long) is not sent to the api: it is not found.
   const discountError = code && !code.success ? { reason: "not_found" as const, code: typed!.slice(0, 40) } : result.data.discount_error;

@@ -1,3 +1,4 @@
+import { browserPaths } from "#contract/endpoints/paths";
 import type { BrowserPush, PushState } from "./push-state";
 
 /*
@@ -5,7 +6,7 @@ import type { BrowserPush, PushState } from "./push-state";
  * push alert and the /notifications switch. Browser only: call from handlers and effects.
  */
 
-const endpoint = "/api/user.php?push=1";
+const endpoint = `${browserPaths.user}?push=1`;
 
 export function pushCapable(): boolean {
   return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;

@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { UserResponse } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { getRegions } from "~/features/account/regions.server";
 import { apiErrorMessage } from "~/utils/api-errors";
@@ -14,6 +13,7 @@ import { forwardPhotoUpload } from "~/features/account/photo-upload.server";
 import { formConstraint } from "~/utils/form-constraint";
 import { stepSchema } from "~/features/signup/step-forms";
 import { countryOptions } from "~/utils/intl";
+import { endpoints } from "#contract/endpoints/index";
 
 /*
  * The signup steps after step 0 (docs/product.md §2): /signup/1 push, /signup/2 a photo, /signup/3 personal info,
@@ -68,7 +68,7 @@ export function profileStepAction(step: 3 | 4) {
     if (submission.status !== "success") return data(submission.reply(), { status: 400 });
     const values = submission.value;
     const update = "gender" in values ? { ...values, region: values.region || null, city: values.city || null } : { about_me: values.about_me ?? "", interests: values.interests ?? [] };
-    const result = await apiFor(request, context).put("/api/profile.php", UserResponse, update);
+    const result = await apiFor(request, context).call(endpoints.updateProfile, { body: update });
     if (!result.ok) {
       const fields = result.error.error === "validation_failed" ? result.error.fields : undefined;
       return data(submission.reply(fields ? { fieldErrors: fields } : { formErrors: [apiErrorMessage(t, result.error)] }), { status: result.status });

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { UserResponse } from "#contract/user";
 import { apiFor } from "~/utils/api.server";
 import { apiErrorMessage } from "~/utils/api-errors";
 import { fixedT } from "~/utils/i18n.server";
@@ -15,6 +14,7 @@ import type { Settings } from "#contract/settings";
 import { nextSignupPath } from "~/features/signup/signup-steps";
 import { keptTracking } from "~/features/landers/tracking.server";
 import type { SignupActionData } from "~/types";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * Step 0 of the signup (docs/product.md §2) for every page with the signup form: /signup and the funnels.
@@ -38,12 +38,12 @@ export async function signupAction({ request, context }: ActionFunctionArgs, opt
   const answer = (result: SignupActionData["result"], problem: SignupActionData["problem"], status: number) => data<SignupActionData>({ result, problem, suggestion }, { status });
   if (submission.status !== "success") return answer(submission.reply({ hideFields: ["password"] }), null, 400);
   const { keep_email: _keep, invitation, ...values } = submission.value;
-  const result = await apiFor(request, context).post("/api/signup.php", UserResponse, {
+  const result = await apiFor(request, context).call(endpoints.signup, { body: {
     ...values,
     language: locale,
     tracking: keptTracking(request) ?? undefined,
     invitation: invitation || undefined,
-  });
+  } });
   if (result.ok) throw redirect(options.next ?? nextSignupPath(0, settings));
 
   const { error } = result;

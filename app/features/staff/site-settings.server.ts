@@ -1,8 +1,9 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { SiteOutcome, type SiteResponse } from "#contract/staff-sites";
+import {  type SiteResponse } from "#contract/staff-sites";
 import { clearSettingsCache } from "~/utils/session.server";
 import { formList, formNumber, formText, staffWrite } from "./staff-write.server";
 import { siteSettingsBody, type FieldErrors } from "./site-settings";
+import { endpoints } from "#contract/endpoints/index";
 
 export type SiteSave = { ok: true; id: number } | { ok: false; status: number; error: string; fields: FieldErrors; values: SiteResponse["settings"] | null };
 
@@ -12,7 +13,7 @@ export type SiteSave = { ok: true; id: number } | { ok: false; status: number; e
  */
 export async function saveSite(request: Request, context: AppLoadContext, form: FormData, body: Record<string, unknown>): Promise<SiteSave> {
   const settings = body.action === "create" || body.action === "update" ? siteSettingsBody(form, { text: (name) => formText(form, name), number: (name) => formNumber(form, name), list: (name) => formList(form, name) }) : undefined;
-  const result = await staffWrite(request, context, "/api/staff/sites.php", SiteOutcome, settings ? { ...body, settings } : body);
+  const result = await staffWrite(request, context, endpoints.changeSite, settings ? { ...body, settings } : body);
   if (!result.ok) {
     // The form shows the typed values again (a number the browser could not read shows empty).
     const values = settings ? (Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === "number" && Number.isNaN(value) ? null : value])) as SiteResponse["settings"]) : null;

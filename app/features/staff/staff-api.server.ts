@@ -1,7 +1,8 @@
 import { redirect, type AppLoadContext } from "@remix-run/node";
-import { StaffResponse, type Staff } from "#contract/staff";
+import {  type Staff } from "#contract/staff";
 import { apiFor } from "~/utils/api.server";
 import { memo } from "~/utils/session.server";
+import { endpoints } from "#contract/endpoints/index";
 
 /**
  * The staff member of a /staff request (the rdv_staff cookie, which the browser sends to /staff pages only), or a
@@ -9,7 +10,7 @@ import { memo } from "~/utils/session.server";
  */
 export async function requireStaff(request: Request, context: AppLoadContext): Promise<Staff> {
   // Asked once per request: the staff frame's loader and its page's both need it.
-  const result = await memo(context, "staff", () => apiFor(request, context).get("/api/staff/me.php", StaffResponse, undefined, { sessionOptional: true }));
+  const result = await memo(context, "staff", () => apiFor(request, context).call(endpoints.staffMe, { ...{ sessionOptional: true } }));
   if (!result.ok) throw redirect("/staff/login");
   return result.data.staff;
 }

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/node";
 import type { z } from "zod";
-import { apiFor } from "~/utils/api.server";
+import type { AnswerOf, BodyOf, Endpoint } from "#contract/endpoints/endpoint";
+import { apiFor, type Api } from "~/utils/api.server";
 
 export type StaffWrite<T> = { ok: true; data: T } | { ok: false; status: number; message: string; fields: Record<string, string[]> };
 
@@ -8,8 +9,21 @@ export type StaffWrite<T> = { ok: true; data: T } | { ok: false; status: number;
  * A staff page's write through the api: the answer, or the refusal as one English sentence for the page (the api's
  * field messages where it gave them, else its message). A lapsed staff session goes back to /staff/login (apiFor).
  */
-export async function staffWrite<T extends z.ZodType>(request: Request, context: AppLoadContext, path: string, schema: T, body: unknown): Promise<StaffWrite<z.infer<T>>> {
-  const result = await apiFor(request, context).post(path, schema, body);
+export async function staffWrite<E extends Endpoint & { method: "post"; body: z.ZodType }>(
+  request: Request,
+  context: AppLoadContext,
+  endpoint: E,
+  form: BodyOf<E> | Record<string, unknown>,
+): Promise<StaffWrite<AnswerOf<E>>> {
+  // Checked here with the endpoint's own schema (contract/endpoints/), so what is sent is the endpoint's body; a refusal reads as the api's would.
+  const checked = endpoint.body.safeParse(form);
+  if (!checked.success) {
+    const fields: Record<string, string[]> = {};
+    for (const issue of checked.error.issues) (fields[issue.path.join(".") || "_"] ??= []).push(issue.message);
+    return { ok: false, status: 400, message: Object.values(fields).flat().join(" "), fields };
+  }
+  const body = form as BodyOf<E>;
+  const result = await apiFor(request, context).call(endpoint, ...([{ body }] as unknown as Parameters<Api["call"]>[1][]));
   if (result.ok) return { ok: true, data: result.data };
   const fields = Object.values(result.error.fields ?? {}).flat();
   return { ok: false, status: result.status, message: fields.length ? fields.join(" ") : result.error.message, fields: result.error.fields ?? {} };
