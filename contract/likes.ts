@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MemberCard } from "./members";
 import { id, queryId } from "./input";
-import { MainImage, UserResponse } from "./user";
+import { MainImage, UserResponse, badgeCountCap } from "./user";
 
 /*
  * Likes (docs/product.md §4 Likes; §7 likes.php, auto-like.php, page-hidden.php). All answer ApiError (contract/errors.ts)
@@ -63,8 +63,8 @@ export const LikesResponse = z.object({
   liked_by_profiles: z.array(MemberCard),
   /** Members who like the viewer and whom the viewer likes, newest match first. */
   matches: z.array(MatchProfile),
-  /** All new likes (docs/product.md §3 "total new likes"), also beyond the cap. */
-  new_likes: z.number().int().min(0),
+  /** All new likes (docs/product.md §3 "total new likes"), also beyond the lists' cap, up to badgeCountCap (contract/user.ts: that many or more). */
+  new_likes: z.number().int().min(0).max(badgeCountCap),
   /** The cap of each list (likesListCap). */
   limit: z.number().int(),
   /** With `with_user=1` (contract/members.ts withUserParam): the member and counts, as GET /api/user.php answers. */

@@ -5,6 +5,7 @@ import { preparedPerDatabase, type Bindable } from "../db/prepared";
 import { blocks, likes, profiles, type likeSources } from "../db/schema";
 import type { MemberCard } from "#contract/members";
 import type { LikesResponse } from "#contract/likes";
+import { badgeCountCap } from "#contract/user";
 import { memberCards } from "./members";
 import { eitherBlocked, listableTo, offeredTo } from "./visibility";
 import { emitEventsNow } from "../events/emit";
@@ -177,13 +178,19 @@ export async function newLikesCount(db: Db, siteId: number, viewerProfileId: num
   return row?.n ?? 0;
 }
 
-/** newLikesCount's query, also usable as a subquery (loadMe): one row with n. */
+/**
+ * newLikesCount's query, also usable as a subquery (loadMe): one row with n, at most badgeCountCap
+ * (contract/user.ts), which stands for that many or more; it reads at most that many new likes (likes_received_idx).
+ */
 export function newLikesQuery(db: Db, siteId: Bindable<number>, viewerProfileId: Bindable<number>) {
-  return db
-    .select({ n: sql<number>`count(*)::int` })
+  const fresh = db
+    .select({ one: sql<number>`1`.as("one") })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
-    .where(and(eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true), shownTo(siteId, viewerProfileId)));
+    .where(and(eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true), shownTo(siteId, viewerProfileId)))
+    .limit(badgeCountCap)
+    .as("fresh");
+  return db.select({ n: sql<number>`count(*)::int` }).from(fresh);
 }
 
 /**

@@ -167,6 +167,16 @@ describe("GET /api/likes.php liked_by and the new-like flag", () => {
     expect(await newLikesOf(receiver)).toBe(2);
   });
 
+  it("counts new likes up to 100, which the badges show as 99+ (the api reads at most 100 likes for it)", async () => {
+    const receiver = await newMember();
+    const likers: { profileId: number }[] = [];
+    for (let i = 0; i < 101; i++) likers.push(await insertMember(api, { passwordHash }));
+    await api.db.insert(likes).values(likers.slice(0, 99).map((liker) => ({ likerProfileId: liker.profileId, likedProfileId: receiver.profileId })));
+    expect({ user: await newLikesOf(receiver), page: (await likesOf(receiver)).new_likes }).toEqual({ user: 99, page: 99 });
+    await api.db.insert(likes).values(likers.slice(99).map((liker) => ({ likerProfileId: liker.profileId, likedProfileId: receiver.profileId })));
+    expect({ user: await newLikesOf(receiver), page: (await likesOf(receiver)).new_likes }).toEqual({ user: 100, page: 100 });
+  });
+
   it("leaves out an invisible liker from liked_by, profiles, matches and the counts", async () => {
     const viewer = await newMember();
     const hidden = await newMember();
