@@ -45,9 +45,9 @@ export const ReportResponse = z.object({ ok: z.literal(true), report_id: z.numbe
  */
 export const queueCountCap = 1000;
 
-/** A queue's size as the console shows it: "999+" from queueCountCap. */
+/** A queue's size as the console shows it: "1000+" (that many or more) at queueCountCap, as the inbox's queues. */
 export function queueCountText(count: number): string {
-  return count >= queueCountCap ? `${queueCountCap - 1}+` : String(count);
+  return count >= queueCountCap ? `${queueCountCap}+` : String(count);
 }
 
 export const QueuedPhoto = z.object({

@@ -120,7 +120,7 @@ describe("photo moderation", () => {
     expect(review.rejected).toEqual([]);
   });
 
-  it("counts a long queue up to 1,000, which stands for 999+ (the frame, the queue page and the dashboard read at most 1,000 rows)", async () => {
+  it("counts a long queue up to 1,000, which stands for 1000+ (the frame, the queue page and the dashboard read at most 1,000 rows)", async () => {
     const owner = await member();
     const moderator = await staffToken(api, await newStaff(api, "moderator"));
     const sizes = async () => ({
