@@ -12,7 +12,8 @@ import { MainImage, UserResponse, badgeCountCap } from "./user";
  *                                 member the viewer blocked (the page offers to unblock instead);
  *                                 403 blocked_by_member {name}: the member blocked the viewer (as member.php says too).
  *   DELETE /api/like.php?id=      (member) UnlikeResponse; a match ends with it. Unknown ids answer removed: false.
- *   GET    /api/likes.php         (member) LikesResponse: always the session's own likes (there is no id parameter).
+ *   GET    /api/likes.php?tab=    (member) LikesQuery -> LikesResponse: always the session's own likes (there is no id
+ *                                 parameter); `tab` (received, sent, matches) answers that list only.
  *   GET    /api/auto-like.php     (member) AutoLikeResponse: a fictional profile of the site that fits the member likes
  *                                 them (source "auto"); at most one per member per 24 hours, else profile null.
  *   POST   /api/page-hidden.php   beacon with an empty JSON body: one log line "page hidden" with the member id and
@@ -41,6 +42,16 @@ export const UnlikeResponse = z.object({ removed: z.boolean() });
 
 /** Each list holds at most this many entries, the newest first (received: the new ones before the others). */
 export const likesListCap = 200;
+
+/** The tabs of /likes, each one list of LikesResponse. */
+export const likesTabs = ["received", "sent", "matches"] as const;
+
+/**
+ * GET /api/likes.php: `tab` answers that tab's list only (the others empty), what the /likes/{type} page shows;
+ * without it all three. The counts come either way.
+ */
+export const LikesQuery = z.object({ tab: z.enum(likesTabs).optional() });
+export type LikesQuery = z.infer<typeof LikesQuery>;
 
 /** A member the viewer liked (docs/product.md §3: "likes are profiles"), with when and whether it is a match. */
 export const LikedProfile = MemberCard.extend({ liked_at: z.string(), match: z.boolean() });
