@@ -8,7 +8,7 @@ import { siteNiches, siteProfileFields, siteSearchFields } from "./site-fields";
 /*
  * A site's settings, declared once: each setting's input check (what staff may save), how it reads back, its default,
  * whether members' GET /api/settings.php shows it, and how the staff console's form shows it. contract/settings.ts and
- * contract/staff-sites.ts build their schemas from it, api/http/site-settings-row.ts maps it to and from the `sites`
+ * contract/staff-sites.ts build their schemas from it, api/domain/site-settings.ts maps it to and from the `sites`
  * row (the column is the setting's name in camelCase), app/features/staff/site-settings.tsx draws the form from it.
  * A new setting: a line here, its column in api/db/schema/sites.ts (and the migration), its label in
  * locales/en/staff.json under sites.fields.<name>.
@@ -192,6 +192,15 @@ export const siteSettings = {
   }),
   /** docs/product.md §9 welcome discount: how long after signup a member's first purchase gets it; 0: none. */
   welcome_discount_hours: setting({ input: z.number().int().min(0).max(24 * 60), read: int, default: 72, public: false, section: "moderation", form: { kind: "number" } }),
+  /** docs/staff.md, contact details in chat: off, masked in members' messages, or such messages held for a moderator. */
+  contact_filter: setting({
+    input: z.enum(contactFilterModes),
+    read: z.enum(contactFilterModes),
+    default: "off",
+    public: false,
+    section: "moderation",
+    form: { kind: "select", options: contactFilterModes, labels: "fields.contact_filter" },
+  }),
   delete_discount: setting({ input: z.number().int().min(1).max(90).nullable(), read: z.number().nullable(), default: null, public: true, section: "moderation", form: { kind: "number" } }),
   /** docs/product.md §1 live-cam promotion tiles (contract/cam.ts); null: none on this site. */
   cam_tiles: setting({ input: CamTilesSchema.nullable(), read: CamTilesSchema.nullable(), default: null, public: true, section: "cam", form: { kind: "cam" } }),

@@ -1,6 +1,6 @@
 import { boolean, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { CamTiles } from "#contract/cam";
-import { siteSettingDefaults } from "#contract/site-settings";
+import { contactFilterModes, siteSettingDefaults } from "#contract/site-settings";
 
 /** Sites and what belongs to a site: its company and its interests. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -69,6 +69,8 @@ export const sites = pgTable(
     deleteDiscount: integer("delete_discount"),
     /** docs/staff.md moderation modes: "pre", a new photo stays pending until a moderator approves it; "post", live at once and queued. */
     photoModeration: text("photo_moderation", { enum: ["pre", "post"] }).notNull().default(siteSettingDefaults.photo_moderation),
+    /** docs/staff.md, contact details in chat: what a member's message with contact details gets (contract/site-settings.ts). */
+    contactFilter: text("contact_filter", { enum: contactFilterModes }).notNull().default(siteSettingDefaults.contact_filter),
     mailName: text("mail_name").notNull(),
     /** When staff last changed the site (docs/staff.md, the catalogue): an edit made on an older copy is refused. */
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
