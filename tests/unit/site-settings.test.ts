@@ -32,6 +32,7 @@ const filled: Record<string, string | string[]> = {
   company_id: "1",
   refund_days: "14",
   photo_moderation: "pre",
+  contact_filter: "mask",
   welcome_discount_hours: "72",
   delete_discount: "",
   "cam_tiles.first": "4",
@@ -69,6 +70,7 @@ describe("the site settings' declaration", () => {
       visible_profile_fields: [],
       cam_tiles: null,
       photo_moderation: "pre",
+      contact_filter: "mask",
     });
   });
 

@@ -55,7 +55,7 @@ export async function heldMessages(db: Db, staff: Pick<StaffMember, "role" | "si
 export type HeldDecision = { kind: "decided"; refunded: number } | { kind: "not_found" };
 
 /**
- * A moderator's decision on a held message. approve: delivered now (deliver_held_message, migration 0035), its
+ * A moderator's decision on a held message. approve: delivered now (api/db/functions/deliver_held_message.sql), its
  * events announced after the commit. reject: stays undelivered, and its sender gets its credits back with a ledger
  * entry (a message never delivered is not paid for).
  */

@@ -30,8 +30,9 @@ const wide = (form: SettingForm) => ["checkbox", "choices", "textarea", "cam"].i
 
 /**
  * The form of every site setting, for a new site and for an existing one, drawn from their declaration
- * (contract/site-settings.ts; its loader sends the layout, siteSettingsLayout) with the form parts and conform
- * (app/features/staff/site-settings-form.ts holds its schema, loaded on the form's first focus). It works without JavaScript: the action checks it with the same schema and shows a refusal at its field.
+ * (contract/site-settings.ts; the page's loader sends the layout, siteSettingsLayout) with the form parts and
+ * conform (app/features/staff/site-settings-form.ts holds its schema, loaded on the form's first focus). It works
+ * without JavaScript: the action checks it with the same schema and shows a refusal at its field.
  */
 export function SiteSettingsForm({
   texts,
