@@ -81,16 +81,16 @@ const atSeparator = `(?:\\s*@\\s*|\\s*[([{<]\\s*(?:${words(atWords)})\\s*[)\\]}>
 
 const patterns: { kind: ContactKind; regex: RegExp }[] = [
   // An address as it is written (name@host.tld, spaces around its signs too), or with @ and the dots in words or brackets.
-  { kind: "email", regex: /[\p{L}\d._%+-]+\s*@\s*[\p{L}\d-]+(?:\s*\.\s*[\p{L}\d-]+)*\s*\.\s*\p{L}{2,10}(?![\p{L}\d])/giu },
-  { kind: "email", regex: new RegExp(`[\\p{L}\\d._%+-]{2,}${atSeparator}[\\p{L}\\d-]{2,}(?:${dotSeparator}[\\p{L}\\d-]{2,})*${dotSeparator}(?:${tlds.join("|")})(?![\\p{L}\\d])`, "giu") },
+  { kind: "email", regex: /(?<![\p{L}\d._%+-])[\p{L}\d._%+-]{1,64}\s*@\s*[\p{L}\d-]{1,63}(?:\s*\.\s*[\p{L}\d-]{1,63}){0,8}\s*\.\s*\p{L}{2,10}(?![\p{L}\d])/giu },
+  { kind: "email", regex: new RegExp(`(?<![\\p{L}\\d._%+-])[\\p{L}\\d._%+-]{2,64}${atSeparator}[\\p{L}\\d-]{2,63}(?:${dotSeparator}[\\p{L}\\d-]{2,63}){0,8}${dotSeparator}(?:${tlds.join("|")})(?![\\p{L}\\d])`, "giu") },
   // "name at gmail", "name (at) hotmail": the provider names the address even without its ending.
-  { kind: "email", regex: new RegExp(`[\\p{L}\\d._%+-]{2,}${atSeparator}(?:${words(mailProviders)})(?![\\p{L}\\d])`, "giu") },
+  { kind: "email", regex: new RegExp(`(?<![\\p{L}\\d._%+-])[\\p{L}\\d._%+-]{2,64}${atSeparator}(?:${words(mailProviders)})(?![\\p{L}\\d])`, "giu") },
   // Web addresses: with a scheme, www., a known short link, or a name and an ending (with everyday-word endings only written out).
   { kind: "url", regex: /\b(?:https?|ftp)\s*:\s*\/\/\S+/giu },
   { kind: "url", regex: new RegExp(`(?<![\\p{L}\\d])w\\s*w\\s*w${dotSeparator}[\\p{L}\\d-]+\\S*`, "giu") },
   { kind: "url", regex: /(?<![\p{L}\d])(?:wa\.me|t\.me|bit\.ly|linktr\.ee|onlyfans\.com|snapchat\.com|instagram\.com)(?:\/\S*)?/giu },
-  { kind: "url", regex: new RegExp(`(?<![\\p{L}\\d@.])[\\p{L}\\d-]{3,}(?:\\.[\\p{L}\\d-]{2,})*\\.(?:${tlds.filter((tld) => !wordTlds.has(tld)).join("|")})(?![\\p{L}\\d])(?:/\\S*)?`, "giu") },
-  { kind: "url", regex: new RegExp(`(?<![\\p{L}\\d])[\\p{L}\\d-]{2,}(?:\\s*[([{<]\\s*(?:${words(dotWords)})\\s*[)\\]}>]\\s*|\\s(?:${words(dotWords)})\\s)(?:${tlds.join("|")})(?![\\p{L}\\d])`, "giu") },
+  { kind: "url", regex: new RegExp(`(?<![\\p{L}\\d@.])[\\p{L}\\d-]{3,63}(?:\\.[\\p{L}\\d-]{2,63}){0,8}\\.(?:${tlds.filter((tld) => !wordTlds.has(tld)).join("|")})(?![\\p{L}\\d])(?:/\\S*)?`, "giu") },
+  { kind: "url", regex: new RegExp(`(?<![\\p{L}\\d])[\\p{L}\\d-]{2,63}(?:\\s*[([{<]\\s*(?:${words(dotWords)})\\s*[)\\]}>]\\s*|\\s(?:${words(dotWords)})\\s)(?:${tlds.join("|")})(?![\\p{L}\\d])`, "giu") },
   // Messenger names, spelled apart or with look-alikes, with the handle after them when there is one.
   {
     kind: "handle",
