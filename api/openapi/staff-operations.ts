@@ -19,6 +19,7 @@ import {
 } from "#contract/staff-moderation";
 import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesResponse } from "#contract/staff-profiles";
 import { StaffPasswordChange, StaffSetupDone, StaffSetupQuery, StaffSetupRequest, StaffSetupResponse } from "#contract/staff-setup";
+import { HeldMessageDecision, HeldMessageOutcome, HeldMessagesQuery, HeldMessagesResponse } from "#contract/staff-held-messages";
 import { PackageAction, PackagesQuery, PackagesResponse, SiteAction, SiteOutcome, SiteQuery, SiteResponse, SitesResponse } from "#contract/staff-sites";
 import { AuditQuery, AuditResponse, DashboardResponse, StaffLoginRequest, StaffResponse } from "#contract/staff";
 import { photoUploadField } from "#contract/photos";
@@ -94,6 +95,16 @@ export const staffOperations: OperationGroup = {
       caller: "staff",
       body: PhotoReviewRequest,
       answers: { 200: json(PhotoReviewResponse, "what was decided") },
+    },
+    { method: "get", path: "/api/staff/held-messages.php", summary: "Members' messages held for contact details, oldest first", caller: "staff", query: HeldMessagesQuery, answers: { 200: json(HeldMessagesResponse, "a page of the queue") } },
+    {
+      method: "post",
+      path: "/api/staff/held-messages.php",
+      summary: "Approves (delivers) or rejects (undelivered, credits back) a held message",
+      caller: "staff",
+      body: HeldMessageDecision,
+      answers: { 200: json(HeldMessageOutcome, "decided") },
+      errors: ["not_found"],
     },
     { method: "get", path: "/api/staff/reports.php", summary: "Members' reports", caller: "staff", query: ReportsQuery, answers: { 200: json(ReportsResponse, "a page of reports") } },
     {

@@ -124,6 +124,7 @@ const pages: Record<string, Entry> = {
   "staff.members._index.tsx": { group: "staff", visits: (s) => at("/staff/members", `/staff/members?q=${encodeURIComponent(s.email)}`) },
   "staff.members.$id.tsx": { group: "staff", visits: (s) => at(`/staff/members/${s.staffMember}`) },
   "staff.password.tsx": { group: "staff", visits: () => at("/staff/password") },
+  "staff.held-messages.tsx": { group: "staff", visits: () => at("/staff/held-messages") },
   "staff.photos.tsx": { group: "staff", visits: () => at("/staff/photos") },
   "staff.reports._index.tsx": { group: "staff", visits: () => at("/staff/reports") },
   "staff.reports.$id.tsx": { group: "staff", visits: (s) => at(`/staff/reports/${s.report}`) },

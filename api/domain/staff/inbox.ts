@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { conversationMembers, conversations, messages, operatorClaims, operatorDayRollups, operatorDays, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
 import { inboxQueueNames as inboxQueueNamesList } from "#contract/staff-inbox-queues";
@@ -230,7 +230,8 @@ export async function answeringContext(db: Db, staff: StaffMember, entry: InboxE
     profile(entry.fictionalProfileId),
     photosOf(entry.memberProfileId),
     photosOf(entry.fictionalProfileId),
-    db.select().from(messages).where(eq(messages.conversationId, entry.id)).orderBy(desc(messages.id)).limit(200),
+    // Held and rejected messages (docs/staff.md, contact details in chat) were never delivered: the operator does not see them.
+    db.select().from(messages).where(and(eq(messages.conversationId, entry.id), isNull(messages.moderation))).orderBy(desc(messages.id)).limit(200),
     db
       .select()
       .from(operatorNotes)
@@ -264,7 +265,7 @@ export async function recordReply(tx: Pick<Db, "insert" | "select">, staff: Staf
   const [before] = await tx
     .select({ at: messages.createdAt })
     .from(messages)
-    .where(and(eq(messages.conversationId, message.conversationId), lt(messages.id, message.id), ne(messages.senderProfileId, fictionalProfileId)))
+    .where(and(eq(messages.conversationId, message.conversationId), lt(messages.id, message.id), ne(messages.senderProfileId, fictionalProfileId), isNull(messages.moderation)))
     .orderBy(desc(messages.id))
     .limit(1);
   const waitedSeconds = before ? Math.max(0, Math.round((message.createdAt.getTime() - before.at.getTime()) / 1000)) : null;
