@@ -80,7 +80,7 @@ async function main() {
     const cookie = await logIn(variants[0]!.url!, "demo@example.com", "demo-password");
     const headers = { ...browserHeaders, cookie };
     for (const variant of variants) {
-      const warm = await warmUp(variant.url! + target, { seconds: 3, maxSeconds: 30, connections, headers });
+      const warm = await warmUp(variant.url! + target, { seconds: 3, maxSeconds: Number(process.env.AB_WARMUP_SECONDS ?? 30), connections, headers });
       console.error(`${variant.name} warm-up: ${describeWarmUp(warm)}`);
     }
     const results = new Map<string, { cpu: number; rate: number }[]>(variants.map((v) => [v.name, []]));
@@ -91,7 +91,10 @@ async function main() {
         const before = cpuMs(variant.child!.pid);
         const result = await measure(variant.name, variant.url! + target, { seconds, connections, headers });
         const after = cpuMs(variant.child!.pid);
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${variant.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        // On a machine this busy a page may time out (10 s) or web's call to the api may (503): counted, not fatal
+        // while they are a few; more would make the round's CPU a page meaningless.
+        if (result.non2xx + result.errors > 0) console.error(`${variant.name}: ${result.non2xx} not 2xx (${JSON.stringify(result.statusCodes)}), ${result.errors} errors or timeouts in round ${round + 1}`);
+        if (result.non2xx + result.errors > result.requests * 0.05) throw new Error(`${variant.name}: over 5% of the round's requests failed`);
         const cpu = before !== null && after !== null ? (after - before) / result.requests : NaN;
         results.get(variant.name)!.push({ cpu, rate: result.reqPerSec });
         line.push(`${variant.name} ${cpu.toFixed(2)} ms ${result.reqPerSec.toFixed(0)}/s`);
