@@ -50,7 +50,7 @@ export type ChatProfile = z.infer<typeof ChatProfile>;
 export const MessageKind = z.enum(["text", "icebreaker", "gif", "gift", "image"]);
 
 /**
- * What a gift, GIF or image message shows (issue 14), all served by this site: a gift's picture (/gifts/{id}.svg),
+ * What a gift, GIF or image message shows, all served by this site: a gift's picture (/gifts/{id}.svg),
  * a GIF through GET /api/gif.php, an image through GET /api/chat-image.php (the two members only).
  * `ref` is the gift's id (its name is chat:gifts.{ref}) or the GIF's id; "" for images.
  */
@@ -107,7 +107,7 @@ export const ChatResponse = z.object({
   has_earlier: z.boolean(),
   /** What one message costs this member, and their balance. */
   message_credits: z.number().int(),
-  /** Issue 14: what a gift and an image message cost (GIFs and icebreakers cost message_credits). */
+  /** What a gift and an image message cost (GIFs and icebreakers cost message_credits). */
   gift_credits: z.number().int(),
   photo_credits: z.number().int(),
   credits: z.number().int(),

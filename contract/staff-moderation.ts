@@ -4,7 +4,7 @@ import { moderationReasons, reportReasons, reportStatusNames } from "./moderatio
 import { PhotoRejectionReason } from "./photos";
 
 /*
- * The staff side's moderation and member support (issue 25 items 4-6, docs/staff.md). Every endpoint is behind the
+ * The staff side's moderation and member support (docs/staff.md). Every endpoint is behind the
  * staff gate (api/http/staff.ts) with the action named here, and acts only on the sites the staff member serves.
  *
  *   GET  /api/staff/photos.php    (photos.moderate) -> PhotoQueueResponse: unreviewed photos, oldest first

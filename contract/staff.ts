@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Email, queryId, text } from "./input";
 
 /*
- * The staff side (issue 25, docs/staff.md). Staff requests carry the staff session cookie (rdv_staff), which the
+ * The staff side (docs/staff.md). Staff requests carry the staff session cookie (rdv_staff), which the
  * browser sends to /staff pages only; web forwards it to these endpoints. A member's session is no staff session.
  *
  *   POST /api/staff/login.php   StaffLoginRequest -> StaffResponse + the rdv_staff cookie (Path=/staff, 12 h) |

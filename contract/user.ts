@@ -57,7 +57,7 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
-/** docs/product.md §3 chat state totals, for the navigation badges. Sent by the api once chats and likes exist (later issues). */
+/** docs/product.md §3 chat state totals, for the navigation badges. Sent by the api once chats and likes exist. */
 export const UserCounts = z.object({ unread_messages: z.number().int().min(0), new_likes: z.number().int().min(0) });
 
 /** GET /api/user.php and the answers of POST/PUT: `user` is null when nobody is logged in. */

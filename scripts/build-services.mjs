@@ -3,7 +3,7 @@
  * api/main.ts and server/main.ts bundled by esbuild into build/services/ (start.js, api.js, web.js and the chunks they
  * share). Packages stay imports of node_modules (`packages: "external"`), so native and wasm packages (sharp, PGlite)
  * load as they do from the source; the project's own modules (api/, server/, contract/, what server/ takes from app/)
- * are bundled. The api reads its data files (migrations, locales, public/gifs) from the project folder
+ * are bundled. The api reads its data files (migrations, SQL functions, locales, public/gifs) from the project folder
  * (api/project-files.ts); web reads the Remix build in build/server and build/client as before.
  *
  * `node scripts/build-services.mjs`: build. `--if-stale`: build only when build/services is missing or one of the

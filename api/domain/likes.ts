@@ -42,7 +42,7 @@ export async function likeProfile(db: Db, siteId: number, likerProfileId: number
     .returning({ liker: likes.likerProfileId });
   const match = await likesEachOther(db, likerProfileId, targetProfileId);
   if (inserted.length > 0) {
-    // Live delivery (issue 13): the liked member hears of it; a match reaches both.
+    // Live delivery: the liked member hears of it; a match reaches both.
     await emitEventsNow(db, [
       { profileId: targetProfileId, kind: match ? "match" : "like", fromProfileId: likerProfileId },
       ...(match ? [{ profileId: likerProfileId, kind: "match" as const, fromProfileId: targetProfileId }] : []),

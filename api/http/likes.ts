@@ -24,7 +24,7 @@ export function refererPath(value: string | undefined): string | null {
   }
 }
 
-/** Likes (issue 4 items 4, 5 and 8): like, unlike, the likes lists, the like modal's auto-like and the page-bounce beacon. */
+/** Likes (docs/product.md §2 and §4): like, unlike, the likes lists, the like modal's auto-like and the page-bounce beacon. */
 export function likeRoutes(db: Db): Router {
   const router = Router();
 

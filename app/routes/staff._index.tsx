@@ -7,7 +7,7 @@ import { formatMoney } from "~/features/payments/money";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 
-/** Issue 25 item 7: today's figures of the sites the staff member serves (an admin: every site). */
+/** Today's figures of the sites the staff member serves (an admin: every site). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts().dashboard;

@@ -16,7 +16,7 @@ import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 /**
- * Issue 25 item 4: the photo queue (moderators and admins). One form: approve or reject one photo by its own buttons,
+ * The photo queue (moderators and admins). One form: approve or reject one photo by its own buttons,
  * or the selected ones at once; rejections take the reason chosen at the top. Works without JavaScript; with it,
  * keyboard shortcuts (J/K move, X selects, A approves, R rejects).
  */

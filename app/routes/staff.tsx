@@ -11,7 +11,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 export const handle = { layout: "staff", hideEntryWarning: true };
 
-/** Issue 25: the frame of every staff page: who is logged in, the pages their role may open, and log out. */
+/** The frame of every staff page: who is logged in, the pages their role may open, and log out. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts();

@@ -10,7 +10,7 @@ import { clearSiteCache } from "../../api/domain/sites";
 import { call, cookieHeader, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 12 (chat), the api over HTTP: send, list, open, unread and mark-read, delete, credits, idempotency
+ * Chat, the api over HTTP: send, list, open, unread and mark-read, delete, credits, idempotency
  * keys, free members' two conversations, the rules (blocks, invisible, unconfirmed, gone members, other
  * sites) and bad input. The 1,000-sends exactness test is in chat-concurrency.test.ts.
  *

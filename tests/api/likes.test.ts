@@ -6,7 +6,7 @@ import { blocks, likes, profiles } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
 import { call, expectApiError, insertMember, login, startApi, type Harness } from "./harness";
 
-/** Issue 4 items 4, 5 and 8: like and unlike, GET /api/likes.php, counts in user.php, auto-like and the page-hidden beacon. */
+/** Like and unlike, GET /api/likes.php, counts in user.php, auto-like and the page-hidden beacon. */
 let api: Harness;
 let passwordHash: string;
 const password = "likes-test-password";

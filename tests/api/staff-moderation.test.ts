@@ -13,7 +13,7 @@ import { call, cookieHeader, expectApiError, insertMember, login, mailsTo, postJ
 import { newStaff, staffCall, staffToken } from "./staff-support";
 
 /**
- * Issue 25 items 4-6 (docs/staff.md): photo moderation (pre and post), the reports queue with member reports and
+ * Moderation (docs/staff.md): photo moderation (pre and post), the reports queue with member reports and
  * complaints, and member support (suspend and ban, credits, refunds, the direct-debit block, erasure), each write
  * recorded in the audit log.
  */

@@ -24,7 +24,7 @@ export type SiteFigures = {
 };
 
 /**
- * The staff dashboard's figures per site (issue 25 item 7): today's signups, the paying members, today's revenue per
+ * The staff dashboard's figures per site: today's signups, the paying members, today's revenue per
  * currency (payments paid since midnight UTC, in minor units) and today's messages. `siteIds` null: every site.
  */
 export async function dashboardFigures(db: Db, siteIds: number[] | null, now = new Date()): Promise<SiteFigures[]> {
