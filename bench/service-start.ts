@@ -3,7 +3,7 @@
  * answer of /healthz, and its resident memory then, run from the TypeScript through tsx (as `npm start` ran them
  * before build/services) and compiled (build/services, plain node), in turns: START_RUNS (default 5) of each.
  * Resident memory is the process's and its children's (tsx's esbuild service), read from /proc once /healthz answers
- * and again START_SETTLE_MS (default 3000) later. Needs the production build (npm run build). docs/operations.md
+ * and again START_SETTLE_MS (default 3000) later. START_PORT: the api's port (web's the next), else two free ones. Needs the production build (npm run build). docs/operations.md
  * has the figures.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -97,7 +97,8 @@ async function main() {
   const base: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", APP_MODE: "demo", LOG_LEVEL: "warn", DATA_DIR: dataDir, SESSION_SECRET: randomBytes(32).toString("base64url") };
   delete base.DATABASE_URL;
   delete base.API_URL;
-  const [apiPort, webPort] = [await freePort(), await freePort()];
+  // START_PORT: the api on it and web on the next (a free pair picked by the system otherwise).
+  const [apiPort, webPort] = process.env.START_PORT ? [Number(process.env.START_PORT), Number(process.env.START_PORT) + 1] : [await freePort(), await freePort()];
   const apiEnv = { ...base, API_PORT: String(apiPort), API_HOST: "127.0.0.1" };
   const webEnv = { ...base, PORT: String(webPort), HOST: "127.0.0.1", API_URL: `http://127.0.0.1:${apiPort}` };
   const samples: Record<string, Sample[]> = {};
