@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import type { Bindable } from "../db/prepared";
 import { blocks, conversationMembers, conversations, messages, photos, profiles, users } from "../db/schema";
 import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, type ChatProfile, type ChatResponse, type ChatsResponse, type Conversation } from "#contract/chat";
+import { badgeCountCap } from "#contract/user";
 import { listableTo } from "./visibility";
 import { emitEvents, emitEventsNow } from "../events/emit";
 import { announcerFor } from "../events/announce";
@@ -241,13 +242,20 @@ function shownSide(siteId: Bindable<number>, profileId: Bindable<number>) {
   );
 }
 
-/** docs/product.md §3 total unread messages, as a subquery for the member's counts (loadMe). */
+/**
+ * docs/product.md §3 total unread messages, as a subquery for the member's counts (loadMe): up to badgeCountCap
+ * (contract/user.ts), which stands for that many or more. It reads the member's conversations with unread messages
+ * only (conversation_members_unread_idx), at most badgeCountCap of them, each counting at least one.
+ */
 export function unreadTotalQuery(db: Db, siteId: Bindable<number>, profileId: Bindable<number>) {
-  return db
-    .select({ n: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
+  const unread = db
+    .select({ n: conversationMembers.unreadCount })
     .from(conversationMembers)
     .innerJoin(profiles, eq(profiles.id, conversationMembers.otherProfileId))
-    .where(shownSide(siteId, profileId));
+    .where(and(shownSide(siteId, profileId), gt(conversationMembers.unreadCount, 0)))
+    .limit(badgeCountCap)
+    .as("unread");
+  return db.select({ n: sql<number>`least(coalesce(sum(${unread.n}), 0), ${sql.raw(String(badgeCountCap))})::int` }).from(unread);
 }
 
 export async function unreadTotal(db: Db, siteId: number, profileId: number): Promise<number> {

@@ -67,7 +67,12 @@ export const conversationMembers = pgTable(
     lastMessageId: integer("last_message_id").notNull().default(0),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.profileId] }), index("conversation_members_latest_idx").on(t.profileId, t.lastMessageId)],
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.profileId] }),
+    index("conversation_members_latest_idx").on(t.profileId, t.lastMessageId),
+    // The member's unread badge reads only their conversations with unread messages (api/domain/chat.ts unreadTotalQuery).
+    index("conversation_members_unread_idx").on(t.profileId).where(sql`${t.unreadCount} > 0`),
+  ],
 );
 
 /**
