@@ -95,6 +95,19 @@ function actionBody(id: number, intent: Intent, form: FormData) {
   }
 }
 
+/** The inbox's filters in a desk URL: for the api's "next", and as "&site=…" to keep in the next URL. */
+function deskFilters(url: URL): { body: { site?: number; profile?: number; paying?: boolean }; query: string } {
+  const number = (name: string) => {
+    const value = url.searchParams.get(name) ?? "";
+    return /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : undefined;
+  };
+  const site = number("site");
+  const profile = site ? number("profile") : undefined;
+  const paying = url.searchParams.get("paying") === "1" ? true : undefined;
+  const query = [site ? `&site=${site}` : "", profile ? `&profile=${profile}` : "", paying ? "&paying=1" : ""].join("");
+  return { body: { site, profile, paying }, query };
+}
+
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const id = conversationId(params);
@@ -113,15 +126,18 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const intent = intents.find((i) => i === requested);
   if (!intent || intent === "insert") throw data(null, { status: 400 });
   const api = apiFor(request, context);
+  // The inbox's filters the desk was opened with (site, profile, paying) hold for "next" and "send and next" too.
+  const desk = deskFilters(new URL(request.url));
+  const nextOf = () => staffWrite(request, context, "/api/staff/inbox-next.php", InboxNextResponse, { ...desk.body, skip: id });
   if (intent === "next") {
-    const next = await staffWrite(request, context, "/api/staff/inbox-next.php", InboxNextResponse, { skip: id });
+    const next = await nextOf();
     if (!next.ok) return data({ intent, error: next.message, lost: null, text: "", reclaim: false }, { status: next.status });
-    throw redirect(next.data.id === null ? "/staff/inbox?done=nothing" : `/staff/inbox/${next.data.id}`);
+    throw redirect(next.data.id === null ? `/staff/inbox?done=nothing${desk.query}` : `/staff/inbox/${next.data.id}?${desk.query.slice(1)}`);
   }
   const typed = formText(form, "text");
   // Sending after the claim was lost or released (the box of the page after a send): take the conversation again
   // first; if someone else holds it, the send below says so and keeps the text.
-  if ((intent === "reply" || intent === "reply_next") && form.get("reclaim") === "1") {
+  if ((intent === "reply" || intent === "reply_next" || intent === "reply_photo" || intent === "reply_gift") && form.get("reclaim") === "1") {
     await api.post("/api/staff/inbox-conversation.php", InboxActionResponse, { id, action: "claim" });
   }
   const result = await api.post("/api/staff/inbox-conversation.php", InboxActionResponse, actionBody(id, intent, form));
@@ -132,15 +148,15 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     return data({ intent, error: message, lost: lost as Lost | null, text: intent === "reply" || intent === "reply_next" ? typed : "", reclaim: lost !== null && lost !== "taken" }, { status: result.status });
   }
   if (intent === "typing") return { intent, error: null, lost: null, text: "", reclaim: false, until: result.data.claim?.until ?? null };
-  if (intent === "release") throw redirect("/staff/inbox?done=left");
-  if (intent === "claim") throw redirect(`/staff/inbox/${id}`);
-  if (intent === "note") throw redirect(`/staff/inbox/${id}?done=notes`);
+  if (intent === "release") throw redirect(`/staff/inbox?done=left${desk.query}`);
+  if (intent === "claim") throw redirect(`/staff/inbox/${id}?${desk.query.slice(1)}`);
+  if (intent === "note") throw redirect(`/staff/inbox/${id}?done=notes${desk.query}`);
   if (intent === "reply_next") {
-    const next = await staffWrite(request, context, "/api/staff/inbox-next.php", InboxNextResponse, { skip: id });
-    if (next.ok && next.data.id !== null) throw redirect(`/staff/inbox/${next.data.id}?done=sent&sent=${id}`);
-    throw redirect(`/staff/inbox?done=nothing&sent=${id}`);
+    const next = await nextOf();
+    if (next.ok && next.data.id !== null) throw redirect(`/staff/inbox/${next.data.id}?done=sent&sent=${id}${desk.query}`);
+    throw redirect(`/staff/inbox?done=nothing&sent=${id}${desk.query}`);
   }
-  throw redirect(`/staff/inbox/${id}?done=sent&sent=${id}`);
+  throw redirect(`/staff/inbox/${id}?done=sent&sent=${id}${desk.query}`);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
@@ -156,7 +172,6 @@ export default function StaffInboxConversation() {
   const box = useRef<HTMLTextAreaElement>(null);
   const replyForm = useRef<HTMLFormElement>(null);
   const [restored, setRestored] = useState(false);
-  const [lostLive, setLostLive] = useState<string | null>(null);
   const previous = useRef<number | null>(null);
   useInboxLive();
   const { member, profile, entry } = conversation;
@@ -167,10 +182,16 @@ export default function StaffInboxConversation() {
   // The answer box shows while the conversation is the operator's, after their own send (sending again takes it back),
   // and when their claim was lost but nobody else holds it (their draft kept, sending takes it back).
   const reclaim = !mine && !heldByOther;
-  const showForm = mine || (reclaim && (sent !== null || Boolean(lostError)));
-  const until = useRef<string | null>(mine ? (claim?.until ?? null) : null);
+  const showForm = mine || Boolean(lostError) || (reclaim && sent !== null);
+  // Sending from a box the operator does not hold (after their send, or a lost claim) takes the conversation first.
+  const reclaimField = !mine || lostError ? <input type="hidden" name="reclaim" value="1" /> : null;
   const typingData = typing.data;
-  if (typingData && "until" in typingData && typingData.until) until.current = typingData.until;
+  // The end of the claim the page holds (typing renews it): a release beacon ends only that claim.
+  const claimUntil = mine ? ((typingData && "until" in typingData ? typingData.until : null) ?? claim?.until ?? null) : null;
+  const until = useRef<string | null>(claimUntil);
+  useEffect(() => {
+    until.current = claimUntil;
+  }, [claimUntil]);
   const typingLost = typingData && typingData.lost ? typingData.error : null;
   const draftText = failed && "text" in failed && failed.text ? failed.text : prefill;
   const savedReplies = conversation.saved_replies.map((reply) => ({ ...reply, text: fillSavedReply(reply.body, { member: member.name, profile: profile.name }) }));
@@ -194,14 +215,11 @@ export default function StaffInboxConversation() {
   // Leaving the page (closing the tab, going elsewhere) ends the claim it holds: a beacon with the claim's end time, so
   // a reload (whose own load renewed the claim) is not undone by its late beacon. Without JavaScript: the expiry.
   const release = () => {
-    if (!mine) return;
-    const body = new FormData();
-    body.set("intent", "release");
-    if (until.current) body.set("until", until.current);
-    navigator.sendBeacon(`/staff/inbox/${id}`, body);
+    if (mine) releaseBeacon(id, until.current);
   };
   useEffect(() => {
     if (!mine) return;
+    const release = () => releaseBeacon(id, until.current);
     window.addEventListener("pagehide", release);
     return () => {
       window.removeEventListener("pagehide", release);
@@ -267,11 +285,8 @@ export default function StaffInboxConversation() {
     lastTyping.current = Date.now();
     typing.submit({ intent: "typing" }, { method: "post" });
   };
-  useEffect(() => {
-    if (typingLost) setLostLive(typingLost);
-  }, [typingLost]);
   const error = (intent: string) => (failed && failed.intent === intent && failed.error && !failed.lost ? <FormAlert>{failed.error}</FormAlert> : null);
-  const lostNotice = lostError ?? lostLive;
+  const lostNotice = lostError ?? typingLost;
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -371,7 +386,7 @@ export default function StaffInboxConversation() {
             <section className="rounded-xl bg-white p-3 ring-1 ring-gray-200" data-testid="inbox-answer">
               <Form method="post" className="space-y-2" ref={replyForm}>
                 <input type="hidden" name="key" value={sendKey} />
-                {!mine || lostNotice ? <input type="hidden" name="reclaim" value="1" /> : null}
+                {reclaimField ?? (lostNotice ? <input type="hidden" name="reclaim" value="1" /> : null)}
                 <label htmlFor="inbox-reply" className="block text-sm font-semibold text-gray-900">
                   {fill(texts.reply, { name: profile.name })}
                 </label>
@@ -383,7 +398,7 @@ export default function StaffInboxConversation() {
                   maxLength={5000}
                   onInput={onInput}
                   defaultValue={draftText}
-                  // eslint-disable-next-line jsx-a11y/no-autofocus -- the desk's box is the page's one task (docs/staff.md, the desk)
+                  // The desk's box is the page's one task (docs/staff.md): the focus starts there, also without JavaScript.
                   autoFocus
                   aria-keyshortcuts="Control+Enter Meta+Enter"
                   className={staffField}
@@ -430,7 +445,7 @@ export default function StaffInboxConversation() {
                   )}
                 </details>
               </Form>
-              {mine ? (
+              {showForm ? (
                 <>
                   <details className="group mt-3" data-testid="inbox-photo-reply">
                     <Summary>{fill(texts.photoReply, { name: profile.name })}</Summary>
@@ -442,6 +457,7 @@ export default function StaffInboxConversation() {
                           <li key={photo.id}>
                             <Form method="post">
                               <input type="hidden" name="intent" value="reply_photo" />
+                              {reclaimField}
                               <input type="hidden" name="key" value={`${sendKey}-p${photo.id}`} />
                               <input type="hidden" name="photo_id" value={photo.id} />
                               <button type="submit" disabled={busy} className={choice}>
@@ -461,6 +477,7 @@ export default function StaffInboxConversation() {
                         <li key={gift}>
                           <Form method="post">
                             <input type="hidden" name="intent" value="reply_gift" />
+                            {reclaimField}
                             <input type="hidden" name="key" value={`${sendKey}-g-${gift}`} />
                             <input type="hidden" name="gift" value={gift} />
                             <button type="submit" disabled={busy} className={`${choice} flex flex-col items-center gap-1 text-xs text-gray-700`} aria-label={fill(texts.sendGift, { gift: gifts[gift] })}>
@@ -548,6 +565,14 @@ export default function StaffInboxConversation() {
       </div>
     </>
   );
+}
+
+/** Ends the page's claim as it goes away (a beacon survives the page): only the claim that ends at `until`. */
+function releaseBeacon(id: number, until: string | null): void {
+  const body = new FormData();
+  body.set("intent", "release");
+  if (until) body.set("until", until);
+  navigator.sendBeacon(`/staff/inbox/${id}`, body);
 }
 
 /** A photo or gift to answer with: a button of its own (a form each, so it works without JavaScript). */

@@ -65,7 +65,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const result = await staffWrite(request, context, "/api/staff/inbox-next.php", InboxNextResponse, { site: number("site"), profile: number("profile"), paying: form.get("paying") === "1" ? true : undefined });
   if (!result.ok) return data({ error: result.message }, { status: result.status });
   if (result.data.id === null) return data({ error: staffTexts().inbox.nothing }, { status: 200 });
-  throw redirect(`/staff/inbox/${result.data.id}`);
+  const keep = [number("site") ? `site=${number("site")}` : "", number("site") && number("profile") ? `profile=${number("profile")}` : "", form.get("paying") === "1" ? "paying=1" : ""].filter(Boolean).join("&");
+  throw redirect(`/staff/inbox/${result.data.id}${keep ? `?${keep}` : ""}`);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
@@ -200,7 +201,7 @@ export default function StaffInbox() {
             return (
               <tr key={conversation.id} data-testid="inbox-row">
                 <td className="px-4 py-3">
-                  <Link to={`/staff/inbox/${conversation.id}`} className="font-semibold">
+                  <Link to={`/staff/inbox/${conversation.id}${filterQuery ? `?${filterQuery.slice(1)}` : ""}`} className="font-semibold">
                     {conversation.member.name}
                   </Link>{" "}
                   <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${conversation.member.paying ? "bg-amber-100 text-amber-900" : "bg-gray-100 text-gray-700"}`}>

@@ -23,6 +23,7 @@ CREATE TABLE "saved_replies" (
 --> statement-breakpoint
 CREATE INDEX "saved_replies_site_idx" ON "saved_replies" USING btree ("site_id","fictional_profile_id");--> statement-breakpoint
 CREATE INDEX "operator_claims_staff_idx" ON "operator_claims" USING btree ("staff_user_id");--> statement-breakpoint
+CREATE INDEX "conversations_inbox_profile_idx" ON "conversations" USING btree ("fictional_profile_id","last_from_member","answered","last_message_at") WHERE "conversations"."fictional_profile_id" is not null;--> statement-breakpoint
 -- The notes kept per member and site-run profile become one note per member (seen on all the member's conversations):
 -- a member's pair notes joined, the oldest first. operator_notes holds only what operators typed (a row per pair noted).
 INSERT INTO "operator_member_notes" ("member_profile_id", "body", "updated_by", "updated_at")

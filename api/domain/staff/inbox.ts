@@ -23,9 +23,6 @@ export const claimMs = 5 * 60 * 1000;
 const low = aliasedTable(profiles, "low_profile");
 const high = aliasedTable(profiles, "high_profile");
 const claimant = aliasedTable(staffUsers, "claimant");
-const answerer = aliasedTable(staffUsers, "answerer");
-const lastMessage = aliasedTable(messages, "last_message");
-const lastAnswer = aliasedTable(operatorReplies, "last_answer");
 
 /** The side of a conversation that is the member (the other, conversations.fictional_profile_id, the site-run profile). */
 const memberSide = sql<number>`case when ${low.id} = ${conversations.fictionalProfileId} then ${high.id} else ${low.id} end`;
@@ -65,12 +62,22 @@ function ofInbox(staff: StaffMember): SQL | undefined {
 /** A queue's filters: one site, one site-run profile, paying members only. */
 export type InboxFilters = { siteId?: number; profileId?: number; paying?: boolean };
 
-/** The filters as conditions (each narrows the queue's index range; the range's limit keeps the read bounded). */
-function filtered(filters: InboxFilters): SQL | undefined {
+/** How many of a queue's longest waits the paying-members filter looks at (paying is the member's, not the conversation's). */
+export const payingFilterWindow = 1000;
+
+/**
+ * The filters as conditions. A site-run profile is a range of conversations_inbox_profile_idx; a site narrows the
+ * queue's range. Paying members are found among the queue's `payingFilterWindow` longest waits (a bounded read: the
+ * paying flag is on the member's account, one primary-key read per conversation looked at).
+ */
+function filtered(staff: StaffMember, queue: InboxQueue, now: Date, filters: InboxFilters): SQL | undefined {
+  const narrowed = and(filters.siteId ? eq(conversations.siteId, filters.siteId) : undefined, filters.profileId ? eq(conversations.fictionalProfileId, filters.profileId) : undefined);
+  if (!filters.paying) return narrowed;
+  const window = sql`select ${conversations.id} from ${conversations} where ${and(ofInbox(staff), inQueue(queue, now), narrowed)} order by ${conversations.lastMessageAt} ${queue === "stopped" ? sql`desc` : sql`asc`} limit ${payingFilterWindow}`;
   return and(
-    filters.siteId ? eq(conversations.siteId, filters.siteId) : undefined,
-    filters.profileId ? eq(conversations.fictionalProfileId, filters.profileId) : undefined,
-    filters.paying ? sql`exists (select 1 from ${profiles} p join ${users} u on u.id = p.user_id where p.id in (${conversations.lowProfileId}, ${conversations.highProfileId}) and p.id <> ${conversations.fictionalProfileId} and u.paid_user)` : undefined,
+    narrowed,
+    sql`${conversations.id} in (${window})`,
+    sql`exists (select 1 from ${profiles} p join ${users} u on u.id = p.user_id where p.id in (${conversations.lowProfileId}, ${conversations.highProfileId}) and p.id <> ${conversations.fictionalProfileId} and u.paid_user)`,
   );
 }
 
@@ -92,9 +99,10 @@ function inboxRows(db: Pick<Db, "select">, staff: StaffMember, now: Date, extra?
       claimedBy: sql<number | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${operatorClaims.staffUserId} end`,
       claimedByName: sql<string | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${claimant.name} end`,
       // The last message (its kind and the start of its text: the queues' preview) and who sent the profile's last answer.
-      lastKind: lastMessage.kind,
-      lastBody: sql<string | null>`left(${lastMessage.body}, 200)`,
-      answeredByName: answerer.name,
+      // Each a primary-key read per listed row (a join would let the planner read the messages in bulk).
+      lastKind: sql<string | null>`(select lm.kind from messages lm where lm.id = ${conversations.lastMessageId})`,
+      lastBody: sql<string | null>`(select left(lm.body, 200) from messages lm where lm.id = ${conversations.lastMessageId})`,
+      answeredByName: sql<string | null>`(select su.name from operator_replies r join staff_users su on su.id = r.staff_user_id where r.message_id = ${conversations.lastAnswerId})`,
     })
     .from(conversations)
     .innerJoin(low, eq(low.id, conversations.lowProfileId))
@@ -102,9 +110,6 @@ function inboxRows(db: Pick<Db, "select">, staff: StaffMember, now: Date, extra?
     .innerJoin(sites, eq(sites.id, conversations.siteId))
     .leftJoin(operatorClaims, eq(operatorClaims.conversationId, conversations.id))
     .leftJoin(claimant, eq(claimant.id, operatorClaims.staffUserId))
-    .leftJoin(lastMessage, eq(lastMessage.id, conversations.lastMessageId))
-    .leftJoin(lastAnswer, eq(lastAnswer.messageId, conversations.lastAnswerId))
-    .leftJoin(answerer, eq(answerer.id, lastAnswer.staffUserId))
     .where(and(ofInbox(staff), extra));
 }
 
@@ -120,7 +125,7 @@ export const inboxCountCap = 1000;
  */
 export async function inbox(db: Db, staff: StaffMember, queue: InboxQueue, now = new Date(), limit = inboxPageSize, filters: InboxFilters = {}): Promise<InboxEntry[]> {
   const order = queue === "stopped" ? [desc(conversations.lastMessageAt), desc(conversations.id)] : [asc(conversations.lastMessageAt), asc(conversations.id)];
-  const rows = await inboxRows(db, staff, now, and(inQueue(queue, now), filtered(filters)))
+  const rows = await inboxRows(db, staff, now, and(inQueue(queue, now), filtered(staff, queue, now, filters)))
     .orderBy(...order)
     .limit(limit);
   return rows.map((row) => ({ ...row, queue: queueOf(row, now) }));
@@ -134,7 +139,7 @@ export async function inboxCounts(db: Db, staff: StaffMember, now = new Date(), 
     sql<number>`(select count(*)::int from (${db
       .select({ one: sql`1` })
       .from(conversations)
-      .where(and(ofInbox(staff), inQueue(queue, now), filtered(filters)))
+      .where(and(ofInbox(staff), inQueue(queue, now), filtered(staff, queue, now, filters)))
       // In the queue's index order: a queue of a few dozen is estimated at a fifth of the table, and without the order
       // the planner scans the table for the 1,001 it expects to find at once (170 ms at a million conversations).
       .orderBy(queue === "stopped" ? desc(conversations.lastMessageAt) : asc(conversations.lastMessageAt))
