@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useNavigation } from "@remix-run/react";
 import { randomBytes } from "node:crypto";
 import { Fragment, useEffect, useRef, useState, type FormEvent } from "react";
 import { InboxActionResponse, InboxConversation, InboxNextResponse } from "#contract/staff-inbox";
@@ -38,10 +39,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const api = apiFor(request, context);
   const url = new URL(request.url);
   const done = url.searchParams.get("done");
-  // The conversation an answer was just sent in: the page after the send does not claim it again.
+  // The conversation an answer was just sent in: the page after the send does not claim it again; nor does a live
+  // update of the page (?peek, read when the inbox changes: a claim lost meanwhile is shown, not taken back).
   const sentHere = url.searchParams.get("sent") === String(id);
+  const peek = url.searchParams.has("peek");
   let claim: InboxActionResponse["claim"] = null;
-  if (!sentHere) {
+  if (!sentHere && !peek) {
     // Opening claims (or renews the own claim, ending any other); a conversation someone else holds opens read-only.
     const claimed = await api.post("/api/staff/inbox-conversation.php", InboxActionResponse, { id, action: "claim" });
     if (!claimed.ok) throw new Response(null, { status: claimed.status === 400 ? 404 : claimed.status });
@@ -161,24 +164,49 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
+/**
+ * Loading this page claims the conversation: it is loaded again only when the operator does something (a form, a
+ * link), never as a mere refresh; live changes are read with ?peek (below), which claims nothing.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, formData, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  // Typing renews the claim in the background: nothing on the page changes.
+  if (formData?.get("intent") === "typing") return false;
+  return formMethod !== undefined || currentUrl.href !== nextUrl.href ? defaultShouldRevalidate : false;
+};
+
 export default function StaffInboxConversation() {
-  const { texts, gifts, conversation, claim, done, sent, prefill, sendKey, now } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  // The page as the inbox's live events last showed it (?peek): newer than the load, it tells a claim lost meanwhile.
+  const live = useFetcher<typeof loader>();
+  const peeked = live.data && live.data.conversation.entry.id === loaded.conversation.entry.id && live.data.now > loaded.now ? live.data : null;
+  const { texts, gifts, claim: loadedClaim, done, sent, prefill, sendKey, now } = loaded;
+  const conversation = peeked?.conversation ?? loaded.conversation;
+  const peekLost = Boolean(loadedClaim?.mine && peeked && !peeked.conversation.mine);
+  const claim = peekLost ? (peeked?.conversation.entry.claimed_by ? { mine: false, by: peeked.conversation.entry.claimed_by.name, until: "" } : null) : loadedClaim;
   const failed = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const typing = useFetcher<typeof action>();
   const navigate = useNavigate();
+  const location = useLocation();
   const lastTyping = useRef(0);
   const box = useRef<HTMLTextAreaElement>(null);
   const replyForm = useRef<HTMLFormElement>(null);
   const [restored, setRestored] = useState(false);
   const previous = useRef<number | null>(null);
-  useInboxLive();
   const { member, profile, entry } = conversation;
   const id = entry.id;
+  useInboxLive(() => {
+    if (live.state === "idle") live.load(`/staff/inbox/${id}?peek=1`);
+  });
   const mine = claim?.mine ?? false;
   const heldByOther = Boolean(claim && !claim.mine);
-  const lostError = failed && "lost" in failed && failed.lost ? failed.error : null;
+  const lostError =
+    failed && "lost" in failed && failed.lost
+      ? failed.error
+      : peekLost
+        ? fill(peeked?.conversation.entry.claimed_by ? texts.lost.taken : texts.lost.left, { name: peeked?.conversation.entry.claimed_by?.name ?? "" })
+        : null;
   // The answer box shows while the conversation is the operator's, after their own send (sending again takes it back),
   // and when their claim was lost but nobody else holds it (their draft kept, sending takes it back).
   const reclaim = !mine && !heldByOther;
@@ -391,7 +419,8 @@ export default function StaffInboxConversation() {
                   {fill(texts.reply, { name: profile.name })}
                 </label>
                 <textarea
-                  key={`${id}-${sendKey}`}
+                  // A new box for each page the operator goes to (a send clears it), not for each refresh of the data.
+                  key={location.key}
                   id="inbox-reply"
                   name="text"
                   rows={3}
@@ -427,7 +456,6 @@ export default function StaffInboxConversation() {
                             value={`insert:${reply.id}`}
                             formNoValidate
                             title={reply.text}
-                            aria-label={fill(texts.insert, { title: reply.title })}
                             aria-keyshortcuts={i < 9 ? `Alt+${i + 1}` : undefined}
                             onClick={(event) => {
                               event.preventDefault();
@@ -435,9 +463,9 @@ export default function StaffInboxConversation() {
                             }}
                             className="rounded-full bg-white px-3 py-1 text-sm text-gray-900 ring-1 ring-gray-300 hover:bg-gray-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-primary"
                           >
-                            {i < 9 ? <span className="mr-1 text-xs text-gray-600">{i + 1}</span> : null}
+                            <span className="sr-only">{texts.insert} </span>
                             {reply.title}
-                            {reply.profile_only ? <span className="ml-1 text-xs text-gray-600">({fill(texts.profileOnly, { name: profile.name })})</span> : null}
+                            {reply.profile_only ? <span className="text-xs text-gray-600"> ({fill(texts.profileOnly, { name: profile.name })})</span> : null}
                           </button>
                         </li>
                       ))}

@@ -65,20 +65,27 @@ export type InboxFilters = { siteId?: number; profileId?: number; paying?: boole
 /** How many of a queue's longest waits the paying-members filter looks at (paying is the member's, not the conversation's). */
 export const payingFilterWindow = 1000;
 
+/** The filters on the conversation itself: a site-run profile is a range of conversations_inbox_profile_idx; a site narrows the queue's range. */
+function filtered(filters: InboxFilters): SQL | undefined {
+  return and(filters.siteId ? eq(conversations.siteId, filters.siteId) : undefined, filters.profileId ? eq(conversations.fictionalProfileId, filters.profileId) : undefined);
+}
+
 /**
- * The filters as conditions. A site-run profile is a range of conversations_inbox_profile_idx; a site narrows the
- * queue's range. Paying members are found among the queue's `payingFilterWindow` longest waits (a bounded read: the
- * paying flag is on the member's account, one primary-key read per conversation looked at).
+ * The paying members' conversations among a queue's `payingFilterWindow` longest waits, in the queue's order: the
+ * paying flag is on the member's account, so the window is read in index order with one primary-key read of the
+ * member's profile and account each (a bounded read), and filtered. `full`: the window was full (more may follow).
  */
-function filtered(staff: StaffMember, queue: InboxQueue, now: Date, filters: InboxFilters): SQL | undefined {
-  const narrowed = and(filters.siteId ? eq(conversations.siteId, filters.siteId) : undefined, filters.profileId ? eq(conversations.fictionalProfileId, filters.profileId) : undefined);
-  if (!filters.paying) return narrowed;
-  const window = sql`select ${conversations.id} from ${conversations} where ${and(ofInbox(staff), inQueue(queue, now), narrowed)} order by ${conversations.lastMessageAt} ${queue === "stopped" ? sql`desc` : sql`asc`} limit ${payingFilterWindow}`;
-  return and(
-    narrowed,
-    sql`${conversations.id} in (${window})`,
-    sql`exists (select 1 from ${profiles} p join ${users} u on u.id = p.user_id where p.id in (${conversations.lowProfileId}, ${conversations.highProfileId}) and p.id <> ${conversations.fictionalProfileId} and u.paid_user)`,
-  );
+async function payingInWindow(db: Pick<Db, "select">, staff: StaffMember, queue: InboxQueue, now: Date, filters: InboxFilters): Promise<{ ids: number[]; full: boolean }> {
+  const rows = await db
+    .select({
+      id: conversations.id,
+      paying: sql<boolean | null>`(select u.paid_user from profiles p join users u on u.id = p.user_id where p.id = case when ${conversations.lowProfileId} = ${conversations.fictionalProfileId} then ${conversations.highProfileId} else ${conversations.lowProfileId} end)`,
+    })
+    .from(conversations)
+    .where(and(ofInbox(staff), inQueue(queue, now), filtered(filters)))
+    .orderBy(...(queue === "stopped" ? [desc(conversations.lastMessageAt), desc(conversations.id)] : [asc(conversations.lastMessageAt), asc(conversations.id)]))
+    .limit(payingFilterWindow);
+  return { ids: rows.filter((row) => row.paying).map((row) => row.id), full: rows.length === payingFilterWindow };
 }
 
 /** The inbox's conversations of the staff member's sites (and `extra`, a further condition). */
@@ -125,7 +132,9 @@ export const inboxCountCap = 1000;
  */
 export async function inbox(db: Db, staff: StaffMember, queue: InboxQueue, now = new Date(), limit = inboxPageSize, filters: InboxFilters = {}): Promise<InboxEntry[]> {
   const order = queue === "stopped" ? [desc(conversations.lastMessageAt), desc(conversations.id)] : [asc(conversations.lastMessageAt), asc(conversations.id)];
-  const rows = await inboxRows(db, staff, now, and(inQueue(queue, now), filtered(staff, queue, now, filters)))
+  const paying = filters.paying ? (await payingInWindow(db, staff, queue, now, filters)).ids.slice(0, limit) : null;
+  if (paying && paying.length === 0) return [];
+  const rows = await inboxRows(db, staff, now, and(inQueue(queue, now), filtered(filters), paying ? inArray(conversations.id, paying) : undefined))
     .orderBy(...order)
     .limit(limit);
   return rows.map((row) => ({ ...row, queue: queueOf(row, now) }));
@@ -135,11 +144,22 @@ export type InboxCounts = { counts: Record<InboxQueue, number>; capped: InboxQue
 
 /** Each queue's size, counted up to inboxCountCap (`capped`: the queues with more), in one statement. */
 export async function inboxCounts(db: Db, staff: StaffMember, now = new Date(), filters: InboxFilters = {}): Promise<InboxCounts> {
+  if (filters.paying) {
+    // Paying members: counted among each queue's longest waits (payingInWindow); a full window is "more than".
+    const windows = await Promise.all(inboxQueueNamesList.map((queue) => payingInWindow(db, staff, queue, now, filters)));
+    const counts = { new: 0, unreplied: 0, waiting: 0, stopped: 0 };
+    const capped: InboxQueue[] = [];
+    inboxQueueNamesList.forEach((queue, i) => {
+      counts[queue] = windows[i]!.ids.length;
+      if (windows[i]!.full) capped.push(queue);
+    });
+    return { counts, capped };
+  }
   const counted = (queue: InboxQueue) =>
     sql<number>`(select count(*)::int from (${db
       .select({ one: sql`1` })
       .from(conversations)
-      .where(and(ofInbox(staff), inQueue(queue, now), filtered(staff, queue, now, filters)))
+      .where(and(ofInbox(staff), inQueue(queue, now), filtered(filters)))
       // In the queue's index order: a queue of a few dozen is estimated at a fifth of the table, and without the order
       // the planner scans the table for the 1,001 it expects to find at once (170 ms at a million conversations).
       .orderBy(queue === "stopped" ? desc(conversations.lastMessageAt) : asc(conversations.lastMessageAt))
