@@ -73,7 +73,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-const intents = ["reply", "reply_next", "reply_photo", "reply_gift", "note", "release", "typing", "claim", "next", "insert"] as const;
+const intents = ["reply", "reply_reclaim", "reply_next", "reply_photo", "reply_gift", "note", "release", "typing", "claim", "next", "insert"] as const;
 type Intent = (typeof intents)[number];
 type Lost = "taken" | "expired" | "left";
 
@@ -81,6 +81,7 @@ type Lost = "taken" | "expired" | "left";
 function actionBody(id: number, intent: Intent, form: FormData) {
   switch (intent) {
     case "reply":
+    case "reply_reclaim":
     case "reply_next":
       return { id, action: "reply", text: formText(form, "text"), key: formText(form, "key") };
     case "reply_photo":
@@ -140,7 +141,8 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   const typed = formText(form, "text");
   // Sending after the claim was lost or released (the box of the page after a send): take the conversation again
   // first; if someone else holds it, the send below says so and keeps the text.
-  if ((intent === "reply" || intent === "reply_next" || intent === "reply_photo" || intent === "reply_gift") && form.get("reclaim") === "1") {
+  const sending = intent === "reply" || intent === "reply_reclaim" || intent === "reply_next";
+  if (intent === "reply_reclaim" || ((sending || intent === "reply_photo" || intent === "reply_gift") && form.get("reclaim") === "1")) {
     await api.post("/api/staff/inbox-conversation.php", InboxActionResponse, { id, action: "claim" });
   }
   const result = await api.post("/api/staff/inbox-conversation.php", InboxActionResponse, actionBody(id, intent, form));
@@ -148,7 +150,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
     const lost = (["taken", "expired", "left"] as const).find((kind) => kind === result.error.params?.claim) ?? null;
     const fields = Object.values(result.error.fields ?? {}).flat();
     const message = lost ? fill(staffTexts().inbox.detail.lost[lost], { name: String(result.error.params?.by ?? "") }) : fields.length ? fields.join(" ") : result.error.message;
-    return data({ intent, error: message, lost: lost as Lost | null, text: intent === "reply" || intent === "reply_next" ? typed : "", reclaim: lost !== null && lost !== "taken" }, { status: result.status });
+    return data({ intent, error: message, lost: lost as Lost | null, text: sending ? typed : "", reclaim: lost !== null && lost !== "taken" }, { status: result.status });
   }
   if (intent === "typing") return { intent, error: null, lost: null, text: "", reclaim: false, until: result.data.claim?.until ?? null };
   if (intent === "release") throw redirect(`/staff/inbox?done=left${desk.query}`);
@@ -212,7 +214,8 @@ export default function StaffInboxConversation() {
   const reclaim = !mine && !heldByOther;
   const showForm = mine || Boolean(lostError) || (reclaim && sent !== null);
   // Sending from a box the operator does not hold (after their send, or a lost claim) takes the conversation first.
-  const reclaimField = !mine || lostError ? <input type="hidden" name="reclaim" value="1" /> : null;
+  // (After a lost claim a plain send is refused again: taking it back is the operator's choice, "Take it back and send".)
+  const reclaimField = !mine && sent !== null && !lostError ? <input type="hidden" name="reclaim" value="1" /> : null;
   const typingData = typing.data;
   // The end of the claim the page holds (typing renews it): a release beacon ends only that claim.
   const claimUntil = mine ? ((typingData && "until" in typingData ? typingData.until : null) ?? claim?.until ?? null) : null;
@@ -414,13 +417,14 @@ export default function StaffInboxConversation() {
             <section className="rounded-xl bg-white p-3 ring-1 ring-gray-200" data-testid="inbox-answer">
               <Form method="post" className="space-y-2" ref={replyForm}>
                 <input type="hidden" name="key" value={sendKey} />
-                {reclaimField ?? (lostNotice ? <input type="hidden" name="reclaim" value="1" /> : null)}
+                {reclaimField}
                 <label htmlFor="inbox-reply" className="block text-sm font-semibold text-gray-900">
                   {fill(texts.reply, { name: profile.name })}
                 </label>
                 <textarea
                   // A new box for each page the operator goes to (a send clears it), not for each refresh of the data.
                   key={location.key}
+                  ref={box}
                   id="inbox-reply"
                   name="text"
                   rows={3}
@@ -439,9 +443,14 @@ export default function StaffInboxConversation() {
                   <Button size="md" variant="secondary" name="intent" value="reply_next" disabled={busy} aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter">
                     {texts.sendNext}
                   </Button>
+                  {lostNotice && !heldByOther ? (
+                    <Button size="md" variant="neutral" name="intent" value="reply_reclaim" disabled={busy}>
+                      {texts.reclaimSend}
+                    </Button>
+                  ) : null}
                   <span className="text-xs text-gray-600">{texts.costsNothing}</span>
                 </div>
-                {error("reply") ?? error("reply_next")}
+                {error("reply") ?? error("reply_next") ?? error("reply_reclaim")}
                 <details className="group" data-testid="saved-replies" open={savedReplies.length > 0}>
                   <Summary>{texts.savedReplies}</Summary>
                   {savedReplies.length === 0 ? (

@@ -104,8 +104,7 @@ test("a lost claim keeps the typed answer and says why: another tab opened anoth
   // The same operator opens another conversation in another tab: one claim at a time, so the first is left.
   const otherTab = await page.context().newPage();
   const secondPath = await openConversation(otherTab, fictional.id, second.name);
-  // With JavaScript the first tab learns it live (the inbox's events); without, when it sends.
-  if (!js) await page.getByRole("button", { name: "Send", exact: true }).click();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
   await expect(page.getByTestId("inbox-lost")).toContainText("You no longer hold this conversation");
   await expect(box(page, fictional.name)).toHaveValue(draft);
   if (js) {
