@@ -267,7 +267,9 @@ export default function StaffInboxConversation() {
     if (!element) return;
     const start = element.selectionStart ?? element.value.length;
     const end = element.selectionEnd ?? element.value.length;
-    element.setRangeText(text, start, end, "end");
+    // As the form without JavaScript does: a space between what was typed and the reply.
+    const before = element.value.slice(0, start);
+    element.setRangeText(before && !/\s$/.test(before) ? ` ${text}` : text, start, end, "end");
     element.focus();
     writeDraft(id, element.value);
   };
