@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { DashboardResponse } from "#contract/staff";
+import { queueCountText } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { formatMoney } from "~/features/payments/money";
@@ -9,7 +10,7 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { DeskResponse } from "#contract/staff-inbox";
 import { Link } from "@remix-run/react";
 
-/** Issue 25 item 7: today's figures of the sites the staff member serves (an admin: every site). */
+/** Today's figures of the sites the staff member serves (an admin: every site). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts().dashboard;
@@ -119,8 +120,8 @@ export default function StaffDashboard() {
                   </td>
                   {queues ? (
                     <>
-                      <td className="px-4 py-3 text-right tabular-nums">{site.photo_queue}</td>
-                      <td className="px-4 py-3 text-right tabular-nums">{site.report_queue}</td>
+                      <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.photo_queue)}</td>
+                      <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.report_queue)}</td>
                     </>
                   ) : null}
                 </tr>
