@@ -21,7 +21,7 @@ test("a member's message to a site-run profile is answered from the operator inb
 
   await staffLogin(page, "operator");
   await expectPath(page, "/staff");
-  await page.getByRole("link", { name: "Inbox" }).click();
+  await page.getByRole("link", { name: "Inbox", exact: true }).click();
   await expectPath(page, "/staff/inbox");
   const row = page.getByTestId("inbox-row").filter({ hasText: member.name });
   await expect(row).toHaveCount(1);
