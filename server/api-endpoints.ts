@@ -8,7 +8,7 @@ export const apiEndpoints: readonly string[] = [
   "/api/cam-click.php", "/api/chat-image.php", "/api/chat-read.php", "/api/chat.php", "/api/chats.php",
   "/api/complaints.php", "/api/dataexport-file.php", "/api/dataexport.php", "/api/delete-account.php",
   "/api/directdebit-code.php", "/api/directdebit-confirm.php", "/api/directdebit.php", "/api/discovery.php",
-  "/api/dismissals.php", "/api/events.php", "/api/geocode.php", "/api/gifs.php", "/api/like.php", "/api/likes.php",
+  "/api/dismissals.php", "/api/events.php", "/api/geocode.php", "/api/gif.php", "/api/gifs.php", "/api/like.php", "/api/likes.php",
   "/api/logout.php", "/api/mail-change-do.php", "/api/mail-change.php", "/api/member.php", "/api/members.php",
   "/api/message.php", "/api/notifications-resume.php", "/api/notifications.php", "/api/packages.php",
   "/api/page-hidden.php", "/api/page-visible.php", "/api/password-reset-do.php", "/api/password-reset.php",

@@ -36,12 +36,12 @@ test("a member's message to a site-run profile is answered from the operator inb
   await expectPath(admin, "/staff");
   await admin.goto(conversationPath);
   await expect(admin.getByTestId("inbox-held")).toContainText("Olly Operator is answering this conversation");
-  await expect(admin.getByRole("button", { name: "Send" })).toHaveCount(0);
+  await expect(admin.getByRole("button", { name: "Send", exact: true })).toHaveCount(0);
   await admin.close();
 
   const answer = `Maybe! What do you have in mind? ${randomUUID().slice(0, 8)}`;
   await page.getByLabel(`Your answer as ${fictional.name}`).fill(answer);
-  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByRole("button", { name: "Send", exact: true }).click();
   await expect(page.getByTestId("inbox-done")).toContainText("Sent.");
   await expect(page.getByTestId("inbox-thread")).toContainText(answer);
 
