@@ -121,6 +121,8 @@ const pages: Record<string, Entry> = {
   "staff.operators.tsx": { group: "staff", visits: () => at("/staff/operators") },
   "staff.operators[.]csv.ts": { notAPage: "the operator figures as a CSV download" },
   "staff.inbox.$id.tsx": { group: "staff", visits: (s) => at(`/staff/inbox/${s.inboxConversation}`) },
+  "staff.inbox.media.$message.ts": { notAPage: "an image message's file for the operator's thread" },
+  "staff.saved-replies.tsx": { group: "staff", visits: () => at("/staff/saved-replies", "/staff/saved-replies?site=1") },
   "staff.members._index.tsx": { group: "staff", visits: (s) => at("/staff/members", `/staff/members?q=${encodeURIComponent(s.email)}`) },
   "staff.members.$id.tsx": { group: "staff", visits: (s) => at(`/staff/members/${s.staffMember}`) },
   "staff.password.tsx": { group: "staff", visits: () => at("/staff/password") },

@@ -46,6 +46,8 @@ export const conversations = pgTable(
     // The inbox's new, unreplied and waiting queues (the longest wait first) and the stopped one (the newest first).
     index("conversations_inbox_idx").on(t.lastFromMember, t.answered, t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
     index("conversations_inbox_stopped_idx").on(t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
+    // The queues of one site-run profile (the desk's profile filter).
+    index("conversations_inbox_profile_idx").on(t.fictionalProfileId, t.lastFromMember, t.answered, t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
   ],
 );
 

@@ -30,6 +30,8 @@ export const staffPermissions = {
   "members.erase": ["admin"],
   /** The operator inbox: claim and answer members' conversations with site-run profiles, as the profile. */
   "inbox.answer": ["admin", "operator"],
+  /** The desk's saved replies and each site's waiting-time thresholds. */
+  "replies.manage": ["admin"],
   /** The operators' figures per day. */
   "operators.read": ["admin"],
   /** The catalogue: sites and their settings, credit packages, discount codes, invitations. */
