@@ -2,7 +2,7 @@ import { z } from "zod";
 import { id, queryId, text, wholeNumber } from "./input";
 import { gifIdPattern, gifQueryMax, giftIds } from "./gifts";
 import { locales } from "./locales";
-import { UserResponse } from "./user";
+import { UserResponse, badgeCountCap } from "./user";
 
 /*
  * Chat (docs/product.md §3 Chat state; §4 Unread, Removing a chat; §6 free members; §7 chats.php, chat.php).
@@ -75,6 +75,11 @@ export const ChatMessage = z.object({
   /** Credits the sender paid (shown to the sender only; 0 for the other member). */
   credits: z.number().int(),
   created_at: z.string(),
+  /**
+   * Only on the sender's own message that the site's contact filter held for a moderator ("held": not delivered yet)
+   * or that a moderator refused ("rejected": never delivered, its credits given back). docs/staff.md.
+   */
+  moderation: z.enum(["held", "rejected"]).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
@@ -120,8 +125,8 @@ export type ChatResponse = z.infer<typeof ChatResponse>;
 
 export const ChatsResponse = z.object({
   chats: z.array(ChatListEntry),
-  /** docs/product.md §3 total unread messages. */
-  num_unread_messages: z.number().int(),
+  /** docs/product.md §3 total unread messages, up to badgeCountCap (contract/user.ts: that many or more). */
+  num_unread_messages: z.number().int().min(0).max(badgeCountCap),
   page: z.number().int(),
   has_more: z.boolean(),
   open: ChatResponse.omit({ me: true }).nullable(),
@@ -171,7 +176,7 @@ export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 
 /** POST /api/chat-read.php; `with_user` answers the member's counts after reading. */
 export const MarkReadRequest = z.object({ conversation: id, with_user: z.literal(1).optional() });
-export const MarkReadResponse = z.object({ num_unread_messages: z.number().int(), me: UserResponse.optional() });
+export const MarkReadResponse = z.object({ num_unread_messages: z.number().int().min(0).max(badgeCountCap), me: UserResponse.optional() });
 
 /** DELETE /api/chat.php, docs/product.md §7 "body: conversation (id)". */
 export const DeleteChatRequest = z.object({ conversation: id });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Email, queryId, text } from "./input";
+import { queueCountCap } from "./staff-moderation";
 
 /*
  * The staff side (docs/staff.md). Staff requests carry the staff session cookie (rdv_staff), which the
@@ -76,9 +77,9 @@ export const DashboardSite = z.object({
   revenue_today: z.array(z.object({ currency: z.string(), amount: z.number() })),
   messages_today: z.number(),
   cam_clicks_today: z.number(),
-  /** Open queues: photos waiting for review, reports new or in progress. */
-  photo_queue: z.number(),
-  report_queue: z.number(),
+  /** Open queues: photos waiting for review, reports new or in progress; each up to queueCountCap (that many or more). */
+  photo_queue: z.number().int().min(0).max(queueCountCap),
+  report_queue: z.number().int().min(0).max(queueCountCap),
 });
 export const DashboardResponse = z.object({
   sites: z.array(DashboardSite),

@@ -2,7 +2,7 @@ import { Router, type Response } from "express";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles } from "../db/schema";
-import { LikeQuery, LikeRequest, likesListCap } from "#contract/likes";
+import { LikeQuery, LikeRequest, LikesQuery, likesListCap, likesPageSize } from "#contract/likes";
 import { withUserParam } from "#contract/members";
 import { loadMe } from "../domain/me";
 import { autoLike, likeProfile, likesOverview, unlikeProfile } from "../domain/likes";
@@ -65,7 +65,10 @@ export function likeRoutes(db: Db): Router {
   on(router, endpoints.likes,
     requireMember,
     handle(async (req, res) => {
-      const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap);
+      const query = parseInput(res, LikesQuery, req.query);
+      if (!query) return;
+      const tab = query.tab && { tab: query.tab, page: query.page ?? 1, pageSize: likesPageSize };
+      const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap, tab);
       const me = req.query[withUserParam] === "1" ? await loadMe(db, memberOf(res), res.locals.site.id) : undefined;
       noStore(res).json(me ? { ...overview, me } : overview);
     }),

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import {  queueCountText } from "#contract/staff-moderation";
 import { inboxEventName } from "~/features/staff/inbox-live";
 import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
@@ -38,6 +39,11 @@ export default function StaffFrame() {
               <NavLink to="/staff/photos" className={navLink}>
                 {texts.nav.photos}
                 <QueueBadge count={queues.photos} label={texts.nav.queue} />
+              </NavLink>
+            ) : null}
+            {staff.role === "admin" || staff.role === "moderator" ? (
+              <NavLink to="/staff/held-messages" className={navLink}>
+                {texts.nav.heldMessages}
               </NavLink>
             ) : null}
             {staff.role === "admin" || staff.role === "operator" ? (
@@ -143,9 +149,9 @@ type Queues = { photos: number; reports: number };
 function QueueBadge({ count, label }: { count: number; label: string }) {
   if (count === 0) return null;
   return (
-    <span className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" title={label.replace("{{count}}", String(count))} data-testid="staff-queue-count">
-      {count}
-      <span className="sr-only"> ({label.replace("{{count}}", String(count))})</span>
+    <span className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" title={label.replace("{{count}}", queueCountText(count))} data-testid="staff-queue-count">
+      {queueCountText(count)}
+      <span className="sr-only"> ({label.replace("{{count}}", queueCountText(count))})</span>
     </span>
   );
 }

@@ -82,7 +82,7 @@ export const chat = endpointGroup("chat", "Conversations and messages, and the l
   },
   gif: {
     method: "get",
-    path: "/api/gif.php",
+    path: browserPaths.gif,
     summary: "A GIF's file",
     caller: "anyone",
     query: GifQuery,

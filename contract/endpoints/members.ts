@@ -1,7 +1,7 @@
 import { browserPaths } from "./paths";
 import { BlockQuery, BlockRequest, BlockResponse, BlocksQuery, BlocksResponse } from "../blocks";
 import { DiscoveryDecisionRequest, DiscoveryDecisionResponse, DiscoveryQuery, DiscoveryResponse } from "../discovery";
-import { AutoLikeResponse, LikeQuery, LikeRequest, LikeResponse, LikesResponse, UnlikeResponse } from "../likes";
+import { AutoLikeResponse, LikeQuery, LikeRequest, LikeResponse, LikesQuery, LikesResponse, UnlikeResponse } from "../likes";
 import { MemberQuery, MemberResponse, MembersQuery, MembersResponse } from "../members";
 import { photoUploadField, PhotoQuery, PhotosResponse, PhotoUpdate, PhotoUploadResponse } from "../photos";
 import { GeocodeQuery, GeocodeResponse } from "../profile";
@@ -96,8 +96,9 @@ export const members = endpointGroup("members", "Finding members, their profiles
   likes: {
     method: "get",
     path: "/api/likes.php",
-    summary: "The member's likes: received, sent and matches",
+    summary: "The member's likes: received, sent and matches (or one of them, `tab`)",
     caller: "member",
+    query: LikesQuery,
     withUser: true,
     answers: { 200: json(LikesResponse, "the likes") },
   },

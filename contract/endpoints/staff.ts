@@ -1,7 +1,7 @@
 import { OkResponse } from "../account";
 import { StaffAccountAction, StaffAccountOutcome, StaffAccountsResponse } from "../staff-accounts";
 import { DiscountCodeAction, DiscountCodesResponse, InvitationAction, InvitationOutcome, InvitationsResponse } from "../staff-catalogue";
-import { InboxAction, InboxQuery, InboxActionResponse, InboxConversation, InboxConversationQuery, InboxNextResponse, InboxResponse, OperatorsQuery, OperatorsResponse } from "../staff-inbox";
+import { DeskResponse, InboxImageQuery, InboxNextBody, SavedRepliesQuery, SavedRepliesResponse, SavedReplyAction, InboxAction, InboxQuery, InboxActionResponse, InboxConversation, InboxConversationQuery, InboxNextResponse, InboxResponse, OperatorsQuery, OperatorsResponse } from "../staff-inbox";
 import {
   MemberActionRequest,
   MembersQuery,
@@ -20,6 +20,7 @@ import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesQuery, SiteRunProf
 import { StaffPasswordChange, StaffSetupDone, StaffSetupQuery, StaffSetupRequest, StaffSetupResponse } from "../staff-setup";
 import { PackageAction, PackagesQuery, PackagesResponse, SiteAction, SiteOutcome, SiteQuery, SiteResponse, SitesResponse } from "../staff-sites";
 import { AuditQuery, IdQuery, AuditResponse, DashboardResponse, StaffLoginRequest, StaffResponse } from "../staff";
+import { HeldMessageDecision, HeldMessageOutcome, HeldMessagesQuery, HeldMessagesResponse } from "../staff-held-messages";
 import { photoUploadField } from "../photos";
 import { json, media, endpointGroup } from "./endpoint";
 
@@ -195,7 +196,7 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
   staffInbox: {
     method: "get",
     path: "/api/staff/inbox.php",
-    summary: "The operator inbox's queues, the longest wait first",
+    summary: "The operator inbox's queues, the longest wait first (by default the first queue that has conversations)",
     caller: { staff: "inbox.answer" },
     query: InboxQuery,
     answers: { 200: json(InboxResponse, "the queues") },
@@ -221,8 +222,9 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
   nextInboxConversation: {
     method: "post",
     path: "/api/staff/inbox-next.php",
-    summary: "Claims the longest-waiting unclaimed conversation",
+    summary: "Claims the longest-waiting unclaimed conversation (ending the caller's other claim)",
     caller: { staff: "inbox.answer" },
+    body: InboxNextBody,
     answers: { 200: json(InboxNextResponse, "its id, or null") },
   },
   operatorFigures: {
@@ -357,5 +359,56 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
     multipart: { file: photoUploadField },
     answers: { 201: json(SiteRunProfile, "the profile with the new photo") },
     errors: ["not_found", "file_too_large", "unsupported_image"],
+  },
+  heldMessages: {
+    method: "get",
+    path: "/api/staff/held-messages.php",
+    summary: "Members' messages held for contact details, oldest first",
+    caller: { staff: "messages.moderate" },
+    query: HeldMessagesQuery,
+    answers: { 200: json(HeldMessagesResponse, "a page of the queue") },
+  },
+  decideHeldMessage: {
+    method: "post",
+    path: "/api/staff/held-messages.php",
+    summary: "Approves (delivers) or rejects (undelivered, credits back) a held message",
+    caller: { staff: "messages.moderate" },
+    body: HeldMessageDecision,
+    answers: { 200: json(HeldMessageOutcome, "decided") },
+    errors: ["not_found"],
+  },
+  inboxImage: {
+    method: "get",
+    path: "/api/staff/inbox-image.php",
+    summary: "An image message of a conversation of the caller's sites",
+    caller: { staff: "inbox.answer" },
+    query: InboxImageQuery,
+    answers: { 200: media("the image", "image/jpeg") },
+    errors: ["not_found"],
+  },
+  desk: {
+    method: "get",
+    path: "/api/staff/desk.php",
+    summary: "The caller's own desk: their claim, answers today, their sites' median wait",
+    caller: { staff: "inbox.answer" },
+    answers: { 200: json(DeskResponse, "the desk") },
+  },
+  savedReplies: {
+    method: "get",
+    path: "/api/staff/saved-replies.php",
+    summary: "A site's saved replies and waiting-time thresholds (admins)",
+    caller: { staff: "replies.manage" },
+    query: SavedRepliesQuery,
+    answers: { 200: json(SavedRepliesResponse, "the saved replies") },
+    errors: ["not_found"],
+  },
+  changeSavedReply: {
+    method: "post",
+    path: "/api/staff/saved-replies.php",
+    summary: "Adds, changes or deletes a saved reply, or sets a site's waiting-time thresholds (admins)",
+    caller: { staff: "replies.manage" },
+    body: SavedReplyAction,
+    answers: { 200: json(OkResponse, "done") },
+    errors: ["not_found"],
   },
 });

@@ -108,6 +108,8 @@ export const payments = pgTable(
     // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
     // these few rows rather than every payment ever made.
     index("payments_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    // The paid ones by when: the dashboard's revenue of the day (api/domain/staff/dashboard.ts) reads that day's.
+    index("payments_paid_idx").on(t.paidAt).where(sql`${t.status} = 'paid'`),
   ],
 );
 
