@@ -1,3 +1,4 @@
+import { may } from "#contract/endpoints/may";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -69,7 +70,7 @@ export default function StaffMember() {
   const failed = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const error = (...intent: string[]) => (failed && intent.includes(failed.intent) ? <FormAlert>{failed.error}</FormAlert> : null);
-  const mayMoney = role === "admin" || role === "support";
+  const mayMoney = may(role, "members.money");
   const erased = member.status === "erased";
   const reasonOf = (reason: string) => (texts.reasons as Record<string, string>)[reason] ?? reason;
   return (
@@ -314,7 +315,7 @@ export default function StaffMember() {
               </Form>
               {error("lift", "hide_profile", "show_profile", "resend_activation", "lift_debit_block")}
             </StaffCard>
-            {role === "admin" ? (
+            {may(role, "members.erase") ? (
               <StaffCard title={texts.eraseTitle}>
                 <p className="text-sm text-gray-700">{texts.eraseHint}</p>
                 <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">

@@ -1,3 +1,4 @@
+import { may } from "#contract/endpoints/may";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -70,7 +71,7 @@ export default function StaffReport() {
   const busy = useNavigation().state !== "idle";
   const d = texts.detail;
   const open = report.status === "new" || report.status === "in_progress";
-  const mayModerate = role === "admin" || role === "moderator";
+  const mayModerate = may(role, "photos.moderate");
   const error = (intent: string) => (failed && failed.intent === intent ? <FormAlert>{failed.error}</FormAlert> : null);
   return (
     <>

@@ -1,3 +1,4 @@
+import { may } from "#contract/endpoints/may";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -35,23 +36,23 @@ export default function StaffFrame() {
             <NavLink to="/staff" end className={navLink}>
               {texts.nav.dashboard}
             </NavLink>
-            {staff.role === "admin" || staff.role === "moderator" ? (
+            {may(staff.role, "photos.moderate") ? (
               <NavLink to="/staff/photos" className={navLink}>
                 {texts.nav.photos}
                 <QueueBadge count={queues.photos} label={texts.nav.queue} />
               </NavLink>
             ) : null}
-            {staff.role === "admin" || staff.role === "moderator" ? (
+            {may(staff.role, "messages.moderate") ? (
               <NavLink to="/staff/held-messages" className={navLink}>
                 {texts.nav.heldMessages}
               </NavLink>
             ) : null}
-            {staff.role === "admin" || staff.role === "operator" ? (
+            {may(staff.role, "inbox.answer") ? (
               <NavLink to="/staff/inbox" className={navLink}>
                 {texts.nav.inbox}
               </NavLink>
             ) : null}
-            {staff.role === "operator" ? null : (
+            {!may(staff.role, "reports.handle") ? null : (
               <>
                 <NavLink to="/staff/reports" className={navLink}>
                   {texts.nav.reports}
