@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isCdnPrefix } from "./host";
 import { paymentMethodIds } from "./payment-methods";
-import { Email, id, queryId, text } from "./input";
+import { Email, FormKey, id, queryId, text } from "./input";
 import { isLocale, siteCountries } from "./locales";
 import { CamTilesSchema, niches, SiteDomain, Signups } from "./settings";
 import { siteProfileFields, siteSearchFields } from "./site-fields";
@@ -16,7 +16,7 @@ import { siteProfileFields, siteSearchFields } from "./site-fields";
  *   GET  /api/staff/site.php?id=           -> SiteResponse | not_found 404
  *   POST /api/staff/sites.php  SiteAction  -> SiteOutcome | validation_failed 400 (a site changed meanwhile too: on `updated_at`) | not_found 404
  *   GET  /api/staff/packages.php?site_id=  -> PackagesResponse
- *   POST /api/staff/packages.php PackageAction -> { ok } | validation_failed 400 | not_found 404
+ *   POST /api/staff/packages.php PackageAction -> CatalogueOutcome (contract/staff-catalogue.ts) | validation_failed 400 (a package like it on sale) | not_found 404
  */
 
 
@@ -196,7 +196,7 @@ const PackageFields = z.object({
   position: z.number().int().min(0).max(1000),
 });
 export const PackageAction = z.discriminatedUnion("action", [
-  z.object({ action: z.literal("create"), site_id: id, ...PackageFields.shape }),
+  z.object({ action: z.literal("create"), site_id: id, form_key: FormKey, ...PackageFields.shape }),
   z.object({ action: z.literal("update"), id, ...PackageFields.shape }),
   z.object({ action: z.literal("disable"), id }),
   z.object({ action: z.literal("enable"), id }),

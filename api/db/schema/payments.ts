@@ -84,6 +84,10 @@ export const payments = pgTable(
     refundedCredits: integer("refunded_credits").notNull().default(0),
     /** Credits already spent when refunded: not taken back (the balance never goes below zero). */
     refundShortfall: integer("refund_shortfall").notNull().default(0),
+    /** What was paid back (minor units): the whole amount or a part of it, as the provider was asked; null before a refund. */
+    refundAmount: integer("refund_amount"),
+    /** Why staff refunded it (the console's refund form asks). */
+    refundReason: text("refund_reason"),
     /** The discount this payment got (issue 16): its code (upper case), percentage and amount off the package's price. */
     discountCode: text("discount_code"),
     discountPercentage: integer("discount_percentage"),
