@@ -6,7 +6,7 @@ import { ReportDetail } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
-import { requireStaff } from "~/features/staff/staff-api.server";
+import { requireStaff, staffRouteId } from "~/features/staff/staff-api.server";
 import { formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffCard, staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
@@ -20,14 +20,10 @@ import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
  * the profile, suspend, reply to the sender, a statement of reasons to the member, resolve or reject). Each action is a
  * plain form (intent=...), so everything works without JavaScript; the api checks each one's role and site.
  */
-function reportId(params: { id?: string }): number {
-  if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
-  return Number(params.id);
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const id = reportId(params);
+  const id = staffRouteId(params);
   const texts = staffTexts();
   const result = await apiFor(request, context).get("/api/staff/report.php", ReportDetail, { id });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
@@ -45,7 +41,7 @@ const intents = ["take", "note", "resolve", "reject", "reopen", "hide_photo", "h
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const id = reportId(params);
+  const id = staffRouteId(params);
   const form = await request.formData();
   const intent = intents.find((i) => i === form.get("intent"));
   if (!intent) throw data(null, { status: 400 });

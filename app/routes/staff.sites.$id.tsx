@@ -8,7 +8,7 @@ import { SiteResponse } from "#contract/staff-sites";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
-import { requireStaff } from "~/features/staff/staff-api.server";
+import { requireStaff, staffRouteId } from "~/features/staff/staff-api.server";
 import { formDecimal, formNumber, formText } from "~/features/staff/staff-write.server";
 import { saveSite } from "~/features/staff/site-settings.server";
 import { SiteSettingsForm } from "~/features/staff/site-settings";
@@ -20,14 +20,10 @@ import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 /** Issue 26 item 6: one site's settings (admins), its minimum message costs per country and its push keys. */
-function siteId(params: { id?: string }): number {
-  if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
-  return Number(params.id);
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireStaff(request, context);
-  const id = siteId(params);
+  const id = staffRouteId(params);
   const texts = staffTexts().sites;
   const result = await apiFor(request, context).get("/api/staff/site.php", SiteResponse, { id });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
@@ -37,7 +33,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const id = siteId(params);
+  const id = staffRouteId(params);
   const form = await request.formData();
   const intent = formText(form, "intent");
   const number = (name: string) => (formText(form, name) ? formNumber(form, name) : 0);

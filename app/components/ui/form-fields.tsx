@@ -17,21 +17,23 @@ export function FieldErrors({ field }: { field: FieldView }) {
 type InputFieldProps = {
   field: FieldView;
   label: string;
-  type: "text" | "email" | "password" | "date";
+  type: "text" | "email" | "password" | "date" | "number";
   autoComplete?: string;
   hint?: ReactNode;
   inputRef?: Ref<HTMLInputElement>;
   max?: string;
+  min?: string;
+  inputMode?: "decimal" | "numeric";
 };
 
 /** A labelled input of a validated form (validated-form.tsx): constraint attributes, aria-invalid and its error text. */
-export function InputField({ field, label, type, autoComplete, hint, inputRef, max }: InputFieldProps) {
+export function InputField({ field, label, type, autoComplete, hint, inputRef, max, min, inputMode }: InputFieldProps) {
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
         {label}
       </label>
-      <input {...inputProps(field, { type })} ref={inputRef} autoComplete={autoComplete} max={max} className={inputClass} />
+      <input {...inputProps(field, { type })} {...(max === undefined ? {} : { max })} {...(min === undefined ? {} : { min })} ref={inputRef} autoComplete={autoComplete} inputMode={inputMode} className={inputClass} />
       <FieldErrors field={field} />
       {hint}
     </div>
