@@ -143,7 +143,7 @@ export default function StaffPhotos() {
                 data-testid="staff-photo"
               >
                 <a href={photo.url} target="_blank" rel="noreferrer">
-                  <img src={photo.thumb_url} alt={fill(texts.by, { name: photo.member.name, site: photo.site.name })} width={320} height={320} loading="lazy" className="aspect-square w-full rounded-lg object-cover" />
+                  <img src={photo.thumb_url} alt={fill(texts.fullSize, { id: photo.id, name: photo.member.name })} width={320} height={320} loading="lazy" className="aspect-square w-full rounded-lg object-cover" />
                 </a>
                 <p className="mt-2 text-xs text-gray-700">
                   <Link to={`/staff/members/${photo.member.user_id}`} className="font-semibold underline">

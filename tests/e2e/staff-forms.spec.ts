@@ -206,7 +206,7 @@ test("photo shortcuts work from the page's load, each photo with its own reason,
   for (let n = 0; n < 200 && (await focusedCard()) !== String(first.id); n++) await page.keyboard.press("j");
   expect(await focusedCard()).toBe(String(first.id));
   // The member is a link away.
-  await expect(page.locator(`[data-photo-card="${first.id}"]`).getByRole("link", { name: new RegExp(member.name) })).toHaveAttribute("href", /^\/staff\/members\/\d+$/);
+  await expect(page.locator(`[data-photo-card="${first.id}"]`).getByRole("link", { name: new RegExp(`^${member.name} on `) })).toHaveAttribute("href", /^\/staff\/members\/\d+$/);
   await page.getByLabel(`Reason for rejecting photo ${first.id}`).selectOption({ label: "Contact details" });
   await page.locator(`[data-photo-card="${first.id}"]`).focus();
   await page.keyboard.press("r");
