@@ -40,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Funnel URLs (network, ref, sub1-sub3) are kept before any redirect, whichever page they land on.
   const tracking = trackingCookieFor(request);
   if (tracking) context.forwardSetCookie(tracking);
-  // A new funnel entry is counted (issue 17 attribution); the page does not wait for it.
+  // A new funnel entry is counted; the page does not wait for it.
   const entry = newTracking(request);
   if (entry) countVisit(request, context, entry);
   const settings = await getSettings(request, context);

@@ -5,7 +5,7 @@ import { recordVisit } from "../domain/attribution";
 import type { ClientLimiter } from "./limits";
 import { handle, parseInput } from "./respond";
 
-/** Issue 17 attribution: POST /api/visit.php counts an entry through a tracked funnel URL (web sends it). */
+/** Attribution: POST /api/visit.php counts an entry through a tracked funnel URL (web sends it). */
 export function attributionRoutes(deps: { db: Db; limit: ClientLimiter }): Router {
   const router = Router();
   router.post(

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, NavLink, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LikesResponse } from "#contract/likes";
+import { LikesResponse, likesTabs } from "#contract/likes";
 import type { MemberCard } from "#contract/members";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -11,8 +11,8 @@ import { callWithMember, getSettings, requireUser } from "~/utils/session.server
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { pageMeta } from "~/utils/page-title";
 
-/** docs/product.md §2 /likes/{type}: the tabs received, sent and matches. */
-const tabs = ["received", "sent", "matches"] as const;
+/** docs/product.md §2 /likes/{type}: the tabs received, sent and matches; the api answers the open tab's list only. */
+const tabs = likesTabs;
 
 type Entry = { card: MemberCard; isNew: boolean; match: boolean };
 
@@ -20,12 +20,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const type = tabs.find((tab) => tab === params.type);
   // The likes bring the member along (one api call for the page); see callWithMember.
-  const early = type ? callWithMember(request, context, "/api/likes.php", LikesResponse, {}) : null;
+  const early = type ? callWithMember(request, context, "/api/likes.php", LikesResponse, { tab: type }) : null;
   early?.catch(() => undefined);
   await requireUser(request, context);
   if (!type) throw data(null, { status: 404 });
   const settings = await getSettings(request, context);
-  const result = (await early) ?? (await apiFor(request, context).get("/api/likes.php", LikesResponse));
+  const result = (await early) ?? (await apiFor(request, context).get("/api/likes.php", LikesResponse, { tab: type }));
   if (!result.ok) throw data(null, { status: result.status });
   const likes = result.data;
   let entries: Entry[];

@@ -186,7 +186,7 @@ export default function Members() {
   );
 }
 
-/** The one-at-a-time ways of meeting members (issue 4 item 6), for logged-in members. */
+/** The one-at-a-time ways of meeting members, for logged-in members. */
 /** Under results with site-run profiles: what their badge means, in the site's own words (fictional_plural, fictional_singular) where it has them. */
 function FictionalLegend() {
   const { t } = useTranslation();

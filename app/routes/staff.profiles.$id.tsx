@@ -16,7 +16,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 5: one site-run profile (admins): its fields, its photos (upload, delete), disable and enable. */
+/** One site-run profile (admins): its fields, its photos (upload, delete), disable and enable. */
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireStaff(request, context);

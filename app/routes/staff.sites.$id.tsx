@@ -19,7 +19,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 6: one site's settings (admins), its minimum message costs per country and its push keys. */
+/** One site's settings (admins), its minimum message costs per country and its push keys. */
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireStaff(request, context);
