@@ -11,7 +11,7 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
-import { FormAlert } from "~/components/ui/form-fields";
+import { FormAlert, PlainSelect } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
@@ -93,6 +93,7 @@ export default function StaffPhotos() {
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [submit]);
+  const cardReasons = [{ value: "", label: texts.reasonAbove }, ...photoRejectionReasons.map((reason) => ({ value: reason, label: texts.reasons[reason] }))];
   return (
     <>
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
@@ -156,17 +157,9 @@ export default function StaffPhotos() {
                   <input type="checkbox" name="ids" value={photo.id} className="h-4 w-4" />
                   {fill(texts.select, { id: photo.id })}
                 </label>
-                <label htmlFor={`reason-${photo.id}`} className="mt-2 block text-xs font-medium text-gray-700">
-                  {fill(texts.photoReason, { id: photo.id })}
-                </label>
-                <select id={`reason-${photo.id}`} name={`reason:${photo.id}`} defaultValue="" className={staffField}>
-                  <option value="">{texts.reasonAbove}</option>
-                  {photoRejectionReasons.map((reason) => (
-                    <option key={reason} value={reason}>
-                      {texts.reasons[reason]}
-                    </option>
-                  ))}
-                </select>
+                <div className="mt-2">
+                  <PlainSelect id={`reason-${photo.id}`} name={`reason:${photo.id}`} label={fill(texts.photoReason, { id: photo.id })} options={cardReasons} small />
+                </div>
                 <div className="mt-2 flex gap-2">
                   <Button name="intent" value={`approve:${photo.id}`} size="sm" disabled={busy} aria-label={`${texts.approve} ${photo.id}`}>
                     {texts.approve}

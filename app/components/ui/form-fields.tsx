@@ -78,6 +78,24 @@ export function SelectField({ field, label, options, placeholder, fallback }: Se
   );
 }
 
+/** A labelled select outside a validated form (a choice among many on one list, e.g. one per row), in the same look. */
+export function PlainSelect({ id, name, label, options, defaultValue = "", small = false }: { id: string; name: string; label: string; options: readonly { value: string; label: string }[]; defaultValue?: string; small?: boolean }) {
+  return (
+    <div>
+      <label htmlFor={id} className={`block font-medium text-gray-700 ${small ? "text-xs" : "text-sm"}`}>
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={defaultValue} className={inputClass}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export function FormAlert({ id, children }: { id?: string; children: ReactNode }) {
   return (
     <div id={id} role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="form-error">
