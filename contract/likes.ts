@@ -46,11 +46,22 @@ export const likesListCap = 200;
 /** The tabs of /likes, each one list of LikesResponse. */
 export const likesTabs = ["received", "sent", "matches"] as const;
 
+/** A tab's page (LikesQuery): pages of this many, up to likesListCap in all. */
+export const likesPageSize = 40;
+
 /**
- * GET /api/likes.php: `tab` answers that tab's list only (the others empty), what the /likes/{type} page shows;
- * without it all three. The counts come either way.
+ * GET /api/likes.php: `tab` answers that tab's list only (the others empty), `page` of it (likesPageSize a page),
+ * what the /likes/{type} page shows; without it all three, each up to likesListCap. The counts come either way.
  */
-export const LikesQuery = z.object({ tab: z.enum(likesTabs).optional() });
+export const LikesQuery = z.object({
+  tab: z.enum(likesTabs).optional(),
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(likesListCap / likesPageSize)
+    .optional(),
+});
 export type LikesQuery = z.infer<typeof LikesQuery>;
 
 /** A member the viewer liked (docs/product.md §3: "likes are profiles"), with when and whether it is a match. */
@@ -78,6 +89,8 @@ export const LikesResponse = z.object({
   new_likes: z.number().int().min(0).max(badgeCountCap),
   /** The cap of each list (likesListCap). */
   limit: z.number().int(),
+  /** With `tab`: whether the tab has a next page (within likesListCap). */
+  has_more: z.boolean(),
   /** With `with_user=1` (contract/members.ts withUserParam): the member and counts, as GET /api/user.php answers. */
   me: UserResponse.optional(),
 });

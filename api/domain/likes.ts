@@ -124,12 +124,15 @@ function shownTo(siteId: Bindable<number>, viewerProfileId: Bindable<number>) {
 
 /**
  * The viewer's likes for GET /api/likes.php: sent (docs/product.md §3 "likes are profiles"), received (liked_by, new first,
- * then older, each newest first) and matches. Each list holds at most `cap` entries; with `tab`, that list alone (the
- * /likes/{type} page shows one), the others empty.
+ * then older, each newest first) and matches. Each list holds at most `cap` entries; with `tab`, that list's page alone
+ * (the /likes/{type} page shows one; pages end at `cap`), the others empty.
  */
-export async function likesOverview(db: Db, siteId: number, viewerProfileId: number, cap: number, tab?: LikesTab, today = new Date()): Promise<LikesResponse> {
+export async function likesOverview(db: Db, siteId: number, viewerProfileId: number, cap: number, tab?: { tab: LikesTab; page: number; pageSize: number }, today = new Date()): Promise<LikesResponse> {
   const back = alias(likes, "back");
-  const wants = (list: LikesTab) => tab === undefined || tab === list;
+  const wants = (list: LikesTab) => tab === undefined || tab.tab === list;
+  // A page and one more row (is there a next page?), never past the cap: the offset is at most cap - pageSize.
+  const offset = tab ? (tab.page - 1) * tab.pageSize : 0;
+  const take = tab ? Math.min(tab.pageSize + 1, cap - offset) : cap;
   const sent = !wants("sent") ? [] : await db
     .select({ profile: profiles, likedAt: likes.createdAt, match: sql<boolean>`${back.likerProfileId} is not null` })
     .from(likes)
@@ -137,7 +140,8 @@ export async function likesOverview(db: Db, siteId: number, viewerProfileId: num
     .leftJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
     .where(and(eq(likes.likerProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
     .orderBy(desc(likes.createdAt), desc(profiles.id))
-    .limit(cap);
+    .limit(take)
+    .offset(offset);
   const received = !wants("received") ? [] : await db
     .select({ profile: profiles, likedAt: likes.createdAt, isNew: likes.isNew, match: sql<boolean>`${back.likerProfileId} is not null` })
     .from(likes)
@@ -145,7 +149,8 @@ export async function likesOverview(db: Db, siteId: number, viewerProfileId: num
     .leftJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
     .where(and(eq(likes.likedProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
     .orderBy(desc(likes.isNew), desc(likes.createdAt), desc(profiles.id))
-    .limit(cap);
+    .limit(take)
+    .offset(offset);
   const matchedAt = sql<Date>`greatest(${likes.createdAt}, ${back.createdAt})`;
   const matched = !wants("matches") ? [] : await db
     .select({ profile: profiles, matchedAt: sql<string>`${matchedAt}` })
@@ -154,8 +159,11 @@ export async function likesOverview(db: Db, siteId: number, viewerProfileId: num
     .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
     .where(and(eq(likes.likerProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
     .orderBy(desc(matchedAt), desc(profiles.id))
-    .limit(cap);
+    .limit(take)
+    .offset(offset);
 
+  const hasMore = tab !== undefined && [sent, received, matched].some((rows) => rows.length > tab.pageSize);
+  if (tab) for (const rows of [sent, received, matched]) rows.splice(tab.pageSize);
   const cards = await memberCards(db, [...sent, ...received, ...matched].map((r) => r.profile), today);
   const sentCards = cards.slice(0, sent.length);
   const receivedCards = cards.slice(sent.length, sent.length + received.length);
@@ -167,6 +175,7 @@ export async function likesOverview(db: Db, siteId: number, viewerProfileId: num
     matches: matchCards.map((card, i) => ({ ...card, matched_at: iso(matched[i]?.matchedAt) })),
     new_likes: await newLikesCount(db, siteId, viewerProfileId),
     limit: cap,
+    has_more: hasMore,
   };
 }
 

@@ -2,7 +2,7 @@ import { Router, type Response } from "express";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles } from "../db/schema";
-import { LikeQuery, LikeRequest, LikesQuery, likesListCap } from "#contract/likes";
+import { LikeQuery, LikeRequest, LikesQuery, likesListCap, likesPageSize } from "#contract/likes";
 import { withUserParam } from "#contract/members";
 import { loadMe } from "../domain/me";
 import { autoLike, likeProfile, likesOverview, unlikeProfile } from "../domain/likes";
@@ -68,7 +68,8 @@ export function likeRoutes(db: Db): Router {
     handle(async (req, res) => {
       const query = parseInput(res, LikesQuery, req.query);
       if (!query) return;
-      const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap, query.tab);
+      const tab = query.tab && { tab: query.tab, page: query.page ?? 1, pageSize: likesPageSize };
+      const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap, tab);
       const me = req.query[withUserParam] === "1" ? await loadMe(db, memberOf(res), res.locals.site.id) : undefined;
       noStore(res).json(me ? { ...overview, me } : overview);
     }),

@@ -185,6 +185,26 @@ describe("GET /api/likes.php liked_by and the new-like flag", () => {
     await expectApiError(await call(api, "GET", "/api/likes.php?tab=all", { token: viewer.token }), 400, "validation_failed");
   });
 
+  it("pages a tab 40 at a time up to the list's cap of 200 (?page=1-5), with has_more", async () => {
+    const receiver = await newMember();
+    const likers: { profileId: number }[] = [];
+    for (let i = 0; i < 45; i++) likers.push(await insertMember(api, { passwordHash }));
+    await api.db.insert(likes).values(likers.map((liker) => ({ likerProfileId: liker.profileId, likedProfileId: receiver.profileId })));
+    const page = async (n: number) => {
+      const res = await call(api, "GET", `/api/likes.php?tab=received&page=${n}`, { token: receiver.token });
+      expect(res.status).toBe(200);
+      const body = LikesResponse.parse(await res.json());
+      return { ids: body.liked_by.map((l) => l.id), cards: body.liked_by_profiles.length, more: body.has_more };
+    };
+    const [first, second] = [await page(1), await page(2)];
+    expect({ n: first.ids.length, cards: first.cards, more: first.more }).toEqual({ n: 40, cards: 40, more: true });
+    expect({ n: second.ids.length, more: second.more }).toEqual({ n: 5, more: false });
+    expect(new Set([...first.ids, ...second.ids])).toEqual(new Set(likers.map((liker) => liker.profileId)));
+    expect(await page(5)).toEqual({ ids: [], cards: 0, more: false });
+    await expectApiError(await call(api, "GET", "/api/likes.php?tab=received&page=6", { token: receiver.token }), 400, "validation_failed");
+    await expectApiError(await call(api, "GET", "/api/likes.php?tab=received&page=0", { token: receiver.token }), 400, "validation_failed");
+  });
+
   it("counts new likes up to 100, which the badges show as 99+ (the api reads at most 100 likes for it)", async () => {
     const receiver = await newMember();
     const likers: { profileId: number }[] = [];

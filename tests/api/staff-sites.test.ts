@@ -66,6 +66,7 @@ function newSettings(domain: string, overrides: Partial<SiteSettingsInput> = {})
     ask_signup_message: false,
     delete_discount: null,
     photo_moderation: "post",
+    contact_filter: "off",
     mail_name: "Console Dates",
     company_id: 1,
     cam_tiles: null,
