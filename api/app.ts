@@ -57,6 +57,7 @@ import { staffProfileRoutes } from "./http/staff-profiles";
 import { staffInboxRoutes } from "./http/staff-inbox";
 import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
+import { staffAnalyticsRoutes } from "./http/staff-analytics";
 import { staffSetupRoutes } from "./http/staff-setup";
 import { apiMetricsEndpoint, apiRequestMetrics, labelRoute } from "./http/metrics";
 
@@ -214,6 +215,7 @@ export function createApiApp(options: {
         staffCatalogueRoutes({ db, publicUrl: config.PUBLIC_URL }),
         staffSiteRoutes({ db, siteCache }),
         staffProfileRoutes({ db, dataDir: config.DATA_DIR }),
+        staffAnalyticsRoutes({ db }),
       ],
     }),
   );

@@ -20,6 +20,7 @@ import {
 import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesResponse } from "#contract/staff-profiles";
 import { StaffPasswordChange, StaffSetupDone, StaffSetupQuery, StaffSetupRequest, StaffSetupResponse } from "#contract/staff-setup";
 import { PackageAction, PackagesQuery, PackagesResponse, SiteAction, SiteOutcome, SiteQuery, SiteResponse, SitesResponse } from "#contract/staff-sites";
+import { AnalyticsQuery, AnalyticsResponse } from "#contract/staff-analytics";
 import { AuditQuery, AuditResponse, DashboardResponse, StaffLoginRequest, StaffResponse } from "#contract/staff";
 import { photoUploadField } from "#contract/photos";
 import { json, media, type OperationGroup } from "./operation";
@@ -183,6 +184,15 @@ export const staffOperations: OperationGroup = {
       caller: "staff",
       query: OperatorsQuery,
       answers: { 200: json(OperatorsResponse, "the rows") },
+    },
+    {
+      method: "get",
+      path: "/api/staff/analytics.php",
+      summary: "The owners' analytics of one site or every site for a period, beside the period before (admins)",
+      caller: "staff",
+      query: AnalyticsQuery,
+      answers: { 200: json(AnalyticsResponse, "funnel, revenue, cohorts and chat") },
+      errors: ["not_found"],
     },
     { method: "get", path: "/api/staff/discount-codes.php", summary: "The discount codes", caller: "staff", answers: { 200: json(DiscountCodesResponse, "the codes") } },
     {

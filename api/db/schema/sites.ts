@@ -69,6 +69,8 @@ export const sites = pgTable(
     /** docs/staff.md moderation modes: "pre", a new photo stays pending until a moderator approves it; "post", live at once and queued. */
     photoModeration: text("photo_moderation", { enum: ["pre", "post"] }).notNull().default("post"),
     mailName: text("mail_name").notNull(),
+    /** The site's time zone (IANA name): a day of the analytics is the site's day (docs/staff.md, Analytics). */
+    timeZone: text("time_zone").notNull().default("UTC"),
     /** When staff last changed the site (docs/staff.md, the catalogue): an edit made on an older copy is refused. */
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     companyId: integer("company_id")
