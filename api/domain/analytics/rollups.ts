@@ -100,8 +100,8 @@ export async function countPaymentRefunded(tx: Runner, paymentId: number): Promi
       revenue_7 = c.revenue_7 + excluded.revenue_7, revenue_30 = c.revenue_30 + excluded.revenue_30`);
 }
 
-/** The most messages one roll-up reads (the scheduled job runs every minute; the analytics request catches up before it reads). */
-export const messageBatch = 20_000;
+/** The most messages one roll-up reads (the scheduled job reads batches until it has caught up; an analytics request reads one before it answers). */
+export const messageBatch = 5_000;
 /** Messages younger than this are left for the next roll-up: a send still committing may hold a lower id. */
 const settleSeconds = 5;
 
