@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AnalyticsResponse } from "#contract/staff-analytics";
 import { attributionVisits, conversations, creditPackages, messages, operatorDayRollups, operatorReplies, payments, profiles, sites, users } from "../../api/db/schema";
