@@ -6,6 +6,12 @@ import { isLocale, siteCountries } from "./locales";
 import { CamTilesSchema, niches, SiteDomain, Signups } from "./settings";
 import { siteProfileFields, siteSearchFields } from "./site-fields";
 
+/** The time zones a site may have (the analytics' day is the site's day): the IANA names the runtime knows, and UTC. */
+export const siteTimeZones: readonly string[] = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
+export function isTimeZone(zone: string): boolean {
+  return siteTimeZones.includes(zone);
+}
+
 /*
  * The catalogue in the console, part 2 (issue 26 item 6, docs/staff.md): sites with every setting of docs/product.md §3
  * "Settings (from the server)", their minimum message costs per country, and their credit packages. Admins only
@@ -73,6 +79,7 @@ const SiteSettingsFields = z.object({
     delete_discount: z.number().int().min(1).max(90).nullable(),
     photo_moderation: z.enum(["pre", "post"]),
     mail_name: label(100).pipe(z.string().min(1, "Mails need a sender name.")),
+    time_zone: z.string().refine(isTimeZone, "Choose a time zone from the list."),
     company_id: id,
     /** docs/product.md §1 live-cam tiles; null: none. */
     cam_tiles: CamTilesSchema.nullable(),
@@ -138,6 +145,7 @@ export const SiteResponse = z.object({
     delete_discount: z.number().nullable(),
     photo_moderation: z.enum(["pre", "post"]),
     mail_name: z.string(),
+    time_zone: z.string(),
     company_id: z.number(),
     cam_tiles: CamTilesSchema.nullable(),
   }),

@@ -59,6 +59,7 @@ function siteColumns(input: SiteSettingsInput) {
     deleteDiscount: input.delete_discount,
     photoModeration: input.photo_moderation,
     mailName: input.mail_name,
+    timeZone: input.time_zone,
     companyId: input.company_id,
     camTiles: input.cam_tiles,
   } satisfies Partial<typeof sites.$inferInsert>;
@@ -102,6 +103,7 @@ function siteSettings(site: Site): SiteResponse["settings"] {
     delete_discount: site.deleteDiscount,
     photo_moderation: site.photoModeration,
     mail_name: site.mailName,
+    time_zone: site.timeZone,
     company_id: site.companyId,
     cam_tiles: site.camTiles,
   };

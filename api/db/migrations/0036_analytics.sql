@@ -62,6 +62,19 @@ CREATE TABLE "analytics_revenue_days" (
 	CONSTRAINT "analytics_revenue_days_site_id_day_currency_country_method_package_id_discount_code_pk" PRIMARY KEY("site_id","day","currency","country","method","package_id","discount_code")
 );
 --> statement-breakpoint
+CREATE TABLE "analytics_funnel_totals" (
+	"site_id" integer NOT NULL,
+	"day" date NOT NULL,
+	"visits" integer DEFAULT 0 NOT NULL,
+	"signups" integer DEFAULT 0 NOT NULL,
+	"activations" integer DEFAULT 0 NOT NULL,
+	"first_messages" integer DEFAULT 0 NOT NULL,
+	"first_purchases" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "analytics_funnel_totals_site_id_day_pk" PRIMARY KEY("site_id","day")
+);
+--> statement-breakpoint
+ALTER TABLE "analytics_funnel_totals" ADD CONSTRAINT "analytics_funnel_totals_site_id_sites_id_fk" FOREIGN KEY ("site_id") REFERENCES "public"."sites"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "analytics_funnel_totals_day_idx" ON "analytics_funnel_totals" USING btree ("day");--> statement-breakpoint
 ALTER TABLE "sites" ADD COLUMN "time_zone" text DEFAULT 'UTC' NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "lander" text;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "first_message_at" timestamp with time zone;--> statement-breakpoint
@@ -74,6 +87,27 @@ CREATE INDEX "analytics_cohort_days_day_idx" ON "analytics_cohort_days" USING bt
 CREATE INDEX "analytics_funnel_days_day_idx" ON "analytics_funnel_days" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "analytics_revenue_days_day_idx" ON "analytics_revenue_days" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "payments_paid_at_idx" ON "payments" USING btree ("paid_at","site_id","currency","user_id") WHERE "payments"."paid_at" is not null;--> statement-breakpoint
+-- analytics_funnel_totals follows analytics_funnel_days in the same statement: what a row gained is added to its
+-- site's day (api/domain/analytics/rollups.ts writes only the per-source rows).
+CREATE OR REPLACE FUNCTION analytics_funnel_totals_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO analytics_funnel_totals AS t (site_id, day, visits, signups, activations, first_messages, first_purchases)
+  VALUES (NEW.site_id, NEW.day,
+          NEW.visits - CASE WHEN TG_OP = 'UPDATE' THEN OLD.visits ELSE 0 END,
+          NEW.signups - CASE WHEN TG_OP = 'UPDATE' THEN OLD.signups ELSE 0 END,
+          NEW.activations - CASE WHEN TG_OP = 'UPDATE' THEN OLD.activations ELSE 0 END,
+          NEW.first_messages - CASE WHEN TG_OP = 'UPDATE' THEN OLD.first_messages ELSE 0 END,
+          NEW.first_purchases - CASE WHEN TG_OP = 'UPDATE' THEN OLD.first_purchases ELSE 0 END)
+  ON CONFLICT (site_id, day) DO UPDATE SET visits = t.visits + excluded.visits, signups = t.signups + excluded.signups,
+    activations = t.activations + excluded.activations, first_messages = t.first_messages + excluded.first_messages,
+    first_purchases = t.first_purchases + excluded.first_purchases;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER analytics_funnel_totals_follow AFTER INSERT OR UPDATE ON analytics_funnel_days
+  FOR EACH ROW EXECUTE FUNCTION analytics_funnel_totals_follow();
+--> statement-breakpoint
 -- The analytics rollups rebuilt from what the database holds (api/domain/analytics/rollups.ts keeps them from here on):
 -- set-based statements, one pass over each table; messages only of the last 400 days (the longest period shown is 366
 -- days), read through their created_at block index. The scale data (api/db/scale-data.ts) calls it after generating.
@@ -81,7 +115,7 @@ CREATE OR REPLACE FUNCTION analytics_rebuild() RETURNS void LANGUAGE plpgsql AS 
 DECLARE
   v_since timestamptz := now() - interval '400 days';
 BEGIN
-  TRUNCATE analytics_funnel_days, analytics_revenue_days, analytics_cohort_days, analytics_chat_days;
+  TRUNCATE analytics_funnel_days, analytics_funnel_totals, analytics_revenue_days, analytics_cohort_days, analytics_chat_days;
   DELETE FROM analytics_progress WHERE name = 'messages';
   INSERT INTO analytics_progress (name, last_id) SELECT 'messages', coalesce(max(id), 0) FROM messages;
 

@@ -39,6 +39,24 @@ export const analyticsFunnelDays = pgTable(
 );
 
 /**
+ * The funnel per site and day, all sources together: what the period's totals and days read (a row a day, however many
+ * sources). Kept by a trigger on analytics_funnel_days (migration 0036), so both change in the same statement.
+ */
+export const analyticsFunnelTotals = pgTable(
+  "analytics_funnel_totals",
+  {
+    siteId: siteColumn(),
+    day: day(),
+    visits: counter("visits"),
+    signups: counter("signups"),
+    activations: counter("activations"),
+    firstMessages: counter("first_messages"),
+    firstPurchases: counter("first_purchases"),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.day] }), index("analytics_funnel_totals_day_idx").on(t.day)],
+);
+
+/**
  * Money per site, day, currency, payment country, method, package and discount code: payments on the day they were
  * paid, refunds on the day they were refunded (minor units; amount is what the member paid, costs what the method
  * cost, payments.transaction_costs).

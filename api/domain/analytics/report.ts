@@ -6,7 +6,8 @@ import { rollUpMessages } from "./rollups";
 
 /**
  * The owners' analytics (docs/staff.md, Analytics) read from the rollups (api/db/schema/analytics.ts): every figure is
- * a range of rows per site and day (the primary key for one site, the day index for every site), so a period costs
+ * a range of rows per site and day (the primary key for one site, the day index for every site; the funnel's totals a
+ * row a day, its sources and landers a row per source a day), so a period costs
  * the same at a million members as at a hundred. The paying members of a period are the one read of payments: a range
  * of the paid-time index, read from the index alone.
  */
@@ -74,8 +75,8 @@ export async function analyticsReport(db: Db, scope: Scope, query: Pick<Analytic
   const isCurrent = sql`(day >= ${period.from}::date)`;
 
   const [funnelTotals, funnelDays, funnelSources, funnelLanders] = await Promise.all([
-    db.execute(sql`select ${isCurrent} as current, ${funnelSums} from analytics_funnel_days where ${both} group by 1`),
-    db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, ${funnelSums} from analytics_funnel_days where ${current} group by day order by day`),
+    db.execute(sql`select ${isCurrent} as current, ${funnelSums} from analytics_funnel_totals where ${both} group by 1`),
+    db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, ${funnelSums} from analytics_funnel_totals where ${current} group by day order by day`),
     db.execute(sql`select network, ref, sub1, sub2, sub3, ${funnelSums} from analytics_funnel_days where ${current}
                    group by network, ref, sub1, sub2, sub3 order by sum(visits) + sum(signups) desc, network, ref, sub1, sub2, sub3 limit 100`),
     db.execute(sql`select lander, ${funnelSums} from analytics_funnel_days where ${current} group by lander order by sum(visits) + sum(signups) desc, lander limit 100`),
@@ -109,7 +110,7 @@ export async function analyticsReport(db: Db, scope: Scope, query: Pick<Analytic
       });
 
   const [cohortSignups, cohortMoney, chatTotals, chatDays, operators] = await Promise.all([
-    db.execute(sql`select to_char(date_trunc('week', day), 'YYYY-MM-DD') as week, sum(signups)::int as signups from analytics_funnel_days where ${current} group by 1`),
+    db.execute(sql`select to_char(date_trunc('week', day), 'YYYY-MM-DD') as week, sum(signups)::int as signups from analytics_funnel_totals where ${current} group by 1`),
     db.execute(sql`select to_char(date_trunc('week', day), 'YYYY-MM-DD') as week, currency, sum(paid_1)::int as paid_1, sum(paid_7)::int as paid_7, sum(paid_30)::int as paid_30,
                           sum(revenue_1)::bigint as revenue_1, sum(revenue_7)::bigint as revenue_7, sum(revenue_30)::bigint as revenue_30
                      from analytics_cohort_days where ${current} group by 1, 2`),

@@ -1,12 +1,12 @@
 import type { TFunction } from "i18next";
 import { csvText } from "#contract/csv";
+import { major, type AnalyticsTable } from "./analytics-format";
 import { addDays, daysBetween, funnelStepNames, type AnalyticsResponse, type FunnelSteps, type Money } from "#contract/staff-analytics";
 
 /**
  * The analytics page's tables (docs/staff.md, Analytics), each as its headings and rows of cell texts: the page shows
  * them and /staff/analytics.csv writes the same rows through csvText, so a download is exactly the table on screen.
  */
-export type AnalyticsTable = { id: string; title: string; headings: string[]; rows: string[][] };
 
 export const analyticsTableIds = [
   "funnel-summary",
@@ -26,8 +26,6 @@ export const analyticsTableIds = [
   "operators",
 ] as const;
 
-/** Minor units as major units with two decimals (every currency the product sells in has cents). */
-export const major = (minor: number) => (minor / 100).toFixed(2);
 const percent = (part: number, whole: number, none: string) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : none);
 const change = (now: number, before: number, none: string) => (before > 0 ? `${now >= before ? "+" : ""}${(((now - before) / before) * 100).toFixed(1)}%` : none);
 

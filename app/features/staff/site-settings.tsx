@@ -2,7 +2,7 @@ import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { locales, siteCountries, visibleLocales } from "#contract/locales";
 import { siteNiches, siteProfileFields, siteSearchFields } from "#contract/site-fields";
-import type { SiteResponse } from "#contract/staff-sites";
+import { siteTimeZones, type SiteResponse } from "#contract/staff-sites";
 import { Button } from "~/components/ui/button";
 import type { StaffTexts } from "./staff-texts.server";
 import { StaffCard, StaffField } from "./staff-parts";
@@ -110,6 +110,10 @@ export function SiteSettingsForm({ texts, values, companies, errors, intent, upd
         {text("cdn_prefix", { required: true, maxLength: 300 })}
         {text("index_title", { required: true, maxLength: 200 })}
         {text("mail_name", { required: true, maxLength: 100 })}
+        {select(
+          "time_zone",
+          siteTimeZones.map((zone) => ({ value: zone, label: zone })),
+        )}
         {textarea("description")}
         {check("is_default")}
       </Section>
@@ -247,6 +251,7 @@ export function siteSettingsBody(form: FormData, read: { text: (name: string) =>
     delete_discount: read.text("delete_discount") ? read.number("delete_discount") : null,
     photo_moderation: read.text("photo_moderation"),
     mail_name: read.text("mail_name"),
+    time_zone: read.text("time_zone"),
     company_id: read.number("company_id"),
     cam_tiles: on("cam_on")
       ? { link: read.text("cam_link"), title: read.text("cam_title"), text: read.text("cam_text"), cta: read.text("cam_cta"), first: read.number("cam_first"), every: read.number("cam_every") }
