@@ -69,7 +69,7 @@ test("an admin reads the analytics: charts with their tables, the view in its li
   await expect(page.getByTestId("chart-funnel-steps").locator("svg rect").first()).toBeAttached();
 
   // The period is the URL: choose 7 days and show; the share link is the view's own address.
-  await page.getByLabel("Period").selectOption("7");
+  await page.getByLabel("Period", { exact: true }).selectOption("7");
   await page.getByRole("button", { name: "Show" }).click();
   await page.waitForURL((url) => url.searchParams.get("period") === "7");
   expect(new URL(page.url()).searchParams.get("site")).toBe("1");
@@ -85,14 +85,17 @@ test("an admin reads the analytics: charts with their tables, the view in its li
   const csvHref = await page.getByRole("link", { name: "Download “Funnel steps” as CSV" }).getAttribute("href");
   const csv = await page.request.get(csvHref!);
   expect(csv.headers()["content-type"]).toContain("text/csv");
-  expect(parseCsv(await csv.text())).toEqual(onPage);
+  // Cell for cell, a text a spreadsheet would run as a formula (here a change such as "+12.5%") with the leading
+  // apostrophe the one CSV function gives it (contract/csv.ts).
+  expect(parseCsv(await csv.text())).toEqual(onPage.map((cells) => cells.map((cell) => (/^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell) ? `'${cell}` : cell))));
   expect(onPage).toHaveLength(6);
 
-  await expectNoAxeViolations(page);
+  // axe runs as a script in the page, so it audits with JavaScript on (the server sends the same page either way).
+  if (javaScriptEnabled) await expectNoAxeViolations(page);
   // At 390 px the page does not scroll sideways (wide tables scroll in their own box).
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await expect(page.getByTestId("chart-funnel-days").getByRole("img")).toBeVisible();
-  await expectNoAxeViolations(page);
+  if (javaScriptEnabled) await expectNoAxeViolations(page);
 });
