@@ -68,7 +68,7 @@ export function createApiApp(options: {
   mailer?: Mailer;
   /** The event stream's heartbeat (comment, presence, ended sessions): 15 s unless a test shortens it. */
   eventsHeartbeatMs?: number;
-  /** The GIF provider (issue 14); default: the one GIF_PROVIDER and TENOR_API_KEY choose. */
+  /** The GIF provider; default: the one GIF_PROVIDER and TENOR_API_KEY choose. */
   gifs?: GifProvider;
   /** The payment providers; default: the ones the configuration chooses (docs/payments.md). */
   providers?: PaymentProviders;

@@ -84,7 +84,7 @@ const ApiEnv = z.object({
     .regex(/^(\d{1,7}(,\d{1,7})*)?$/, "SANDBOX_NOTIFY_DELAYS_MS must be a list of milliseconds")
     .default("300,2500")
     .transform((v) => (v ? v.split(",").map(Number) : [])),
-  /** Issue 16 direct debit: where the SMS code goes (files: DATA_DIR/sms), MessageBird's key, sender and URL. */
+  /** Direct debit: where the SMS code goes (files: DATA_DIR/sms), MessageBird's key, sender and URL. */
   SMS_PROVIDER: z.enum(["files", "messagebird"]).default("files"),
   MESSAGEBIRD_ACCESS_KEY: optional(z.string().min(8)),
   SMS_ORIGINATOR: z.string().regex(/^(\+?\d{3,15}|[A-Za-z0-9 ]{1,11})$/, "SMS_ORIGINATOR must be a number or up to 11 letters and digits").default("Rendezvous"),
@@ -94,14 +94,14 @@ const ApiEnv = z.object({
   /** Encrypts IBANs (32 bytes, base64); unset: derived from SESSION_SECRET (docs/decisions/010-direct-debit-mandates.md). */
   IBAN_KEY: optional(z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "IBAN_KEY must be 32 bytes in base64")),
   /**
-   * Issue 17: the shared secret of POST /api/mail-events.php (bounces and spam complaints from the mail provider,
+   * The shared secret of POST /api/mail-events.php (bounces and spam complaints from the mail provider,
    * sent as `Authorization: Bearer <secret>`); unset: the endpoint answers 404 (docs/notifications.md).
    */
   MAIL_EVENTS_SECRET: optional(z.string().min(24, "MAIL_EVENTS_SECRET must be at least 24 characters")),
-  /** Issue 17 notification mails: at most one mail per kind (message, like, match) per member in this many minutes. */
+  /** Notification mails: at most one mail per kind (message, like, match) per member in this many minutes. */
   NOTIFICATION_MAIL_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(60),
   /**
-   * Issue 28: the bearer token of GET /metrics (Prometheus' text format, docs/operations.md Metrics); unset: the
+   * The bearer token of GET /metrics (Prometheus' text format, docs/operations.md Metrics); unset: the
    * endpoint answers 404. The same value as web's, so one scrape configuration reads both.
    */
   METRICS_TOKEN: optional(z.string().min(24, "METRICS_TOKEN must be at least 24 characters")),

@@ -44,7 +44,7 @@
  * BENCH_CONNECTIONS (50), BENCH_ACCEPT_ENCODING ("gzip, deflate, br", as a browser sends),
  * BENCH_STREAM_SENDS (150) and BENCH_STREAM_SECONDS (10) for the live stream,
  * BENCH_INTERLEAVED_ROUNDS (4): rounds of bare Remix, bare Remix with a page as large as /members's (alone and behind
- * the bare api), and /members, measured in turns after the PostgreSQL set's rows, for issue 28's aim on the machine as it was for all of them (0: none),
+ * the bare api), and /members, measured in turns after the PostgreSQL set's rows, for the PostgreSQL aims on the machine as it was for all of them (0: none),
  * DATABASE_URL (unset: PGlite rows only).
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -75,7 +75,7 @@ const senderCredits = 1_000_000;
 /** The live stream rows: members keeping a stream open through web, and members with credits writing to them. */
 const liveListeners = 500;
 const liveSenders = 20;
-/** The aim for the send-to-receive p99 on the embedded database (issue 13). */
+/** The aim for the send-to-receive p99 on the embedded database. */
 const liveP99AimMs = 100;
 /**
  * Sends of the live stream rows (BENCH_STREAM_SENDS) over BENCH_STREAM_SECONDS (10): 15 a second, well under
@@ -410,7 +410,7 @@ async function measureSet(
     }
 
     const apiPid = group.pid("api");
-    // The server's own yardstick in the same run (issue 28): pgbench's TPC-B at 50 clients, scale 5, just before and
+    // The server's own yardstick in the same run: pgbench's TPC-B at 50 clients, scale 5, just before and
     // just after the paid sends, so that both see the machine as it was then (bench/postgres.ts).
     const pgbenchUrl = options.pgbenchUrl;
     const yardstick = pgbenchUrl ? await pgbenchYardstick(pgbenchUrl, { clients: 50, seconds, scale: 5 }) : null;
@@ -723,11 +723,11 @@ async function sameSizeBarePage(bare: Target, members: Target): Promise<{ url: s
   return { ...found, membersBytes };
 }
 
-/** Issue 28's aims for the PostgreSQL set, each with its figure: /members against bare Remix, paid sends against pgbench. */
+/** The PostgreSQL aims, each with its figure: /members against bare Remix, paid sends against pgbench. */
 function postgresAims(set: SetResult, pgbench: PgbenchResult): string {
   const bare = set.load.find((r) => r.name === bareRemixName);
   const members = set.load.find((r) => r.name === membersName);
-  const lines = ["PostgreSQL aims (issue 28)"];
+  const lines = ["PostgreSQL aims"];
   if (bare && members) {
     const share = members.reqPerSec / bare.reqPerSec;
     const p99 = bare.latencyMs.p99 > 0 ? members.latencyMs.p99 / bare.latencyMs.p99 : Number.NaN;

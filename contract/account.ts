@@ -6,7 +6,7 @@ import { Gender, Sexuality } from "./user";
 export { Email, Password };
 
 /*
- * Account endpoints (issue: accounts). All answer ApiError (contract/errors.ts) on failure.
+ * Account endpoints. All answer ApiError (contract/errors.ts) on failure.
  *
  *   POST /api/signup.php            SignupRequest -> 201 UserResponse, Set-Cookie session (status not_confirmed,
  *                                   profile disabled); sends the activation mail; signup_credits into the ledger.
@@ -110,7 +110,7 @@ export const ProfileUpdate = z.object({
   city: text(100, { trim: true }).nullable().optional(),
   about_me: text(2000, { multiline: true }).optional(),
   /**
-   * Ids of settings.interests. A repeated id counts once (item 9): the member meant that interest, and a
+   * Ids of settings.interests. A repeated id counts once: the member meant that interest, and a
    * form that sends a box twice should not cost them their whole update, so it is deduplicated, not refused.
    */
   interests: z

@@ -1,5 +1,5 @@
 /*
- * Live-cam promotion tiles (docs/product.md §1; issue 27 item 1). Plain data, no zod: the members pages import it.
+ * Live-cam promotion tiles (docs/product.md §1). Plain data, no zod: the members pages import it.
  * A site that sets `cam_tiles` shows tiles in the search results and the member page's similar list that send the
  * member, through /cam/{slot}/{tile} (counted per day and site), to the partner's link.
  */

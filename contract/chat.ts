@@ -2,7 +2,7 @@ import { z } from "zod";
 import { id, queryId, text, wholeNumber } from "./input";
 import { gifIdPattern, gifQueryMax, giftIds } from "./gifts";
 import { locales } from "./locales";
-import { UserResponse } from "./user";
+import { UserResponse, badgeCountCap } from "./user";
 
 /*
  * Chat (docs/product.md §3 Chat state; §4 Unread, Removing a chat; §6 free members; §7 chats.php, chat.php).
@@ -50,7 +50,7 @@ export type ChatProfile = z.infer<typeof ChatProfile>;
 export const MessageKind = z.enum(["text", "icebreaker", "gif", "gift", "image"]);
 
 /**
- * What a gift, GIF or image message shows (issue 14), all served by this site: a gift's picture (/gifts/{id}.svg),
+ * What a gift, GIF or image message shows, all served by this site: a gift's picture (/gifts/{id}.svg),
  * a GIF through GET /api/gif.php, an image through GET /api/chat-image.php (the two members only).
  * `ref` is the gift's id (its name is chat:gifts.{ref}) or the GIF's id; "" for images.
  */
@@ -107,7 +107,7 @@ export const ChatResponse = z.object({
   has_earlier: z.boolean(),
   /** What one message costs this member, and their balance. */
   message_credits: z.number().int(),
-  /** Issue 14: what a gift and an image message cost (GIFs and icebreakers cost message_credits). */
+  /** What a gift and an image message cost (GIFs and icebreakers cost message_credits). */
   gift_credits: z.number().int(),
   photo_credits: z.number().int(),
   credits: z.number().int(),
@@ -120,8 +120,8 @@ export type ChatResponse = z.infer<typeof ChatResponse>;
 
 export const ChatsResponse = z.object({
   chats: z.array(ChatListEntry),
-  /** docs/product.md §3 total unread messages. */
-  num_unread_messages: z.number().int(),
+  /** docs/product.md §3 total unread messages, up to badgeCountCap (contract/user.ts: that many or more). */
+  num_unread_messages: z.number().int().min(0).max(badgeCountCap),
   page: z.number().int(),
   has_more: z.boolean(),
   open: ChatResponse.omit({ me: true }).nullable(),
@@ -171,7 +171,7 @@ export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 
 /** POST /api/chat-read.php; `with_user` answers the member's counts after reading. */
 export const MarkReadRequest = z.object({ conversation: id, with_user: z.literal(1).optional() });
-export const MarkReadResponse = z.object({ num_unread_messages: z.number().int(), me: UserResponse.optional() });
+export const MarkReadResponse = z.object({ num_unread_messages: z.number().int().min(0).max(badgeCountCap), me: UserResponse.optional() });
 
 /** DELETE /api/chat.php, docs/product.md §7 "body: conversation (id)". */
 export const DeleteChatRequest = z.object({ conversation: id });

@@ -3,7 +3,7 @@ import { Email, text } from "./input";
 import { complaintReasons } from "./complaint-reasons";
 
 /*
- * Issue 17 /complaints (docs/product.md §2 route table; footer link):
+ * /complaints (docs/product.md §2 route table; footer link):
  *   POST /api/complaints.php   ComplaintRequest -> ComplaintResponse: stored, mailed to the site's support_email,
  *                              answered with a reference number. Visitors and members; limited per client.
  */

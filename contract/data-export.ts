@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /*
- * Data export (issue 17): a member asks for a copy of everything the site holds about them; a job builds a zip
+ * Data export: a member asks for a copy of everything the site holds about them; a job builds a zip
  * (JSON files and photos) and mails a link; only that member (session) downloads it, for 7 days. Every call
  * needs a member (403 authentication_required for visitors).
  *

@@ -4,7 +4,7 @@ import { id, text } from "./input";
 import { DiscountCodeInput } from "./discounts";
 
 /*
- * Issue 16 direct debit (docs/product.md §2 /directdebit, §3 Direct debit form: otp, account holder, iban, street,
+ * Direct debit (docs/product.md §2 /directdebit, §3 Direct debit form: otp, account holder, iban, street,
  * house number, zip, city, phone). Messages are keys of the payments namespace's directDebit.errors: web
  * shows them in the member's language.
  *

@@ -1,5 +1,5 @@
 /*
- * Chat extras shared by the api and the pages (issue 14). Plain constants, no zod: the chat page imports them.
+ * Chat extras shared by the api and the pages. Plain constants, no zod: the chat page imports them.
  *
  * Gifts: images in public/gifts/{id}.svg (drawn for this project, CC0), names in locales/* chat.json gifts.{id},
  * priced by the site's gift_credits. A gift message's body is the gift id.

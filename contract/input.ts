@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /*
  * The building blocks of every request schema: input the database cannot take is refused here, at the
- * edge, with 400 validation_failed (hardening item 5). PostgreSQL text cannot hold NUL and id columns
+ * edge, with 400 validation_failed (docs/security.md, Input). PostgreSQL text cannot hold NUL and id columns
  * are int4, so a NUL or 2147483648 that got further answered 500 and put the failed query in the log.
  * web parses route parameters and search forms with the same blocks, so both refuse the same.
  */

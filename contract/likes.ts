@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MemberCard } from "./members";
 import { id, queryId } from "./input";
-import { MainImage, UserResponse } from "./user";
+import { MainImage, UserResponse, badgeCountCap } from "./user";
 
 /*
  * Likes (docs/product.md §4 Likes; §7 likes.php, auto-like.php, page-hidden.php). All answer ApiError (contract/errors.ts)
@@ -12,7 +12,8 @@ import { MainImage, UserResponse } from "./user";
  *                                 member the viewer blocked (the page offers to unblock instead);
  *                                 403 blocked_by_member {name}: the member blocked the viewer (as member.php says too).
  *   DELETE /api/like.php?id=      (member) UnlikeResponse; a match ends with it. Unknown ids answer removed: false.
- *   GET    /api/likes.php         (member) LikesResponse: always the session's own likes (there is no id parameter).
+ *   GET    /api/likes.php?tab=    (member) LikesQuery -> LikesResponse: always the session's own likes (there is no id
+ *                                 parameter); `tab` (received, sent, matches) answers that list only.
  *   GET    /api/auto-like.php     (member) AutoLikeResponse: a fictional profile of the site that fits the member likes
  *                                 them (source "auto"); at most one per member per 24 hours, else profile null.
  *   POST   /api/page-hidden.php   beacon with an empty JSON body: one log line "page hidden" with the member id and
@@ -42,6 +43,27 @@ export const UnlikeResponse = z.object({ removed: z.boolean() });
 /** Each list holds at most this many entries, the newest first (received: the new ones before the others). */
 export const likesListCap = 200;
 
+/** The tabs of /likes, each one list of LikesResponse. */
+export const likesTabs = ["received", "sent", "matches"] as const;
+
+/** A tab's page (LikesQuery): pages of this many, up to likesListCap in all. */
+export const likesPageSize = 40;
+
+/**
+ * GET /api/likes.php: `tab` answers that tab's list only (the others empty), `page` of it (likesPageSize a page),
+ * what the /likes/{type} page shows; without it all three, each up to likesListCap. The counts come either way.
+ */
+export const LikesQuery = z.object({
+  tab: z.enum(likesTabs).optional(),
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(likesListCap / likesPageSize)
+    .optional(),
+});
+export type LikesQuery = z.infer<typeof LikesQuery>;
+
 /** A member the viewer liked (docs/product.md §3: "likes are profiles"), with when and whether it is a match. */
 export const LikedProfile = MemberCard.extend({ liked_at: z.string(), match: z.boolean() });
 export type LikedProfile = z.infer<typeof LikedProfile>;
@@ -63,10 +85,12 @@ export const LikesResponse = z.object({
   liked_by_profiles: z.array(MemberCard),
   /** Members who like the viewer and whom the viewer likes, newest match first. */
   matches: z.array(MatchProfile),
-  /** All new likes (docs/product.md §3 "total new likes"), also beyond the cap. */
-  new_likes: z.number().int().min(0),
+  /** All new likes (docs/product.md §3 "total new likes"), also beyond the lists' cap, up to badgeCountCap (contract/user.ts: that many or more). */
+  new_likes: z.number().int().min(0).max(badgeCountCap),
   /** The cap of each list (likesListCap). */
   limit: z.number().int(),
+  /** With `tab`: whether the tab has a next page (within likesListCap). */
+  has_more: z.boolean(),
   /** With `with_user=1` (contract/members.ts withUserParam): the member and counts, as GET /api/user.php answers. */
   me: UserResponse.optional(),
 });

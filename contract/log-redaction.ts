@@ -1,7 +1,7 @@
 import type { Level, Logger, LoggerOptions } from "pino";
 
 /*
- * What never reaches a log line of web or the api (hardening item 5): SQL parameters, passwords and
+ * What never reaches a log line of web or the api (docs/security.md, What logs never contain): SQL parameters, passwords and
  * their hashes, tokens, cookies, e-mail addresses and push subscription keys, at any depth of the
  * logged object, in error messages and in the message itself. Both services build their pino logger
  * with redactingLoggerOptions(); the final line is checked once more just before it is written, so

@@ -120,7 +120,7 @@ export type MemberRelation = z.infer<typeof MemberRelation>;
 export const MemberResponse = z.object({ profile: MemberProfile, relation: MemberRelation.nullable(), me: Me });
 
 /**
- * GET /api/teasers.php (issue 17 funnels): what member landings and landers show visitors without an
+ * GET /api/teasers.php: what member landings and landers show visitors without an
  * account: a chosen member (`id`, the funnel's member) and/or others with a photo, newest first.
  */
 export const TeasersQuery = z.object({

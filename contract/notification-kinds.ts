@@ -1,4 +1,4 @@
-/** Issue 17 notification kinds and channels, without zod: the /notifications page needs only these names in the browser. */
+/** Notification kinds and channels, without zod: the /notifications page needs only these names in the browser. */
 export const notificationKinds = ["messages", "likes", "matches", "news"] as const;
 export const notificationChannels = ["email", "push"] as const;
 export type NotificationKind = (typeof notificationKinds)[number];

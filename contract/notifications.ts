@@ -3,7 +3,7 @@ import { NotificationDisabledReason, UserResponse } from "./user";
 import { Email } from "./input";
 
 /*
- * Issue 17 notification settings, one-click unsubscribe and mail events (ADR 011, docs/notifications.md):
+ * Notification settings, one-click unsubscribe and mail events (ADR 011, docs/notifications.md):
  *   GET  /api/notifications.php          -> NotificationSettingsResponse (member; with_user=1 adds `me`)
  *   PUT  /api/notifications.php          NotificationSettingsRequest -> NotificationSettingsResponse (member)
  *   POST /api/notifications-resume.php   {} -> NotificationSettingsResponse: e-mails back on (clears fbl and listunsubscribe)

@@ -1,5 +1,5 @@
 /*
- * Offers the browser needs too (issue 16, docs/product.md §4 and §9: the time bonus and the welcome discount).
+ * Offers the browser needs too (docs/product.md §4 and §9: the time bonus and the welcome discount).
  * No zod here: the countdown and the banners ship without the schemas (contract/payments.ts has them).
  */
 

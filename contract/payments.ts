@@ -47,7 +47,7 @@ export const PaymentMethod = z.object({
   name: z.string(),
   /** Shown only when the browser says it can pay this way (Apple Pay); hidden without JavaScript. */
   needs_browser_support: z.boolean(),
-  /** Paid through our direct debit form (/directdebit, issue 16) instead of a provider's checkout. */
+  /** Paid through our direct debit form (/directdebit) instead of a provider's checkout. */
   mandate_form: z.boolean(),
   /** docs/product.md §3 transaction costs of this method on this site (transactionCostsFor); null: none. */
   transaction_costs: z.object({ fixed: z.number().int(), percent: z.number() }).nullable(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /*
- * Own profile (issue 4): the choices of the optional profile fields and GET /api/geocode.php.
+ * Own profile: the choices of the optional profile fields and GET /api/geocode.php.
  *
  *   PUT /api/profile.php   (member) ProfileUpdate (contract/account.ts) -> UserResponse | validation_failed 400
  *                          with field codes: country_not_offered, region_not_in_country, unknown_interest,

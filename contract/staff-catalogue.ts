@@ -2,7 +2,7 @@ import { z } from "zod";
 import { EventDate, id } from "./input";
 
 /*
- * The catalogue in the console (issue 26 item 6, docs/staff.md), admins only (`catalogue.manage`): discount codes and
+ * The catalogue in the console (docs/staff.md), admins only (`catalogue.manage`): discount codes and
  * invitations. What is made here is usable at once (the member endpoints read the tables on each request).
  *
  *   GET  /api/staff/discount-codes.php  -> DiscountCodesResponse

@@ -5,7 +5,7 @@ import { id, queryId, text } from "./input";
 import { inboxQueueNames } from "./staff-inbox-queues";
 
 /*
- * The operator inbox (issue 26, docs/staff.md): members' conversations with site-run profiles, answered by operators
+ * The operator inbox (docs/staff.md): members' conversations with site-run profiles, answered by operators
  * and admins (`inbox.answer`) as the profile, one operator per conversation at a time (a 5-minute claim).
  *
  *   GET  /api/staff/inbox.php               InboxQuery -> InboxResponse: a queue, the longest wait first, and the queues' sizes

@@ -4,7 +4,7 @@ import { moderationReasons, reportReasons, reportStatusNames } from "./moderatio
 import { PhotoRejectionReason } from "./photos";
 
 /*
- * The staff side's moderation and member support (issue 25 items 4-6, docs/staff.md). Every endpoint is behind the
+ * The staff side's moderation and member support (docs/staff.md). Every endpoint is behind the
  * staff gate (api/http/staff.ts) with the action named here, and acts only on the sites the staff member serves.
  *
  *   GET  /api/staff/photos.php    (photos.moderate) -> PhotoQueueResponse: unreviewed photos, oldest first
@@ -39,6 +39,17 @@ export const ReportRequest = z
 export type ReportRequest = z.infer<typeof ReportRequest>;
 export const ReportResponse = z.object({ ok: z.literal(true), report_id: z.number() });
 
+/**
+ * A queue's size is exact below this and this value stands for "this many or more" (queueCountText): the api counts
+ * at most this many rows of a queue, however long it is.
+ */
+export const queueCountCap = 1000;
+
+/** A queue's size as the console shows it: "1000+" (that many or more) at queueCountCap, as the inbox's queues. */
+export function queueCountText(count: number): string {
+  return count >= queueCountCap ? `${queueCountCap}+` : String(count);
+}
+
 export const QueuedPhoto = z.object({
   id: z.number(),
   url: z.string(),
@@ -48,7 +59,7 @@ export const QueuedPhoto = z.object({
   member: z.object({ user_id: z.number(), profile_id: z.number(), name: z.string() }),
   site: z.object({ id: z.number(), name: z.string(), moderation: z.enum(["pre", "post"]) }),
 });
-export const PhotoQueueResponse = z.object({ photos: z.array(QueuedPhoto), total: z.number() });
+export const PhotoQueueResponse = z.object({ photos: z.array(QueuedPhoto), total: z.number().int().min(0).max(queueCountCap) });
 export type PhotoQueueResponse = z.infer<typeof PhotoQueueResponse>;
 
 export const photoReviewMax = 100;
@@ -210,5 +221,5 @@ export const MemberActionRequest = z.discriminatedUnion("action", [
 ]);
 export type MemberActionRequest = z.infer<typeof MemberActionRequest>;
 
-export const QueueSizes = z.object({ photos: z.number(), reports: z.number() });
+export const QueueSizes = z.object({ photos: z.number().int().min(0).max(queueCountCap), reports: z.number().int().min(0).max(queueCountCap) });
 export type QueueSizes = z.infer<typeof QueueSizes>;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BirthDate, id, queryId, text } from "./input";
 
 /*
- * Site-run profiles in the console (issue 26 item 5, docs/staff.md), admins only (`profiles.manage`): the profiles
+ * Site-run profiles in the console (docs/staff.md), admins only (`profiles.manage`): the profiles
  * operators answer as (profiles.fictional). They appear in search, the like modal and auto-like as any active profile,
  * labelled as the site's settings say.
  *

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CurrentPassword, LinkToken, text } from "./input";
 
 /*
- * Setting up a staff account and changing a staff password (issue 25, docs/staff.md). `npm run staff -- add` (or
+ * Setting up a staff account and changing a staff password (docs/staff.md). `npm run staff -- add` (or
  * `-- link`, scripts/staff.ts) makes a single-use set-up link, /staff/setup/<token>, valid 72 hours; the token is the
  * credential of the two setup endpoints (no staff session needed), which count against the staff login's client
  * limits (staff_login in api/http/limits.ts).

@@ -13,7 +13,7 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /*
- * The catalogue in the console, part 2 (issue 26 item 6, docs/staff.md): sites with every setting of docs/product.md §3
+ * The catalogue in the console, part 2 (docs/staff.md): sites with every setting of docs/product.md §3
  * "Settings (from the server)", their minimum message costs per country, and their credit packages. Admins only
  * (`catalogue.manage`). A change reaches every api instance at once (a NOTIFY on the site_settings channel) and every
  * web instance within SETTINGS_CACHE_SECONDS.

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { Email, queryId, text } from "./input";
+import { queueCountCap } from "./staff-moderation";
 
 /*
- * The staff side (issue 25, docs/staff.md). Staff requests carry the staff session cookie (rdv_staff), which the
+ * The staff side (docs/staff.md). Staff requests carry the staff session cookie (rdv_staff), which the
  * browser sends to /staff pages only; web forwards it to these endpoints. A member's session is no staff session.
  *
  *   POST /api/staff/login.php   StaffLoginRequest -> StaffResponse + the rdv_staff cookie (Path=/staff, 12 h) |
@@ -74,9 +75,9 @@ export const DashboardSite = z.object({
   revenue_today: z.array(z.object({ currency: z.string(), amount: z.number() })),
   messages_today: z.number(),
   cam_clicks_today: z.number(),
-  /** Open queues: photos waiting for review, reports new or in progress. */
-  photo_queue: z.number(),
-  report_queue: z.number(),
+  /** Open queues: photos waiting for review, reports new or in progress; each up to queueCountCap (that many or more). */
+  photo_queue: z.number().int().min(0).max(queueCountCap),
+  report_queue: z.number().int().min(0).max(queueCountCap),
 });
 export const DashboardResponse = z.object({
   sites: z.array(DashboardSite),

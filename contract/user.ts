@@ -57,8 +57,14 @@ export const User = z.object({
 });
 export type User = z.infer<typeof User>;
 
-/** docs/product.md §3 chat state totals, for the navigation badges. Sent by the api once chats and likes exist (later issues). */
-export const UserCounts = z.object({ unread_messages: z.number().int().min(0), new_likes: z.number().int().min(0) });
+/**
+ * A badge count is exact below this and this value stands for "this many or more": the badges show 99+ from 100
+ * (docs/product.md §2), so the api counts at most this many rows for a badge, however many a member has.
+ */
+export const badgeCountCap = 100;
+
+/** docs/product.md §3 chat state totals, for the navigation badges; each at most badgeCountCap. */
+export const UserCounts = z.object({ unread_messages: z.number().int().min(0).max(badgeCountCap), new_likes: z.number().int().min(0).max(badgeCountCap) });
 
 /** GET /api/user.php and the answers of POST/PUT: `user` is null when nobody is logged in. */
 export const UserResponse = z.object({

@@ -1,5 +1,5 @@
 /*
- * Draws the offline GIF catalogue (issue 14): 12 motifs x 5 variants = 60 small animated GIFs in public/gifs/,
+ * Draws the offline GIF catalogue: 12 motifs x 5 variants = 60 small animated GIFs in public/gifs/,
  * each frame an SVG rendered by sharp, the frames joined into one looping GIF. Deterministic: running it again
  * writes the same pictures. Our own work, CC0 (public/gifs/LICENSE.md). Run: node scripts/make-gifs.mjs
  * The tags that find them are in api/services/gifs/catalogue.ts (its motifs must match these).

@@ -1,6 +1,6 @@
 /**
  * The api endpoints web's pages call (app/utils/api.server.ts), for api_calls_total's `endpoint` label
- * (server/metrics.ts): a call to a path not listed is counted as "other". tests/unit/web-metrics.test.ts fails when
+ * (server/metrics.ts): a call to a path not listed is counted as "other". tests/unit/metrics.test.ts fails when
  * app/ names an endpoint that is missing here.
  */
 export const apiEndpoints: readonly string[] = [

@@ -28,7 +28,7 @@ const WebEnv = z.object({
    * unset, the constants of docs/product.md §9 apply.
    */
   USER_REFETCH_SECONDS: z.coerce.number().int().min(1).max(3600).optional(),
-  /** Issue 28: the bearer token of GET /metrics (docs/operations.md, Metrics), as the api's; unset (or empty): 404. */
+  /** The bearer token of GET /metrics (docs/operations.md, Metrics), as the api's; unset (or empty): 404. */
   METRICS_TOKEN: z.preprocess((v) => (v === "" ? undefined : v), z.string().min(24, "METRICS_TOKEN must be at least 24 characters").optional()),
 });
 /** APP_MODE is resolved as the api resolves it (contract/app-mode.ts): NODE_ENV here only picks the build. */

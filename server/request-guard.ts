@@ -6,7 +6,7 @@ import { answerAfterSmallBody, dataAnswerHeaders, edgeAnswer, isApiPath } from "
 
 /**
  * What every request that changes something must pass before a route sees it (docs/security.md):
- * it comes from this site, its body is small (a photo only where photos are uploaded: the photo pages and the chat pages, issue 14), and a page
+ * it comes from this site, its body is small (a photo only where photos are uploaded: the photo pages and the chat pages), and a page
  * form is sent as a form. Every page, action and proxied api call inherits this from here.
  */
 export const bodyLimits = {

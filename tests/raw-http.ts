@@ -123,7 +123,7 @@ function parse(raw: Buffer, extra: Pick<RawResponse, "bodyBytesSentBeforeAnswer"
 
 /**
  * Host (and X-Forwarded-Host) values that are no host name: each must get 400 from web and the api
- * (contract/host.ts), never a 5xx. The first six are security issue 23 item 7's.
+ * (contract/host.ts), never a 5xx. The first six are the hostile Host headers of docs/security.md, Where requests come in.
  */
 export const hostileHosts: [string, string][] = [
   ["percent-encoded NUL", "a%00b"],

@@ -4,7 +4,7 @@ import { conversationMembers, conversations, messages, profiles } from "./schema
 import { pairOf } from "../domain/chat";
 
 /*
- * Demo conversations (chat issue item 8): days of history among demo members, and for the two demo
+ * Demo conversations: days of history among demo members, and for the two demo
  * accounts unread messages in at least two conversations. History is demo data, so it was sent free
  * (credits 0): no member's ledger needs an entry for it.
  */
@@ -112,6 +112,6 @@ export async function seedConversations(tx: Db, now: Date, defaultSiteId: number
     }
   }
   await writeTalks(tx, now, talks);
-  // The operator inbox's state of the conversations written here (migration 0032; send_message keeps it live).
+  // The operator inbox's state of the conversations written here (api/db/functions/conversation_inbox_backfill.sql; send_message keeps it live).
   await tx.execute(sql`select conversation_inbox_backfill(0)`);
 }

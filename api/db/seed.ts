@@ -20,7 +20,7 @@ export const demoAccounts = {
   free: { email: "demo@example.com", credits: 20, paid: false },
   premium: { email: "premium@example.com", credits: 500, paid: true },
 } as const;
-/** Issue 16: a member who signed up 5 hours before the demo data was made: past the time bonus, in the welcome discount (72 h). */
+/** A member who signed up 5 hours before the demo data was made: past the time bonus, in the welcome discount (72 h). */
 export const demoWelcomeAccount = { email: "welcome@example.com", credits: 20, signedUpHoursAgo: 5 } as const;
 
 /** Demo discount codes (every site): one per rule a code can have, for trying /credits. */
@@ -101,7 +101,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           name: n.name,
           domainLanguage: "en-US",
           niche: n.niche,
-          // A gift a new member's 20 signup credits can pay (issue 14: the browser tests send gifts from fresh members).
+          // A gift a new member's 20 signup credits can pay (the browser tests send gifts from fresh members).
           giftCredits: 15,
           indexTitle: `${n.name}: meet and chat with singles near you`,
           description: `${n.name} is where adults meet, flirt and chat. Sign up free and find your match today.`,
@@ -138,7 +138,7 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
         })
         .returning();
       if (!site) throw new Error("site insert returned nothing");
-      // Issue 15: four credit packages per country the site serves, in that country's currency.
+      // Four credit packages per country the site serves, in that country's currency.
       await tx.insert(creditPackages).values(demoPackages(site.id, countries));
 
       for (let i = 0; i < membersPerSite; i++) {

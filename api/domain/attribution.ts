@@ -6,7 +6,7 @@ import type { Tracking } from "#contract/account";
 import { countFunnelVisit } from "./analytics/rollups";
 
 /**
- * Issue 17 attribution: which funnel (network, ref, sub1-sub3) brought visits, signups, paying members and
+ * Attribution: which funnel (network, ref, sub1-sub3) brought visits, signups, paying members and
  * revenue. Visits are counted per day by web when an entry URL carries tracking values the visitor did not
  * already have; signups keep the values (users.network...), and each payment copies the member's.
  */

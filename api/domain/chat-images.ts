@@ -9,7 +9,7 @@ import { acceptedFormats, maxInputPixels, photoLongestSide } from "./photos";
 import { imageKeyOf } from "./chat-media";
 
 /*
- * Image messages (issue 14): the profile photo pipeline (type read from the bytes, turned upright, metadata
+ * Image messages: the profile photo pipeline (type read from the bytes, turned upright, metadata
  * left out, scaled down, re-encoded as JPEG), kept under DATA_DIR/chat-images, which nothing serves publicly:
  * GET /api/chat-image.php hands a file to the two members of its conversation only.
  */

@@ -3,7 +3,7 @@ import type { ChatMessage, MessageMedia } from "#contract/chat";
 import { giftImagePath, giftImageSide, isGiftId } from "#contract/gifts";
 
 /*
- * How gift, GIF and image messages are stored in `messages.body` (issue 14), and the one function that turns a
+ * How gift, GIF and image messages are stored in `messages.body`, and the one function that turns a
  * message row into the contract's ChatMessage (used by the chat api and the live event hub alike):
  *   gift   "{giftId}"                                   e.g. "rose"
  *   gif    "{gifId} {w}x{h}"                            e.g. "c-heart-1 120x120"

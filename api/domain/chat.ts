@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import type { Bindable } from "../db/prepared";
 import { blocks, conversationMembers, conversations, messages, photos, profiles, users } from "../db/schema";
 import { chatsPageSize, messagesPageSize, type ChatListEntry, type ChatMessage, type ChatProfile, type ChatResponse, type ChatsResponse, type Conversation } from "#contract/chat";
+import { badgeCountCap } from "#contract/user";
 import { listableTo } from "./visibility";
 import { emitEvents, emitEventsNow } from "../events/emit";
 import { announcerFor } from "../events/announce";
@@ -81,7 +82,7 @@ async function recipientOf(db: Db, siteId: number, viewerProfileId: number, prof
   return { profileId: row.profileId, name: row.name, profileStatus: row.profileStatus, userStatus: row.userStatus, block };
 }
 
-/** Why a member cannot write to `recipient` now, or null when they can. A send checks the same in SQL (send_message, migration 0025); tests/api/chat.test.ts checks that the two agree. */
+/** Why a member cannot write to `recipient` now, or null when they can. A send checks the same in SQL (send_message, api/db/functions/send_message.sql); tests/api/chat.test.ts checks that the two agree. */
 function composerBlock(recipient: Recipient): "recipient_unconfirmed" | "unavailable" | null {
   // docs/product.md §4 Signup: an unconfirmed member (whose profile is disabled until then) cannot be replied to yet.
   if (recipient.userStatus === "not_confirmed") return "recipient_unconfirmed";
@@ -89,7 +90,7 @@ function composerBlock(recipient: Recipient): "recipient_unconfirmed" | "unavail
   return null;
 }
 
-/** What a message of each kind costs on the site (issue 14): gifts gift_credits, images photo_credits, the rest message_credits. */
+/** What a message of each kind costs on the site: gifts gift_credits, images photo_credits, the rest message_credits. */
 export function messageCost(site: Pick<Site, "messageCredits" | "giftCredits" | "photoCredits">, kind: MessageRow["kind"]): number {
   const credits = kind === "gift" ? site.giftCredits : kind === "image" ? site.photoCredits : site.messageCredits;
   return Math.max(0, credits);
@@ -117,7 +118,7 @@ export async function sendMessage(
   // Gift, GIF and image bodies are references the api wrote (chat-media.ts), not the member's text.
   const tooLong = (kind === "text" || kind === "icebreaker") && input.body.length > site.messageLength;
   const cost = options.free ? 0 : messageCost(site, kind);
-  // The send is one statement, the SQL function send_message (ADR 020; migration 0025_send_message_checks_recipient.sql).
+  // The send is one statement, the SQL function send_message (ADR 020; api/db/functions/send_message.sql).
   // It first checks the recipient as recipientOf and composerBlock do for an open chat (a member of the site, no
   // block either way, confirmed and active), then tooLong, and answers a refusal before writing anything. Then the
   // charge comes first and locks the sender's row, so their sends are serialised from there on; the conversation's
@@ -163,9 +164,9 @@ export async function sendMessage(
   } catch (error) {
     const state = sqlState(error);
     if (state === "RV002") return { kind: "premium_required" };
-    // 23505: the key was used before (send_message's insert of the message, migration 0028, also when two sends with
-    // one key run at once; before 0028 the function raised RV001). The send is undone, the first message stands, and
-    // is the answer.
+    // 23505: the key was used before (send_message's insert of the message, api/db/functions/send_message.sql, also
+    // when two sends with one key run at once; before migration 0028 the function raised RV001). The send is undone,
+    // the first message stands, and is the answer.
     if (state === "23505") return await repeatedSend(db, sender, input.key, error);
     throw error;
   }
@@ -241,13 +242,20 @@ function shownSide(siteId: Bindable<number>, profileId: Bindable<number>) {
   );
 }
 
-/** docs/product.md §3 total unread messages, as a subquery for the member's counts (loadMe). */
+/**
+ * docs/product.md §3 total unread messages, as a subquery for the member's counts (loadMe): up to badgeCountCap
+ * (contract/user.ts), which stands for that many or more. It reads the member's conversations with unread messages
+ * only (conversation_members_unread_idx), at most badgeCountCap of them, each counting at least one.
+ */
 export function unreadTotalQuery(db: Db, siteId: Bindable<number>, profileId: Bindable<number>) {
-  return db
-    .select({ n: sql<number>`coalesce(sum(${conversationMembers.unreadCount}), 0)::int` })
+  const unread = db
+    .select({ n: conversationMembers.unreadCount })
     .from(conversationMembers)
     .innerJoin(profiles, eq(profiles.id, conversationMembers.otherProfileId))
-    .where(shownSide(siteId, profileId));
+    .where(and(shownSide(siteId, profileId), gt(conversationMembers.unreadCount, 0)))
+    .limit(badgeCountCap)
+    .as("unread");
+  return db.select({ n: sql<number>`least(coalesce(sum(${unread.n}), 0), ${sql.raw(String(badgeCountCap))})::int` }).from(unread);
 }
 
 export async function unreadTotal(db: Db, siteId: number, profileId: number): Promise<number> {

@@ -8,7 +8,7 @@ import { memberCards } from "./members";
 import { listableTo, offeredTo } from "./visibility";
 
 /*
- * Discovery (issue 4 item 6): /swipe-game and /match-finder show one candidate at a time to like or pass.
+ * Discovery: /swipe-game and /match-finder show one candidate at a time to like or pass.
  * - A candidate is an active member of the viewer's site, listable to the viewer (not invisible, no block
  *   either way), not the viewer, not yet decided on in this game and not yet liked by the viewer, of a
  *   gender the viewer looks for (soughtGenders: hetero the other gender, gay and lesbian their own, bi both).

@@ -4,7 +4,8 @@ import type { Db } from "../db/client";
 import { preparedPerDatabase, type Bindable } from "../db/prepared";
 import { blocks, likes, profiles, type likeSources } from "../db/schema";
 import type { MemberCard } from "#contract/members";
-import type { LikesResponse } from "#contract/likes";
+import type { LikesResponse, likesTabs } from "#contract/likes";
+import { badgeCountCap } from "#contract/user";
 import { memberCards } from "./members";
 import { eitherBlocked, listableTo, offeredTo } from "./visibility";
 import { emitEventsNow } from "../events/emit";
@@ -15,6 +16,8 @@ import { emitEventsNow } from "../events/emit";
  */
 
 export type LikeSource = (typeof likeSources)[number];
+
+type LikesTab = (typeof likesTabs)[number];
 
 export type LikeOutcome =
   | { kind: "liked"; match: boolean; alreadyLiked: boolean }
@@ -42,7 +45,7 @@ export async function likeProfile(db: Db, siteId: number, likerProfileId: number
     .returning({ liker: likes.likerProfileId });
   const match = await likesEachOther(db, likerProfileId, targetProfileId);
   if (inserted.length > 0) {
-    // Live delivery (issue 13): the liked member hears of it; a match reaches both.
+    // Live delivery: the liked member hears of it; a match reaches both.
     await emitEventsNow(db, [
       { profileId: targetProfileId, kind: match ? "match" : "like", fromProfileId: likerProfileId },
       ...(match ? [{ profileId: likerProfileId, kind: "match" as const, fromProfileId: targetProfileId }] : []),
@@ -121,36 +124,46 @@ function shownTo(siteId: Bindable<number>, viewerProfileId: Bindable<number>) {
 
 /**
  * The viewer's likes for GET /api/likes.php: sent (docs/product.md §3 "likes are profiles"), received (liked_by, new first,
- * then older, each newest first) and matches. Each list holds at most `cap` entries.
+ * then older, each newest first) and matches. Each list holds at most `cap` entries; with `tab`, that list's page alone
+ * (the /likes/{type} page shows one; pages end at `cap`), the others empty.
  */
-export async function likesOverview(db: Db, siteId: number, viewerProfileId: number, cap: number, today = new Date()): Promise<LikesResponse> {
+export async function likesOverview(db: Db, siteId: number, viewerProfileId: number, cap: number, tab?: { tab: LikesTab; page: number; pageSize: number }, today = new Date()): Promise<LikesResponse> {
   const back = alias(likes, "back");
-  const sent = await db
+  const wants = (list: LikesTab) => tab === undefined || tab.tab === list;
+  // A page and one more row (is there a next page?), never past the cap: the offset is at most cap - pageSize.
+  const offset = tab ? (tab.page - 1) * tab.pageSize : 0;
+  const take = tab ? Math.min(tab.pageSize + 1, cap - offset) : cap;
+  const sent = !wants("sent") ? [] : await db
     .select({ profile: profiles, likedAt: likes.createdAt, match: sql<boolean>`${back.likerProfileId} is not null` })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
     .leftJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
     .where(and(eq(likes.likerProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
     .orderBy(desc(likes.createdAt), desc(profiles.id))
-    .limit(cap);
-  const received = await db
+    .limit(take)
+    .offset(offset);
+  const received = !wants("received") ? [] : await db
     .select({ profile: profiles, likedAt: likes.createdAt, isNew: likes.isNew, match: sql<boolean>`${back.likerProfileId} is not null` })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
     .leftJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
     .where(and(eq(likes.likedProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
     .orderBy(desc(likes.isNew), desc(likes.createdAt), desc(profiles.id))
-    .limit(cap);
+    .limit(take)
+    .offset(offset);
   const matchedAt = sql<Date>`greatest(${likes.createdAt}, ${back.createdAt})`;
-  const matched = await db
+  const matched = !wants("matches") ? [] : await db
     .select({ profile: profiles, matchedAt: sql<string>`${matchedAt}` })
     .from(likes)
     .innerJoin(back, and(eq(back.likerProfileId, likes.likedProfileId), eq(back.likedProfileId, likes.likerProfileId)))
     .innerJoin(profiles, eq(profiles.id, likes.likedProfileId))
     .where(and(eq(likes.likerProfileId, viewerProfileId), shownTo(siteId, viewerProfileId)))
     .orderBy(desc(matchedAt), desc(profiles.id))
-    .limit(cap);
+    .limit(take)
+    .offset(offset);
 
+  const hasMore = tab !== undefined && [sent, received, matched].some((rows) => rows.length > tab.pageSize);
+  if (tab) for (const rows of [sent, received, matched]) rows.splice(tab.pageSize);
   const cards = await memberCards(db, [...sent, ...received, ...matched].map((r) => r.profile), today);
   const sentCards = cards.slice(0, sent.length);
   const receivedCards = cards.slice(sent.length, sent.length + received.length);
@@ -162,6 +175,7 @@ export async function likesOverview(db: Db, siteId: number, viewerProfileId: num
     matches: matchCards.map((card, i) => ({ ...card, matched_at: iso(matched[i]?.matchedAt) })),
     new_likes: await newLikesCount(db, siteId, viewerProfileId),
     limit: cap,
+    has_more: hasMore,
   };
 }
 
@@ -177,13 +191,19 @@ export async function newLikesCount(db: Db, siteId: number, viewerProfileId: num
   return row?.n ?? 0;
 }
 
-/** newLikesCount's query, also usable as a subquery (loadMe): one row with n. */
+/**
+ * newLikesCount's query, also usable as a subquery (loadMe): one row with n, at most badgeCountCap
+ * (contract/user.ts), which stands for that many or more; it reads at most that many new likes (likes_received_idx).
+ */
 export function newLikesQuery(db: Db, siteId: Bindable<number>, viewerProfileId: Bindable<number>) {
-  return db
-    .select({ n: sql<number>`count(*)::int` })
+  const fresh = db
+    .select({ one: sql<number>`1`.as("one") })
     .from(likes)
     .innerJoin(profiles, eq(profiles.id, likes.likerProfileId))
-    .where(and(eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true), shownTo(siteId, viewerProfileId)));
+    .where(and(eq(likes.likedProfileId, viewerProfileId), eq(likes.isNew, true), shownTo(siteId, viewerProfileId)))
+    .limit(badgeCountCap)
+    .as("fresh");
+  return db.select({ n: sql<number>`count(*)::int` }).from(fresh);
 }
 
 /**

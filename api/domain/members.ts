@@ -277,7 +277,7 @@ export async function memberCards(db: Db, rows: ProfileRow[], today = new Date()
 }
 
 /**
- * What funnels show visitors (issue 17): the funnel's member by id (active, on this site, not invisible;
+ * What funnels show visitors: the funnel's member by id (active, on this site, not invisible;
  * with or without a photo) and up to `count` other such members that have a photo, newest first.
  */
 export async function teasers(db: Db, siteId: number, query: TeasersQuery, today = new Date()): Promise<TeasersResponse> {

@@ -7,7 +7,7 @@ import type { NotificationDisabledReason } from "#contract/user";
 import type { z } from "zod";
 
 /*
- * Issue 17 notifications (ADR 011): users.notification_settings lists the kind x channel switches a member
+ * Notifications (ADR 011): users.notification_settings lists the kind x channel switches a member
  * turned off ("likes:email"); users.notifications_disabled lists why no e-mail may go out at all (docs/product.md §3:
  * fbl, bounce, listunsubscribe). A notification mail needs both: no reason, and its switch on.
  */

@@ -12,7 +12,7 @@ let dummyHash = makeDummyHash();
 
 /**
  * The cost (log2 of scrypt's N) of new hashes: PASSWORD_HASH_COST, read once at start. Test servers lower
- * it so hundreds of signups stay cheap; tests/api/passwords.test.ts proves the production parameters.
+ * it so hundreds of signups stay cheap; tests/unit/passwords.test.ts proves the production parameters.
  */
 export function setPasswordHashCost(log2N: number): void {
   params = { ...params, N: 2 ** log2N };

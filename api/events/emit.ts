@@ -30,8 +30,8 @@ export const pushedEventKinds = ["message", "like", "match"] as const;
  * subscription) when the recipient is away (as isAway in ./hub.ts: no stream heartbeat lately, or the
  * page hidden) and has a subscription. Nothing is sent here; a NOTIFY on pushChannel wakes the push worker.
  *
- * One statement, one round trip to the database: the SQL function emit_member_events (migrations
- * 0024_send_message_function.sql and 0025, ADRs 020 and 023) takes the recipients' locks, writes the rows and the pushes
+ * One statement, one round trip to the database: the SQL function emit_member_events (api/db/functions/
+ * emit_member_events.sql and record_member_events.sql, ADRs 020 and 023) takes the recipients' locks, writes the rows and the pushes
  * and sends the NOTIFY. A chat send (send_message) writes its events the same way but announces them after its
  * commit (api/events/announce.ts). Event ids must commit in id order per recipient (a stream, or a reconnect resuming after an id, reads one
  * member's events: api/events/hub.ts), so the serial ids are taken under a transaction-long advisory lock per

@@ -16,7 +16,7 @@ import { photoUploadReader } from "./upload";
 import { handle, parseInput, sendError } from "./respond";
 
 /*
- * Chat extras (issue 14, contract/chat.ts):
+ * Chat extras (contract/chat.ts):
  *   GET  /api/gifs.php        GifsQuery -> GifsResponse (members only; limited per account)
  *   GET  /api/gif.php         GifQuery -> the GIF's file (catalogue, or the provider's media fetched once and cached)
  *   POST /api/chat-image.php  multipart to, key, photo -> SendMessageResponse (photo_credits; idempotent by key)

@@ -68,7 +68,7 @@ export function chatRoutes(db: Db, limit: ClientLimiter, gifs: GifProvider): Rou
       const body = parseInput(res, SendMessageRequest, req.body);
       if (!body) return;
       let stored = body.body;
-      // Issue 14: a gift's or a GIF's id must be one we know; what is stored is its reference (chat-media.ts).
+      // A gift's or a GIF's id must be one we know; what is stored is its reference (chat-media.ts).
       if (body.kind === "gift" && !isGiftId(body.body)) return sendError(res, "validation_failed", { fields: { body: ["must be the id of a gift"] } });
       if (body.kind === "gif") {
         const gif = await gifs.find(body.body);

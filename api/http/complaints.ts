@@ -14,7 +14,7 @@ function newReference(): string {
   return `C-${Array.from(randomBytes(8), (b) => alphabet[b % alphabet.length]).join("")}`;
 }
 
-/** Issue 17 complaints (contract/complaints.ts): stored, mailed to the site's support address, answered with the reference. */
+/** Complaints (contract/complaints.ts): stored, mailed to the site's support address, answered with the reference. */
 export function complaintRoutes(deps: { db: Db; mailer: Mailer; limit: ClientLimiter }): Router {
   const router = Router();
   router.post(

@@ -20,7 +20,7 @@ function statusOf(row: DataExport | null, now = new Date()): DataExportStatus {
   };
 }
 
-/** Issue 17 data export (contract/data-export.ts): ask, see the latest, download one's own zip. */
+/** Data export (contract/data-export.ts): ask, see the latest, download one's own zip. */
 export function dataExportRoutes(deps: { db: Db; dataDir: string; limit: ClientLimiter; job: DataExportJob; publicUrl: string }): Router {
   const { db } = deps;
   const router = Router();

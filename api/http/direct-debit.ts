@@ -21,7 +21,7 @@ const noStore = (res: Response) => res.set("Cache-Control", "private, no-store")
 
 export type DirectDebitDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; sms: SmsSender; config: DebitConfig; publicUrl: string; logger: Logger };
 
-/** Issue 16 direct debit with an SMS code (contract/direct-debit.ts). */
+/** Direct debit with an SMS code (contract/direct-debit.ts). */
 export function directDebitRoutes({ db, providers, limit, sms, config, publicUrl, logger }: DirectDebitDeps): Router {
   const router = Router();
 

@@ -6,7 +6,7 @@ import { requireMember, memberOf } from "./context";
 import { handle, parseInput, sendError } from "./respond";
 
 
-/** Discovery (issue 4 item 6): the swipe game and the match finder, one candidate at a time. */
+/** Discovery: the swipe game and the match finder, one candidate at a time. */
 export function discoveryRoutes(db: Db): Router {
   const router = Router();
 

@@ -2,7 +2,7 @@ import { Router, type Response } from "express";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { profiles } from "../db/schema";
-import { LikeQuery, LikeRequest, likesListCap } from "#contract/likes";
+import { LikeQuery, LikeRequest, LikesQuery, likesListCap, likesPageSize } from "#contract/likes";
 import { withUserParam } from "#contract/members";
 import { loadMe } from "../domain/me";
 import { autoLike, likeProfile, likesOverview, unlikeProfile } from "../domain/likes";
@@ -24,7 +24,7 @@ export function refererPath(value: string | undefined): string | null {
   }
 }
 
-/** Likes (issue 4 items 4, 5 and 8): like, unlike, the likes lists, the like modal's auto-like and the page-bounce beacon. */
+/** Likes (docs/product.md §2 and §4): like, unlike, the likes lists, the like modal's auto-like and the page-bounce beacon. */
 export function likeRoutes(db: Db): Router {
   const router = Router();
 
@@ -66,7 +66,10 @@ export function likeRoutes(db: Db): Router {
     "/api/likes.php",
     requireMember,
     handle(async (req, res) => {
-      const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap);
+      const query = parseInput(res, LikesQuery, req.query);
+      if (!query) return;
+      const tab = query.tab && { tab: query.tab, page: query.page ?? 1, pageSize: likesPageSize };
+      const overview = await likesOverview(db, res.locals.site.id, memberOf(res).profileId, likesListCap, tab);
       const me = req.query[withUserParam] === "1" ? await loadMe(db, memberOf(res), res.locals.site.id) : undefined;
       noStore(res).json(me ? { ...overview, me } : overview);
     }),

@@ -13,7 +13,7 @@ import { handle, tooManyRequests } from "./respond";
  */
 export const clientLimits = {
   login: { perIp: { points: 20, seconds: 10 * 60 }, perAccount: { points: 10, seconds: 15 * 60 } },
-  /** Staff login (issue 25): the same as members'. */
+  /** Staff login: the same as members'. */
   staff_login: { perIp: { points: 20, seconds: 10 * 60 }, perAccount: { points: 10, seconds: 15 * 60 } },
   signup: { perIp: { points: 10, seconds: 60 * 60 } },
   password_reset: { perIp: { points: 10, seconds: 60 * 60 }, perAccount: { points: 5, seconds: 60 * 60 } },
@@ -25,7 +25,7 @@ export const clientLimits = {
   /** Password change, account deletion and reactivation: each re-checks a password or a link. */
   /** Chat sends: well above anyone typing, low enough that a script cannot flood a member or the database. */
   message: { perIp: { points: 300, seconds: 60 }, perAccount: { points: 60, seconds: 60 } },
-  /** Issue 14: GIF searches (each may be a call to the provider) and image messages (each decoded and resized). */
+  /** GIF searches (each may be a call to the provider) and image messages (each decoded and resized). */
   gif_search: { perIp: { points: 300, seconds: 60 }, perAccount: { points: 60, seconds: 60 } },
   chat_image: { perIp: { points: 60, seconds: 60 }, perAccount: { points: 20, seconds: 60 } },
   /** "Is typing" signals: the browser sends one at most every 3 s while typing. */
@@ -35,19 +35,19 @@ export const clientLimits = {
   payment: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 20, seconds: 15 * 60 } },
   /** A direct debit's SMS code (a request or a new code): each costs a text message. */
   sms: { perIp: { points: 20, seconds: 60 * 60 }, perAccount: { points: 6, seconds: 60 * 60 } },
-  /** A tracked funnel entry (issue 17 attribution): counted once per new set of values; a client cannot inflate a funnel much. */
+  /** A tracked funnel entry: counted once per new set of values; a client cannot inflate a funnel much. */
   visit: { perIp: { points: 30, seconds: 60 * 60 } },
-  /** Funnel pages' member teasers (issue 17): every landing and lander view asks once. */
+  /** Funnel pages' member teasers: every landing and lander view asks once. */
   teasers: { perIp: { points: 300, seconds: 60 } },
-  /** A complaint (issue 17): stored and mailed to support; a few an hour from one address. */
+  /** A complaint: stored and mailed to support; a few an hour from one address. */
   complaint: { perIp: { points: 5, seconds: 60 * 60 } },
-  /** A member's Report on a profile or a message (issue 25): each lands in the staff's queue; ten a day per member. */
+  /** A member's Report on a profile or a message: each lands in the staff's queue; ten a day per member. */
   report: { perIp: { points: 30, seconds: 24 * 60 * 60 }, perAccount: { points: 10, seconds: 24 * 60 * 60 } },
   /** Checking a typed discount code: enough for typos, too few to guess codes. */
   discount_code: { perIp: { points: 60, seconds: 15 * 60 }, perAccount: { points: 30, seconds: 15 * 60 } },
-  /** Issue 17: a data export reads everything of a member and builds a zip: one request per member per day. */
+  /** A data export reads everything of a member and builds a zip: one request per member per day. */
   data_export: { perIp: { points: 20, seconds: 24 * 60 * 60 }, perAccount: { points: 1, seconds: 24 * 60 * 60 } },
-  /** Issue 17: saving notification settings or turning e-mail back on. */
+  /** Saving notification settings or turning e-mail back on. */
   notification_settings: { perIp: { points: 120, seconds: 15 * 60 }, perAccount: { points: 60, seconds: 15 * 60 } },
   /** RFC 8058 one-click unsubscribe: mail providers post from few addresses for many members; a token costs one HMAC. */
   unsubscribe: { perIp: { points: 600, seconds: 10 * 60 } },

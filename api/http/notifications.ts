@@ -17,7 +17,7 @@ import { countMail } from "../metrics";
 
 const noStore = (res: Response) => res.set("Cache-Control", "private, no-store");
 
-/** Issue 17 /notifications: the member's switches and the reasons mail stopped (contract/notifications.ts). */
+/** /notifications: the member's switches and the reasons mail stopped (contract/notifications.ts). */
 export function notificationRoutes(deps: { db: Db; limit: ClientLimiter; unsubscribeKey: Buffer }): Router {
   const { db, limit, unsubscribeKey } = deps;
   const router = Router();

@@ -37,7 +37,7 @@ const noStore = (res: Response) => res.set("Cache-Control", "private, no-store")
 
 export type PaymentDeps = { db: Db; providers: PaymentProviders; limit: ClientLimiter; publicUrl: string; /** DEBIT_LIMIT_30D (docs/payments.md, Direct debit). */ debitLimit30d: number };
 
-/** Credits and payments (issue 15): packages, starting a payment, its state, transactions, repeat order and the sandbox checkout. */
+/** Credits and payments: packages, starting a payment, its state, transactions, repeat order and the sandbox checkout. */
 export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }: PaymentDeps): Router {
   const router = Router();
   const me = (req: Request, res: Response): Promise<UserResponse | undefined> => {

@@ -16,7 +16,7 @@ function refuseLimit(res: Response, refusal: LimitRefusal): void {
   sendError(res, "premium_required");
 }
 
-/** The member's own photos (issue 4 item 2): list, upload, make main, delete. */
+/** The member's own photos: list, upload, make main, delete. */
 export function photoRoutes(db: Db, options: { dataDir: string; storage?: FileStorage }): Router {
   const storage = options.storage ?? localDiskStorage(path.resolve(options.dataDir, "uploads"));
   const router = Router();

@@ -8,7 +8,7 @@ import { sessionMember, type ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 
 /**
- * Issue 25 item 5: a member reports a profile or a message (POST /api/report.php, contract/staff-moderation.ts); the
+ * A member reports a profile or a message (POST /api/report.php, contract/staff-moderation.ts); the
  * report waits in the staff's queue at /staff/reports. Ten a day per member (the `report` client limit).
  */
 export function reportRoutes(deps: { db: Db; limit: ClientLimiter }): Router {

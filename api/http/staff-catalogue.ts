@@ -24,7 +24,7 @@ function newInvitationCode(): string {
 }
 
 /**
- * Issue 26 item 6, part (docs/staff.md): discount codes and invitations in the console (admins). Codes and invitations
+ * The catalogue, part 1 (docs/staff.md): discount codes and invitations in the console (admins). Codes and invitations
  * made here are usable at once: the member endpoints read these tables on every request.
  */
 export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {

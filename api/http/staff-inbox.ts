@@ -43,7 +43,7 @@ function entryJson(entry: InboxEntry): InboxEntryJson {
 }
 
 /**
- * Issue 26 items 1-3 (docs/staff.md): the operator inbox. Operators and admins see their sites' conversations of
+ * The operator inbox (docs/staff.md): its queues, claims and answers. Operators and admins see their sites' conversations of
  * members with site-run profiles in queues, claim one (one operator at a time, 5 minutes, renewed while typing),
  * and answer as the profile (text, one of its own photos, or a gift): the reply reaches the member like any message
  * and costs nobody credits.

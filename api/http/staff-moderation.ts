@@ -66,7 +66,7 @@ async function mailMember(deps: Deps, req: Request, userId: number, kind: MailKi
 }
 
 /**
- * Issue 25 items 4-6 (docs/staff.md): the photo queue, the reports queue and member support, each endpoint behind the
+ * Moderation and member support (docs/staff.md): the photo queue, the reports queue and member support, each endpoint behind the
  * staff gate with its action, and each write checked for the staff member's sites and recorded in the audit log.
  */
 export function staffModerationRoutes(deps: Deps) {

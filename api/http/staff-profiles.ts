@@ -20,7 +20,7 @@ const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 const readUpload = photoUploadReader(photoUploadField);
 
 /**
- * Issue 26 item 5 (docs/staff.md): site-run profiles in the console (admins). A profile needs an account row (users):
+ * Site-run profiles (docs/staff.md): site-run profiles in the console (admins). A profile needs an account row (users):
  * it gets one that can never log in (no password, an address under .invalid). Photos go through the members' own
  * pipeline (decoded by content, re-encoded without metadata) and count against the premium limit; the console's
  * photos are reviewed (an admin put them there).

@@ -115,7 +115,7 @@ function settingChanges(before: Record<string, unknown> | null, after: Record<st
 }
 
 /**
- * Issue 26 item 6 (docs/staff.md, the catalogue): sites, every site setting, minimum message costs and credit packages,
+ * The catalogue, part 2 (docs/staff.md, the catalogue): sites, every site setting, minimum message costs and credit packages,
  * for admins. Each change is one transaction with its audit entry and a NOTIFY (announceSiteChange) that makes every api
  * instance drop its cached copy of the site at commit; packages are read per request, so they need none.
  */

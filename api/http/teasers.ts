@@ -6,7 +6,7 @@ import type { ClientLimiter } from "./limits";
 import { handle, parseInput, sendError } from "./respond";
 
 /**
- * Issue 17 funnels: GET /api/teasers.php answers member landings and landers what a visitor may see of
+ * Funnels: GET /api/teasers.php answers member landings and landers what a visitor may see of
  * the site's members (name, age, city, region, main photo), without a session.
  */
 export function teaserRoutes(deps: { db: Db; limit: ClientLimiter }): Router {

@@ -44,7 +44,7 @@ export async function dataExportBacklog(db: Db): Promise<number> {
 }
 
 /**
- * Issue 17 data export: builds pending exports one by one (a zip of JSON files and photos in DATA_DIR/exports),
+ * Data export: builds pending exports one by one (a zip of JSON files and photos in DATA_DIR/exports),
  * mails each member the link, and deletes zips past their 7 days. Runs when a member asks (kick) and every
  * few minutes for anything left (a restart in between); the timer does not keep the process alive.
  */

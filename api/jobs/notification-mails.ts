@@ -11,7 +11,7 @@ import { recordJobRun } from "../metrics";
 import { scheduleJob } from "./schedule";
 
 /*
- * Issue 17 notification mails: a new message, like or match is mailed to a member who is away, at most one
+ * Notification mails: a new message, like or match is mailed to a member who is away, at most one
  * mail per kind per `intervalMinutes`, only to an active member whose notifications_disabled is empty and
  * whose switch for the kind's e-mail is on (ADR 011). The events are the rows of member_events (the same the
  * live stream and web push read); notification_mails keeps, per member and kind, the newest event mailed

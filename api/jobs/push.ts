@@ -15,7 +15,7 @@ import { padPrivateKey, vapidSubject, type PushPayload, type PushSender, type Va
 import { countPush, recordJobRun } from "../metrics";
 
 /*
- * The web push worker (issue 13). api/events/emit.ts queues a row in push_jobs, in the transaction of a
+ * The web push worker. api/events/emit.ts queues a row in push_jobs, in the transaction of a
  * message, like or match, for each subscription of a recipient who is away. This worker claims due rows
  * with FOR UPDATE SKIP LOCKED (N api instances share the queue; PGlite and PostgreSQL alike), checks again
  * that the push is still wanted, sends it through the PushSender (api/services/push.ts) and:
@@ -197,7 +197,7 @@ async function handleJob(options: PushWorkerOptions, log: Logger, job: Job): Pro
   // Still wanted? The subscription may have moved to another member, the member may be back, gone, or
   // have blocked the sender (or the sender turned invisible) since the event.
   if (!keys || job.subscriber !== job.userId || !job.away || job.userStatus === "deleted" || job.userStatus === "erased" || job.from === null) return void (await drop());
-  // The member's switch for this kind (issue 17 /notifications), as it is now.
+  // The member's switch for this kind, as it is now.
   if (!pushWanted(job.kind, job.switchedOff)) return void (await drop());
   const payload = await payloadOf(db, job);
   if (!payload) return void (await drop());

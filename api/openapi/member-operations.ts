@@ -1,6 +1,6 @@
 import { BlockQuery, BlockRequest, BlockResponse, BlocksQuery, BlocksResponse } from "#contract/blocks";
 import { DiscoveryDecisionRequest, DiscoveryDecisionResponse, DiscoveryQuery, DiscoveryResponse } from "#contract/discovery";
-import { AutoLikeResponse, LikeQuery, LikeRequest, LikeResponse, LikesResponse, UnlikeResponse } from "#contract/likes";
+import { AutoLikeResponse, LikeQuery, LikeRequest, LikeResponse, LikesQuery, LikesResponse, UnlikeResponse } from "#contract/likes";
 import { MemberQuery, MemberResponse, MembersQuery, MembersResponse } from "#contract/members";
 import { photoUploadField, PhotoQuery, PhotosResponse, PhotoUpdate, PhotoUploadResponse } from "#contract/photos";
 import { GeocodeQuery, GeocodeResponse } from "#contract/profile";
@@ -88,8 +88,9 @@ export const memberOperations: OperationGroup = {
     {
       method: "get",
       path: "/api/likes.php",
-      summary: "The member's likes: received, sent and matches",
+      summary: "The member's likes: received, sent and matches (or one of them, `tab`)",
       caller: "member",
+      query: LikesQuery,
       withUser: true,
       answers: { 200: json(LikesResponse, "the likes") },
     },

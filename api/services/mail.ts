@@ -25,7 +25,7 @@ export type MailKind =
 /** Staff decisions told to a member (docs/staff.md): a photo rejected, a statement of reasons, a reply to a report. */
 export type StaffDecisionMailKind = "photo_rejected" | "moderation_statement" | "report_reply";
 
-/** Issue 17 notification mails (api/jobs/notification-mails.ts): sent only where the member's settings allow them. */
+/** Notification mails (api/jobs/notification-mails.ts): sent only where the member's settings allow them. */
 export type NotificationMailKind = "notify_message" | "notify_like" | "notify_match";
 
 /** One account mail: who gets it, in which language, for which site, with which link. */

@@ -3,7 +3,7 @@ import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /*
- * Which push subscription endpoints the api talks to (issue 23, docs/security.md "Web push"). A browser's
+ * Which push subscription endpoints the api talks to (docs/security.md "Web push"). A browser's
  * PushSubscription names its push service (FCM, Mozilla, Apple, Microsoft): always https on port 443 at a
  * public host. Anything else (a loopback, private, link-local, CGNAT, multicast or reserved address, in
  * any spelling; another port; credentials) would make the push worker a way into the network it runs in.

@@ -8,7 +8,7 @@ import { publicOnlyLookup, pushEndpointRefusal, type PushEndpointPolicy } from "
 import { writeFileAtomically } from "./atomic-file";
 
 /*
- * Web push (issue 13): the sending side behind an interface, as docs/architecture.md wants of external services.
+ * Web push: the sending side behind an interface, as docs/architecture.md wants of external services.
  * - webPushSender: the real adapter (the web-push library: VAPID, RFC 8291 aes128gcm), the default, since
  *   a push needs no account: the browser chose its push service, and the endpoint says where it is.
  * - filePushSender: the offline adapter (PUSH_DELIVERY=files): each push is written as JSON under

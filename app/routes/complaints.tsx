@@ -13,7 +13,7 @@ import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /**
- * Issue 17 /complaints (the footer's Complaints): anyone reports content; the api stores it, mails it to
+ * /complaints (the footer's Complaints): anyone reports content; the api stores it, mails it to
  * the site's support address and answers a reference number, shown here (?ref=). A plain form: it works
  * without JavaScript. Its texts are rendered on the server (the complaints namespace never ships to the browser).
  */

@@ -18,7 +18,7 @@ import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /**
- * docs/product.md §2 /directdebit (issue 16): a direct debit in two steps that work without JavaScript. First the
+ * docs/product.md §2 /directdebit: a direct debit in two steps that work without JavaScript. First the
  * account holder, IBAN, address and phone (?package=, with a typed ?code=); the api sends a code by SMS.
  * Then the code (?request=): the right one creates the sdd payment, pending until the bank collects it.
  */

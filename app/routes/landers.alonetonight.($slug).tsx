@@ -4,7 +4,7 @@ import { landerPayload, loadLander } from "~/features/landers/landers.server";
 import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } from "~/features/landers/lander-parts";
 import { landerMeta } from "~/features/landers/lander-meta";
 
-/** Issue 17 lander "alonetonight": a night sky, the members as portraits under it, the signup beneath the moon. */
+/** Lander "alonetonight": a night sky, the members as portraits under it, the signup beneath the moon. */
 export const handle = { layout: "lander" };
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

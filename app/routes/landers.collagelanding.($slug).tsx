@@ -4,7 +4,7 @@ import { landerPayload, loadLander } from "~/features/landers/landers.server";
 import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup } from "~/features/landers/lander-parts";
 import { landerMeta } from "~/features/landers/lander-meta";
 
-/** Issue 17 lander "collagelanding": the members' photos as a tilted photo collage around the headline. */
+/** Lander "collagelanding": the members' photos as a tilted photo collage around the headline. */
 export const handle = { layout: "lander" };
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { landerPayload, loadLander } from "~/features/landers/landers.server";
 import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } from "~/features/landers/lander-parts";
 import { landerMeta } from "~/features/landers/lander-meta";
 
-/** Issue 17 lander "gallery": an even grid of member photos; each tile leads to the signup. */
+/** Lander "gallery": an even grid of member photos; each tile leads to the signup. */
 export const handle = { layout: "lander" };
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -7,7 +7,7 @@ import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } fr
 import { landerMeta } from "~/features/landers/lander-meta";
 import { buttonClass } from "~/components/ui/button";
 
-/** Issue 17 lander "iconslanding": what the site offers as four icons, a row of members, then the signup. */
+/** Lander "iconslanding": what the site offers as four icons, a row of members, then the signup. */
 export const handle = { layout: "lander" };
 
 const features = ["free", "discreet", "chat", "nearby"] as const;

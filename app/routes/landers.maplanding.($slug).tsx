@@ -8,7 +8,7 @@ import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup } from "~/features/
 import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
- * Issue 17 lander "maplanding": members nearby, grouped by region, on a map drawn here (a radar around the
+ * Lander "maplanding": members nearby, grouped by region, on a map drawn here (a radar around the
  * visitor: the regions with the most members closest), nothing loaded from a map service. The visitor's
  * country comes first; region names come from the regions list web keeps a day per country.
  */

@@ -6,7 +6,7 @@ import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup } from "~/features/
 import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
- * Issue 17 lander "socialnetwork": the members as a social feed (their profile photos as posts); reacting
+ * Lander "socialnetwork": the members as a social feed (their profile photos as posts); reacting
  * leads to the signup, which sits beside the feed on wide screens and after it on phones.
  */
 export const handle = { layout: "lander" };

@@ -7,7 +7,7 @@ import { FictionalBadge, LanderEmpty, LanderSignup } from "~/features/landers/la
 import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
- * Issue 17 lander "tinderswipe": a stack of member cards, Like and Pass are links to the next card (?i=, ?liked=),
+ * Lander "tinderswipe": a stack of member cards, Like and Pass are links to the next card (?i=, ?liked=),
  * so swiping works without JavaScript; after the last card the signup form. With JavaScript the next card is a
  * client-side navigation that asks the api nothing (shouldRevalidate).
  */

@@ -5,7 +5,7 @@ import { FictionalBadge, JoinLink, LanderEmpty, LanderSignup, MemberCaption } fr
 import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
- * Issue 17 lander "transitionsvideolanding": a full-width show of member photos that cross-fade and drift
+ * Lander "transitionsvideolanding": a full-width show of member photos that cross-fade and drift
  * one into the next (CSS animation only, staggered per slide); with reduced motion the first photo stays.
  */
 export const handle = { layout: "lander" };

@@ -5,7 +5,7 @@ import { FictionalBadge, LanderEmpty, LanderSignup } from "~/features/landers/la
 import { landerMeta } from "~/features/landers/lander-meta";
 
 /**
- * Issue 17 lander "video": a phone-sized "story" player looping through member photos (a slow zoom, progress
+ * Lander "video": a phone-sized "story" player looping through member photos (a slow zoom, progress
  * bars, a cut to the next), all CSS animation of the site's own images; with reduced motion it holds still.
  * The signup sits beside it.
  */

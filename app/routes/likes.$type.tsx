@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, NavLink, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LikesResponse } from "#contract/likes";
+import { LikesQuery, LikesResponse, likesPageSize, likesTabs } from "#contract/likes";
+import { Pager } from "~/components/ui/pager";
 import type { MemberCard } from "#contract/members";
 import { apiFor } from "~/utils/api.server";
 import { fixedT, metaDescription } from "~/utils/i18n.server";
@@ -11,21 +12,23 @@ import { callWithMember, getSettings, requireUser } from "~/utils/session.server
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { pageMeta } from "~/utils/page-title";
 
-/** docs/product.md §2 /likes/{type}: the tabs received, sent and matches. */
-const tabs = ["received", "sent", "matches"] as const;
+/** docs/product.md §2 /likes/{type}: the tabs received, sent and matches; the api answers the open tab's list only. */
+const tabs = likesTabs;
 
 type Entry = { card: MemberCard; isNew: boolean; match: boolean };
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const type = tabs.find((tab) => tab === params.type);
+  // A tab's page (?page=, likesPageSize a page up to likesListCap); an unknown page is the first.
+  const page = LikesQuery.shape.page.safeParse(new URL(request.url).searchParams.get("page") ?? undefined).data ?? 1;
   // The likes bring the member along (one api call for the page); see callWithMember.
-  const early = type ? callWithMember(request, context, "/api/likes.php", LikesResponse, {}) : null;
+  const early = type ? callWithMember(request, context, "/api/likes.php", LikesResponse, { tab: type, page }) : null;
   early?.catch(() => undefined);
   await requireUser(request, context);
   if (!type) throw data(null, { status: 404 });
   const settings = await getSettings(request, context);
-  const result = (await early) ?? (await apiFor(request, context).get("/api/likes.php", LikesResponse));
+  const result = (await early) ?? (await apiFor(request, context).get("/api/likes.php", LikesResponse, { tab: type, page }));
   if (!result.ok) throw data(null, { status: result.status });
   const likes = result.data;
   let entries: Entry[];
@@ -46,7 +49,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     type,
     entries,
     newLikes: likes.new_likes,
-    capped: entries.length >= likes.limit,
+    page,
+    hasMore: likes.has_more,
+    capped: !likes.has_more && (page - 1) * likesPageSize + entries.length >= likes.limit,
     limit: likes.limit,
     cdn: settings.cdn_prefix,
     title: t("page.metaTitle", { tab: t(`page.${type}`), site: settings.name }),
@@ -58,7 +63,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta
 
 export default function Likes() {
   const { t } = useTranslation("likes");
-  const { type, entries, newLikes, capped, limit, cdn } = useLoaderData<typeof loader>();
+  const { type, entries, page, hasMore, newLikes, capped, limit, cdn } = useLoaderData<typeof loader>();
   return (
     <section className="container py-6" data-testid="likes-page">
       <h1 className="text-2xl font-bold text-gray-900">{t("page.title")}</h1>
@@ -94,6 +99,7 @@ export default function Likes() {
               </li>
             ))}
           </ul>
+          <Pager page={page} pages={null} hasNext={hasMore} linkTo={(to) => `?page=${to}`} />
           {capped ? <p className="mt-4 text-center text-sm text-gray-500">{t("page.capped", { count: limit })}</p> : null}
         </>
       )}

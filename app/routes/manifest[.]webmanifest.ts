@@ -3,7 +3,7 @@ import { getSettings } from "~/utils/session.server";
 
 /**
  * The theme's primary colour (app/tailwind.css, docs/product.md §9 "Primary colour pink"); the icons carry it (scripts/make-icons.mjs).
- * 5.53:1 with white (issue 29): the offline page uses it for its heading and as a button's background.
+ * 5.53:1 with white: the offline page uses it for its heading and as a button's background.
  */
 export const themeColour = "#c81d5f";
 

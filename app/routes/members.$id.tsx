@@ -17,7 +17,7 @@ import type { BlockedByMemberData } from "~/types";
 import { pageMeta } from "~/utils/page-title";
 import { regionNames } from "~/utils/intl";
 
-/** A member's page (issue 4 item 4): photos and profile. The actions (like, message, gift, block) come with likes. */
+/** A member's page: photos and profile. The actions (like, message, gift, block) come with likes. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   const query = MemberQuery.safeParse({ id: params.id });

@@ -13,7 +13,8 @@ import { CamTile } from "~/features/members/cam-tile";
 import { withCamTiles } from "#contract/cam";
 import { useFictionalBadge, useRootData } from "~/utils/root-data";
 import { pageMeta } from "~/utils/page-title";
-import { Button, ButtonLink } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
+import { Pager } from "~/components/ui/pager";
 import { regionLabelKey } from "#contract/region-kinds";
 import { offeredFilters, type SearchFilter } from "~/features/discovery/search-filters";
 import { countryOptions } from "~/utils/intl";
@@ -147,21 +148,7 @@ export default function Members() {
         </ul>
       )}
       {results.some((member) => member.fictional) ? <FictionalLegend /> : null}
-      {pageCount > 1 ? (
-        <nav className="mt-8 flex items-center justify-center gap-4" aria-label={t("members.pagination")}>
-          {pageNumber > 1 ? (
-            <ButtonLink to={pageLink(pageNumber - 1)} rel="prev" variant="neutral" size="md">
-              {t("members.previous")}
-            </ButtonLink>
-          ) : null}
-          <span className="text-sm text-gray-600">{t("members.pageOf", { page: pageNumber, pages: pageCount })}</span>
-          {pageNumber < pageCount ? (
-            <ButtonLink to={pageLink(pageNumber + 1)} rel="next" variant="neutral" size="md">
-              {t("members.next")}
-            </ButtonLink>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager page={pageNumber} pages={pageCount} hasNext={pageNumber < pageCount} linkTo={pageLink} />
       {similar.length > 0 ? (
         <section className="mt-10" aria-labelledby="similar-title">
           <h2 id="similar-title" className="text-xl font-semibold text-gray-900">
@@ -186,7 +173,7 @@ export default function Members() {
   );
 }
 
-/** The one-at-a-time ways of meeting members (issue 4 item 6), for logged-in members. */
+/** The one-at-a-time ways of meeting members, for logged-in members. */
 /** Under results with site-run profiles: what their badge means, in the site's own words (fictional_plural, fictional_singular) where it has them. */
 function FictionalLegend() {
   const { t } = useTranslation();

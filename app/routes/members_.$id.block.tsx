@@ -15,7 +15,7 @@ import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /*
- * /members/{id}/block: block and unblock (issue 4 item 4). POST intent=block|unblock, then back to
+ * /members/{id}/block: block and unblock. POST intent=block|unblock, then back to
  * `redirectTo` (default: the member's page). GET is the confirmation page for blocking without JavaScript.
  */
 

@@ -4,7 +4,7 @@ import { signupAction } from "~/features/signup/signup.server";
 import { FunnelMemberFacts, FunnelPhoto, FunnelSignup, useFunnel } from "~/features/landers/member-funnel";
 import { pageMeta } from "~/utils/page-title";
 
-/** Issue 17 member funnel: the chat with the member as it will look, opened by the signup beside it. */
+/** Member funnel: the chat with the member as it will look, opened by the signup beside it. */
 export const handle = { layout: "lander" };
 
 export const loader = (args: LoaderFunctionArgs) => loadMemberFunnel(args, "landing3");

@@ -9,7 +9,7 @@ import { getUser } from "~/utils/session.server";
 import type { LikeActionData } from "~/types";
 
 /**
- * Like and unlike a member (issue 4 item 4): POST intent=like|unlike. Without JavaScript the action redirects
+ * Like and unlike a member: POST intent=like|unlike. Without JavaScript the action redirects
  * back to the member's page (with ?match=1 when the like made a match, so the match modal shows); the like
  * button's fetcher sends js=1 and gets the outcome as data instead, so the page does not reload.
  * After a refused like (gone, blocked) the member page itself tells what is true now.

@@ -17,7 +17,7 @@ import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /*
- * /members/{id}/report (issue 25 item 5): a member reports a profile, or with ?message={id} one of its messages to
+ * /members/{id}/report: a member reports a profile, or with ?message={id} one of its messages to
  * them (the chat's Report link). A plain form whose texts are rendered on the server (the moderation namespace
  * never ships to the browser); the api puts the report in the staff's queue (/staff/reports).
  */

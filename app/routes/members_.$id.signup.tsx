@@ -4,7 +4,7 @@ import { signupAction } from "~/features/signup/signup.server";
 import { FunnelMemberFacts, FunnelPhoto, FunnelSignup, useFunnel } from "~/features/landers/member-funnel";
 import { pageMeta } from "~/utils/page-title";
 
-/** Issue 17 member funnel, the plainest design: the member beside the signup form. */
+/** Member funnel, the plainest design: the member beside the signup form. */
 export const handle = { layout: "lander" };
 
 export const loader = (args: LoaderFunctionArgs) => loadMemberFunnel(args, "signup");

@@ -20,9 +20,9 @@ import { useHydrated } from "~/utils/hydrated";
 const PushSwitch = afterHydration(() => import("~/features/push/push-switch").then((m) => m.PushSwitch));
 
 /**
- * Issue 17 /notifications (the account menu's Settings): a switch per kind (messages, likes, matches, news)
+ * /notifications (the account menu's Settings): a switch per kind (messages, likes, matches, news)
  * and channel (e-mail, push), and, when mail stopped (docs/product.md §3 notifications_disabled), why and how to get it
- * back. Plain forms: they work without JavaScript. On a site with push keys, this browser's push switch (issue 27):
+ * back. Plain forms: they work without JavaScript. On a site with push keys, this browser's push switch:
  * on, off, or why it cannot be (app/features/push/push-switch.tsx). The texts are rendered on the server (the notifications
  * namespace never ships to the browser).
  */

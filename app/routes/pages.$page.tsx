@@ -24,7 +24,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const settings = await getSettings(request, context);
   const t = fixedT(locale, "pages");
   const content = PageContent.parse(t(params.page, { returnObjects: true, ...legalValues(settings, locale) }));
-  // The page's own introduction is its meta description (issue 29).
+  // The page's own introduction is its meta description.
   return { page: params.page, ...content, description: content.intro, suspension: params.page === "ban" ? suspensionOf(new URL(request.url), locale) : null };
 }
 

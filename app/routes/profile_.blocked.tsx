@@ -11,7 +11,7 @@ import { UnblockButton } from "~/features/members/member-actions";
 import { pageMeta } from "~/utils/page-title";
 import { ButtonLink } from "~/components/ui/button";
 
-/** The members the member blocked (issue 4 item 4), each with Unblock; newest block first. */
+/** The members the member blocked, each with Unblock; newest block first. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const locale = urlLocale(request);
   await requireUser(request, context);

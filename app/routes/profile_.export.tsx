@@ -4,7 +4,7 @@ import { DataExportStatus } from "#contract/data-export";
 import { apiFor } from "~/utils/api.server";
 import { requireUser } from "~/utils/session.server";
 
-/** Issue 17: the member asks for their data; back to /profile, which says what happened (works without JavaScript). */
+/** The member asks for their data; back to /profile, which says what happened (works without JavaScript). */
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireUser(request, context);
   const result = await apiFor(request, context).post("/api/dataexport.php", DataExportStatus, {});

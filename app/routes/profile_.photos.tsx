@@ -68,7 +68,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
-/** Issue 4 item 2: the member's own photos, with upload, main photo and delete; every form works without JavaScript. */
+/** The member's own photos, with upload, main photo and delete; every form works without JavaScript. */
 export default function ProfilePhotos() {
   const { t } = useTranslation("photos");
   const { photos, count, limit, paidUser, done, confirm } = useLoaderData<typeof loader>();

@@ -1,13 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { DashboardResponse } from "#contract/staff";
+import { queueCountText } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { formatMoney } from "~/features/payments/money";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 
-/** Issue 25 item 7: today's figures of the sites the staff member serves (an admin: every site). */
+/** Today's figures of the sites the staff member serves (an admin: every site). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts().dashboard;
@@ -79,8 +80,8 @@ export default function StaffDashboard() {
                   <td className="px-4 py-3 text-right tabular-nums" data-testid="staff-dashboard-cam-clicks">
                     {site.cam_clicks_today}
                   </td>
-                  <td className="px-4 py-3 text-right tabular-nums">{site.photo_queue}</td>
-                  <td className="px-4 py-3 text-right tabular-nums">{site.report_queue}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.photo_queue)}</td>
+                  <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.report_queue)}</td>
                 </tr>
               ))}
             </tbody>

@@ -16,7 +16,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 const roles = ["admin", "moderator", "support", "operator"] as const;
 
-/** Issue 25 item 1: staff accounts (admins): list, add with a one-time set-up link, a new link, disable and enable. */
+/** Staff accounts (admins): list, add with a one-time set-up link, a new link, disable and enable. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts();

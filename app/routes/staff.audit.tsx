@@ -11,7 +11,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 const filterNames = ["action", "staff_id", "target_type", "target_id"] as const;
 
-/** Issue 25 item 3: the audit log, newest first, filtered; admins only (the api answers others 403). */
+/** The audit log, newest first, filtered; admins only (the api answers others 403). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().audit;

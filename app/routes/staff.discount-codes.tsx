@@ -15,7 +15,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 6: discount codes (admins): the list with their uses, a new code, expire one. */
+/** Discount codes (admins): the list with their uses, a new code, expire one. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().discountCodes;

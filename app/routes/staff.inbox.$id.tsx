@@ -19,7 +19,7 @@ import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 /**
- * Issue 26 items 2-3: one conversation of the inbox. Opening it claims it for 5 minutes (unless another operator holds
+ * One conversation of the inbox. Opening it claims it for 5 minutes (unless another operator holds
  * it: then it is read-only and says who); the operator sees both profiles, the member's account and other
  * conversations, the shared notes, and answers as the site-run profile: text, one of its own photos or a gift (a form
  * per photo and per gift). Sending or leaving ends the claim; typing renews it (with JavaScript). Every form works

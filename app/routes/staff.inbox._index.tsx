@@ -17,7 +17,7 @@ import { StaffTable } from "~/features/staff/staff-parts";
 
 type Queue = (typeof inboxQueueNames)[number];
 
-/** Issue 26 item 1: the operator inbox, its queues as tabs, the longest wait first; "Next" takes the oldest unclaimed. */
+/** The operator inbox, its queues as tabs, the longest wait first; "Next" takes the oldest unclaimed. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().inbox;

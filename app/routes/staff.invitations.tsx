@@ -14,7 +14,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 6: invitations for invite-only signup (admins): create (its signup link shown), list, revoke. */
+/** Invitations for invite-only signup (admins): create (its signup link shown), list, revoke. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().invitations;

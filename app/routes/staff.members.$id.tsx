@@ -16,7 +16,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
 
 /**
- * Issue 25 item 6: a member's page for staff: profile, photos, status, credits ledger, payments, logins, reports, and
+ * A member's page for staff: profile, photos, status, credits ledger, payments, logins, reports, and
  * the actions the staff member's role allows (the api checks each: role and site). Every action is a plain form.
  */
 function memberId(params: { id?: string }): number {

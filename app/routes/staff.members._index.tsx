@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { StaffTable } from "~/features/staff/staff-parts";
 
-/** Issue 25 item 6: find members of the staff member's sites by e-mail, name, id or payment id. */
+/** Find members of the staff member's sites by e-mail, name, id or payment id. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().members;

@@ -11,7 +11,7 @@ import { Button, ButtonAnchor } from "~/components/ui/button";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { StaffTable } from "~/features/staff/staff-parts";
 
-/** Issue 26 item 4: the operators' figures per day (admins), as a table and as CSV (/staff/operators.csv). */
+/** The operators' figures per day (admins), as a table and as CSV (/staff/operators.csv). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().operators;

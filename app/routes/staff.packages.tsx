@@ -15,7 +15,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 6: a site's credit packages per country and currency (admins): the list, a new one, change, end and resume a sale. */
+/** A site's credit packages per country and currency (admins): the list, a new one, change, end and resume a sale. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().packages;

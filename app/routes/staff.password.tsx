@@ -14,7 +14,7 @@ import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
 
-/** Issue 25: a staff member changes their password; every other session of the account ends, this one goes on. */
+/** A staff member changes their password; every other session of the account ends, this one goes on. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().password;

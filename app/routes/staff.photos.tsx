@@ -3,7 +3,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useRef, type KeyboardEvent } from "react";
 import { photoRejectionReasons } from "#contract/moderation-reasons";
-import { PhotoQueueResponse, PhotoReviewResponse } from "#contract/staff-moderation";
+import { PhotoQueueResponse, PhotoReviewResponse, queueCountText } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
@@ -16,7 +16,7 @@ import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 /**
- * Issue 25 item 4: the photo queue (moderators and admins). One form: approve or reject one photo by its own buttons,
+ * The photo queue (moderators and admins). One form: approve or reject one photo by its own buttons,
  * or the selected ones at once; rejections take the reason chosen at the top. Works without JavaScript; with it,
  * keyboard shortcuts (J/K move, X selects, A approves, R rejects).
  */
@@ -77,7 +77,7 @@ export default function StaffPhotos() {
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
       <p className="mt-1 max-w-3xl text-sm text-gray-600">{texts.lead}</p>
       <p className="mt-2 text-sm font-semibold text-gray-900" data-testid="staff-photo-count">
-        {fill(texts.count, { count: queue.total })}
+        {fill(texts.count, { count: queueCountText(queue.total) })}
       </p>
       <div className="mt-4 space-y-3">
         {done ? <Notice testId="staff-photos-done">{done}</Notice> : null}

@@ -16,7 +16,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 5: one site-run profile (admins): its fields, its photos (upload, delete), disable and enable. */
+/** One site-run profile (admins): its fields, its photos (upload, delete), disable and enable. */
 function profileId(params: { id?: string }): number {
   if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
   return Number(params.id);

@@ -15,7 +15,7 @@ import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 5: the site-run profiles (admins): the list, and a new one. */
+/** The site-run profiles (admins): the list, and a new one. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().profiles;

@@ -16,7 +16,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
 
 /**
- * Issue 25 item 5: one report: what was reported and by whom, the notes, and the actions (take, note, hide a photo or
+ * One report: what was reported and by whom, the notes, and the actions (take, note, hide a photo or
  * the profile, suspend, reply to the sender, a statement of reasons to the member, resolve or reject). Each action is a
  * plain form (intent=...), so everything works without JavaScript; the api checks each one's role and site.
  */

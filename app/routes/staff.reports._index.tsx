@@ -14,7 +14,7 @@ import { StaffTable } from "~/features/staff/staff-parts";
 const statuses = ["open", ...reportStatusNames] as const;
 type Shown = (typeof statuses)[number];
 
-/** Issue 25 item 5: member reports and complaints in one queue (admins, moderators, support), filtered by status. */
+/** Member reports and complaints in one queue (admins, moderators, support), filtered by status. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts();

@@ -19,7 +19,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 6: one site's settings (admins), its minimum message costs per country and its push keys. */
+/** One site's settings (admins), its minimum message costs per country and its push keys. */
 function siteId(params: { id?: string }): number {
   if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
   return Number(params.id);

@@ -9,7 +9,7 @@ import { fill } from "~/features/staff/staff-format";
 import { StaffTable } from "~/features/staff/staff-parts";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 6: the sites of this deployment (admins), each leading to its settings and its packages. */
+/** The sites of this deployment (admins), each leading to its settings and its packages. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().sites;

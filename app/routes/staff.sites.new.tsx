@@ -11,7 +11,7 @@ import { SiteSettingsForm } from "~/features/staff/site-settings";
 import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
-/** Issue 26 item 6: a new site (admins). The form starts from the default site's settings, without its name and domain. */
+/** A new site (admins). The form starts from the default site's settings, without its name and domain. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
   const texts = staffTexts().sites;

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { QueueSizes } from "#contract/staff-moderation";
+import { QueueSizes, queueCountText } from "#contract/staff-moderation";
 import { inboxEventName } from "~/features/staff/inbox-live";
 import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
@@ -11,7 +11,7 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 export const handle = { layout: "staff", hideEntryWarning: true };
 
-/** Issue 25: the frame of every staff page: who is logged in, the pages their role may open, and log out. */
+/** The frame of every staff page: who is logged in, the pages their role may open, and log out. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts();
@@ -146,9 +146,9 @@ type Queues = { photos: number; reports: number };
 function QueueBadge({ count, label }: { count: number; label: string }) {
   if (count === 0) return null;
   return (
-    <span className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" title={label.replace("{{count}}", String(count))} data-testid="staff-queue-count">
-      {count}
-      <span className="sr-only"> ({label.replace("{{count}}", String(count))})</span>
+    <span className="ml-1.5 rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white" title={label.replace("{{count}}", queueCountText(count))} data-testid="staff-queue-count">
+      {queueCountText(count)}
+      <span className="sr-only"> ({label.replace("{{count}}", queueCountText(count))})</span>
     </span>
   );
 }

@@ -15,7 +15,7 @@ import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
 
 export const handle = { layout: "staff", hideEntryWarning: true };
 
-/** Issue 25: staff log in with their password and the code of their authenticator app (or a recovery code). */
+/** Staff log in with their password and the code of their authenticator app (or a recovery code). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const texts = staffTexts();
   // Logged in already: on to the dashboard.

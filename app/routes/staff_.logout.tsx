@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { OkResponse } from "#contract/account";
 import { apiFor } from "~/utils/api.server";
 
-/** Issue 25: ends the staff session (the api clears the cookie) and goes back to the staff login. A POST only. */
+/** Ends the staff session (the api clears the cookie) and goes back to the staff login. A POST only. */
 export async function action({ request, context }: ActionFunctionArgs) {
   await apiFor(request, context).post("/api/staff/logout.php", OkResponse, {});
   throw redirect("/staff/login");

@@ -32,7 +32,7 @@ function qrCodeOf(uri: string): { size: number; path: string } {
 }
 
 /**
- * Issue 25: a new staff member's set-up link (`npm run staff -- add`, scripts/staff.ts): the account, the TOTP secret
+ * A new staff member's set-up link (`npm run staff -- add`, scripts/staff.ts): the account, the TOTP secret
  * to enrol (a QR code and the key to type), then a password and the app's code; the recovery codes once at the end.
  * A link that is unknown, used or expired answers 404 with a page that says so.
  */

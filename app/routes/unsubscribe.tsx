@@ -13,7 +13,7 @@ import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
 
 /**
- * Issue 17: where a person lands who opens a mail's List-Unsubscribe link (GET /api/unsubscribe.php sends
+ * Where a person lands who opens a mail's List-Unsubscribe link (GET /api/unsubscribe.php sends
  * them here): one button confirms, so a link scanner that follows links unsubscribes nobody. Mail programs
  * use the RFC 8058 one-click POST on the api instead. No session needed; works without JavaScript.
  */

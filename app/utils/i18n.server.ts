@@ -89,7 +89,7 @@ export function clientResources(locale: Locale): Record<string, unknown> {
 }
 
 /**
- * A page's meta description (issue 29: every page has one, in its language), from the server-only namespace
+ * A page's meta description (every page has one, in its language), from the server-only namespace
  * locales/<lng>/meta.json. The route's loader returns it as `description`; its meta puts it in the head (pageMeta).
  */
 export function metaDescription(locale: Locale, key: string, values?: Record<string, string | number>): string {

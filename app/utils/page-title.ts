@@ -1,17 +1,19 @@
 import type { RootData } from "../root";
+import { countBadgeText } from "../components/layout/badges";
 
 /** The part of a route's meta `matches` this needs: the root's data (its navigation counts). */
 type Matches = readonly { id: string; data?: unknown }[];
 
 /**
  * docs/product.md §4: the page title gets a prefix with unread messages plus new likes in brackets when the sum
- * is above zero ("(3) Paula, 29 | Rendezvous"). Routes' meta functions pass their title through this;
- * the root loader runs on every navigation, so the count follows.
+ * is above zero ("(3) Paula, 29 | Rendezvous"), 99+ from 100 as on the badges (the api counts each up to 100,
+ * contract/user.ts badgeCountCap). Routes' meta functions pass their title through this; the root loader runs on
+ * every navigation, so the count follows.
  */
 export function pageTitle(title: string | undefined, matches: Matches): string | undefined {
   const user = (matches.find((m) => m.id === "root")?.data as Pick<RootData, "user"> | undefined)?.user;
-  const count = user ? user.unreadMessages + user.newLikes : 0;
-  if (title === undefined || count <= 0) return title;
+  const count = countBadgeText(user ? user.unreadMessages + user.newLikes : 0);
+  if (title === undefined || count === null) return title;
   return `(${count}) ${title}`;
 }
 

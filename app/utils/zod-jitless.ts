@@ -1,5 +1,5 @@
 /**
- * Issue 29: zod 4 compiles object parsers with `new Function` when it can, and finds out whether it can by
+ * zod 4 compiles object parsers with `new Function` when it can, and finds out whether it can by
  * trying once, which the site's Content-Security-Policy (no 'unsafe-eval', server/app.ts) refuses
  * and the browser reports as a CSP violation on every page with a form. With `jitless` zod never tries
  * (node_modules/zod/v4/core/util.js `allowsEval` skips its probe) and parses without compiling.

@@ -175,7 +175,7 @@ describe("password reset", () => {
     await expectApiError(await call(api, "POST", "/api/password-reset-do.php", { body: { token: value, password: "third-password-789" } }), 400, "link_invalid");
   });
 
-  it("links to the configured origin, whatever host, port or scheme the request forwards (issue 23)", async () => {
+  it("links to the configured origin, whatever host, port or scheme the request forwards", async () => {
     // The harness configures PUBLIC_URL=http://{domain}: the site's domain, as an operator's https://{domain}.
     const member = await insertMember(api, { passwordHash });
     const forged = { "X-Forwarded-Host": "localhost:6666", "X-Forwarded-Proto": "https" };

@@ -10,7 +10,7 @@ import { configuredPaymentProviders } from "../../api/domain/payments/providers"
 import { createLogger } from "../../api/logger";
 
 /**
- * Security issue 23 item 5: the sandbox checkout lets a member mark their own payment paid, so production
+ * One mode for both services (docs/security.md, Modes): the sandbox checkout lets a member mark their own payment paid, so production
  * mode refuses it at start (one line, exit 78, no restart by npm start) and never registers it.
  */
 const root = path.resolve(__dirname, "../..");

@@ -8,7 +8,7 @@ import { call, expectApiError, postJson, startApi, type Harness } from "./harnes
 import { newPayingMember, notifyStatus, packagesFor, paymentRow, sandboxSecret, startPayment } from "./payments-support";
 
 /**
- * Issue 17 attribution on seeded data: funnel entries over HTTP, signups with their tracking values,
+ * Attribution on seeded data: funnel entries over HTTP, signups with their tracking values,
  * payments paid, failed and refunded; the report's numbers checked against counts made here.
  */
 let api: Harness;
@@ -90,7 +90,7 @@ describe("attribution report", () => {
   it("refuses a visit without tracking values or with bad ones", async () => {
     await expectApiError(await visit({}), 400, "validation_failed");
     await expectApiError(await call(api, "POST", "/api/visit.php", { body: { tracking: { network: "x".repeat(101) } } }), 400, "validation_failed");
-    // C1 controls as well as C0: U+009B is a terminal's CSI, which the operator's report would print (security issue 23 item 6).
+    // C1 controls as well as C0: U+009B is a terminal's CSI, which the operator's report would print (docs/security.md, Operator reports).
     for (const network of ["ad\u009b31mnet", "ad\u0085net", "ad\u001bnet"]) {
       await expectApiError(await visit({ network }), 400, "validation_failed");
     }

@@ -7,7 +7,7 @@ import { interests, profiles, users } from "../../api/db/schema";
 import { call, sessionCookieName, sessionCookieOf, startApi, type Harness } from "./harness";
 
 /**
- * Hardening item 5: input the database cannot take (NUL bytes, integers past int4, control characters,
+ * Input the database cannot take (docs/security.md, Input: NUL bytes, integers past int4, control characters,
  * over-long strings, lists where one value belongs) is refused at the edge with 400 validation_failed,
  * never a 500; and nothing the member sent or owns (e-mail, password, its hash, the session token, push
  * keys) reaches a log line on the way.
@@ -121,7 +121,7 @@ const bodyCases: Case[] = [
     { invitation: `inv${nul}` },
     { tracking: { network: `net${nul}` } },
     { tracking: { sub1: "a\u001bb" } },
-    // C1 controls too: U+009B is a terminal's CSI (security issue 23 item 6, the attribution report).
+    // C1 controls too: U+009B is a terminal's CSI (the attribution report).
     { tracking: { sub2: "a\u009b31mb" } },
     { tracking: { ref: ["a", "b"] } },
     { gender: ["female"] },

@@ -9,7 +9,7 @@ import { memberSearchWhere } from "../../api/domain/members";
 import { call, expectApiError, insertMember, login, startApi, type Harness } from "./harness";
 
 /**
- * Blocking and who sees whom (issue 4 items 3, 4 and 7): POST/DELETE /api/block.php, GET /api/blocks.php,
+ * Blocking and who sees whom (docs/product.md §4, ADR 004): POST/DELETE /api/block.php, GET /api/blocks.php,
  * the blocked member's 403 on the blocker's page, search without blocked pairs and invisible members, and
  * visitors' search on a logged_out_search_trafficsource site. Each site here is a copy of the default site
  * with only this file's members, so every search result is known.

@@ -10,7 +10,7 @@ import { createSession } from "../../api/domain/sessions";
 import { call, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 12 "Exactness under concurrency", on PGlite and on PostgreSQL (DATABASE_URL): sends fired at once
+ * Chat sends are exact under concurrency, on PGlite and on PostgreSQL (DATABASE_URL): sends fired at once
  * over HTTP store exactly what the credits pay for, charge each message once, and leave every member's
  * ledger sum equal to their balance.
  */

@@ -18,7 +18,7 @@ import { sweepChatImages } from "../../api/jobs/sweep-chat-images";
 import { call, cookieHeader, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 14 (chat extras) over HTTP: gifts, icebreakers, GIFs and image messages, each charged once per key at its
+ * Chat extras over HTTP: gifts, icebreakers, GIFs and image messages, each charged once per key at its
  * price (gift_credits, message_credits, photo_credits); unknown gift and GIF ids refused; images refused when
  * they are not images or too large (nothing charged) and shown to the two members only; the Tenor adapter against
  * a local server answering in Tenor v2's documented shape.

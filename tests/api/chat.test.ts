@@ -4,13 +4,13 @@ import { and, eq, sql } from "drizzle-orm";
 import { ChatResponse, ChatsResponse, MarkReadResponse, SendMessageResponse, chatsPageSize, messageBodyCap, messagesPageSize } from "#contract/chat";
 import { Settings } from "#contract/settings";
 import { UserResponse } from "#contract/user";
-import { conversations, creditLedger, messages, profiles, sites, users } from "../../api/db/schema";
+import { conversationMembers, conversations, creditLedger, messages, profiles, sites, users } from "../../api/db/schema";
 import { createSession } from "../../api/domain/sessions";
 import { clearSiteCache } from "../../api/domain/sites";
 import { call, cookieHeader, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 12 (chat), the api over HTTP: send, list, open, unread and mark-read, delete, credits, idempotency
+ * Chat, the api over HTTP: send, list, open, unread and mark-read, delete, credits, idempotency
  * keys, free members' two conversations, the rules (blocks, invisible, unconfirmed, gone members, other
  * sites) and bad input. The 1,000-sends exactness test is in chat-concurrency.test.ts.
  *
@@ -448,6 +448,18 @@ describe("who can write to whom", () => {
     expect(await listed(hidden)).toEqual([viewer.profileId]);
     await api.db.update(profiles).set({ invisible: false }).where(eq(profiles.id, hidden.profileId));
     expect(await listed(viewer)).toEqual([hidden.profileId]);
+  });
+
+  it("counts the unread total up to 100, which the badges show as 99+ (the api reads at most 100 conversations for it)", async () => {
+    const viewer = await newMember();
+    const senders = await Promise.all([0, 1, 2].map(() => newMember({ credits: cost })));
+    for (const sender of senders) await sent(sender, viewer);
+    expect(await unreadCount(viewer)).toBe(3);
+    // 3 conversations of 45 unread messages each: 135, counted as 100.
+    await api.db.update(conversationMembers).set({ unreadCount: 45 }).where(eq(conversationMembers.profileId, viewer.profileId));
+    expect({ counts: await unreadCount(viewer), list: (await chats(viewer)).num_unread_messages }).toEqual({ counts: 100, list: 100 });
+    await api.db.update(conversationMembers).set({ unreadCount: 33 }).where(eq(conversationMembers.profileId, viewer.profileId));
+    expect(await unreadCount(viewer)).toBe(99);
   });
 
   it("lets an unconfirmed member send, but not be replied to (409 recipient_unconfirmed)", async () => {

@@ -4,7 +4,7 @@ import { ComplaintResponse } from "#contract/complaints";
 import { complaints } from "../../api/db/schema";
 import { expectApiError, postJson, readMails, startApi, type Harness } from "./harness";
 
-/** Issue 17 /complaints over HTTP: stored with a reference, mailed to the site's support address, bad input 400, limited per client. */
+/** Complaints (/api/complaint.php) over HTTP: stored with a reference, mailed to the site's support address, bad input 400, limited per client. */
 let api: Harness;
 let ipCounter = 0;
 const freshIp = () => `203.0.113.${++ipCounter}`;

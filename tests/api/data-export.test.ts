@@ -7,7 +7,7 @@ import { hashPassword } from "../../api/domain/passwords";
 import { call, expectApiError, insertMember, login, mailsTo, startApi, type Harness } from "./harness";
 
 /**
- * Issue 17 data export in the api: one request per member per day (limit data_export, real scale), the job's
+ * Data export in the api: one request per member per day (limit data_export, real scale), the job's
  * zip and mail, downloads by that member only and for 7 days.
  */
 const password = "export-password-1";

@@ -12,7 +12,7 @@ import { messageBirdSms } from "../../api/services/sms";
 import { call, expectApiError, startApi, testSessionSecret, type Harness } from "./harness";
 import { balanceOf, newPayingMember, packagesFor, sandboxSecret, type PayingMember } from "./payments-support";
 
-/** Issue 16 direct debit over HTTP: details, the SMS code from DATA_DIR/sms, pending until the sandbox bank settles, limits and blocks. */
+/** Direct debit over HTTP: details, the SMS code from DATA_DIR/sms, pending until the sandbox bank settles, limits and blocks. */
 let api: Harness;
 let passwordHash: string;
 const password = "direct-debit-test-password";
@@ -147,7 +147,7 @@ describe("direct debit with an SMS code", () => {
     expect((await call(api, "POST", "/api/payment.php", { token: b.token, body: { package_id: pkg.id, method: "ideal" } })).status).toBe(201);
   });
 
-  it("holds the 30-day limit when several confirmations come at once: the ones that fit pass, the rest get debit_limit (issue 23)", async () => {
+  it("holds the 30-day limit when several confirmations come at once: the ones that fit pass, the rest get debit_limit", async () => {
     const a = await member();
     const pkg = (await packagesFor(api, a, "NL")).packages[0]!;
     const limit = 5000;

@@ -7,7 +7,7 @@ import { hashPassword } from "../../api/domain/passwords";
 import { call, expectApiError, startApi, type Harness } from "./harness";
 import { balanceOf, newPayingMember, notifyStatus, packagesFor, paymentRow, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
 
-/** Issue 16 over HTTP: the time bonus and welcome discount a member gets, typed codes and their refusals, holds under concurrency. */
+/** Offers over HTTP: the time bonus and welcome discount a member gets, typed codes and their refusals, holds under concurrency. */
 let api: Harness;
 let passwordHash: string;
 let siteId: number;

@@ -5,7 +5,7 @@ import { blocks, discoveryDecisions, likes, profiles, sessions, sites } from "..
 import { hashToken } from "../../api/domain/sessions";
 import { call, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
-/** GET and POST /api/discovery.php: the swipe game and the match finder (issue 4 item 6). */
+/** GET and POST /api/discovery.php: the swipe game and the match finder. */
 let api: Harness;
 let defaultSiteId: number;
 const day = 86_400_000;

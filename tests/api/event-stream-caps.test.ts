@@ -6,7 +6,7 @@ import { call, cookieHeader, insertMember, startApi, testSessionSecret, type Har
 import { newStaff, staffToken } from "./staff-support";
 
 /**
- * Issue 23: open event streams (GET /api/events.php) are capped per member (5) and per client address (20),
+ * Open event streams (GET /api/events.php) are capped per member (5) and per client address (20),
  * on an api with CLIENT_LIMIT_SCALE=1 (the harness's 1000 scales the per-address cap). A stream past a cap
  * ends the oldest with `end` {reason: "too_many_streams"}; the others stay open and keep receiving events.
  */

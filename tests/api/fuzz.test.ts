@@ -12,7 +12,7 @@ import { hostileHosts, hostileTargets, rawRequest } from "../raw-http";
 import { apiEndpoints, type Endpoint } from "./routed-endpoints";
 
 /**
- * Hardening item 10: every api endpoint answers hostile input with a 4xx (or its normal success),
+ * Fuzzing (docs/security.md, How it is tested): every api endpoint answers hostile input with a 4xx (or its normal success),
  * never a 5xx, and no log line carries a secret. The endpoints are read at run time from the
  * Express app's router (and from the endpoint lines of contract/*.ts), so a route added later is
  * fuzzed without editing this file. Field names come from the contract's zod schemas where an
@@ -509,7 +509,7 @@ describe("api fuzz: hostile input to every endpoint", () => {
   });
 
   /**
-   * Security issue 23 item 7: the api picks the site by the (forwarded) host; one that is no host name
+   * Hostile Host headers (docs/security.md, Where requests come in): the api picks the site by the (forwarded) host; one that is no host name
    * fell back to the default site. Now 400 from contract/host.ts before the lookup, on every endpoint;
    * an absolute request line is read as its path. Raw sockets: fetch cannot send these.
    */

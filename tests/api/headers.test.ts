@@ -52,7 +52,7 @@ describe("X-Request-Id", () => {
 });
 
 /**
- * Security issue 23 item 13: client mistakes were logged like server faults. The request line of a
+ * Logs (docs/security.md, What logs never contain): client mistakes were logged like server faults. The request line of a
  * 4xx is a warning, of a 5xx an error (contract/log-redaction.ts requestLogLevel, web's the same).
  */
 describe("request log lines", () => {

@@ -6,7 +6,7 @@ import { blocks, likes, profiles } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
 import { call, expectApiError, insertMember, login, startApi, type Harness } from "./harness";
 
-/** Issue 4 items 4, 5 and 8: like and unlike, GET /api/likes.php, counts in user.php, auto-like and the page-hidden beacon. */
+/** Like and unlike, GET /api/likes.php, counts in user.php, auto-like and the page-hidden beacon. */
 let api: Harness;
 let passwordHash: string;
 const password = "likes-test-password";
@@ -165,6 +165,54 @@ describe("GET /api/likes.php liked_by and the new-like flag", () => {
     await call(api, "GET", `/api/member.php?id=${third!.profileId}`, { token: receiver.token });
     await call(api, "GET", `/api/member.php?id=${second!.profileId}`, { token: first!.token });
     expect(await newLikesOf(receiver)).toBe(2);
+  });
+
+  it("answers one tab's list with ?tab= (the /likes/{type} page), the counts either way, and 400 for an unknown tab", async () => {
+    const viewer = await newMember();
+    const [liker, liked] = [await newMember(), await newMember()];
+    expect((await like(liker, viewer.profileId)).status).toBe(200);
+    expect((await like(viewer, liked.profileId)).status).toBe(200);
+    expect((await like(viewer, liker.profileId)).status).toBe(200);
+    const tab = async (name: string) => {
+      const res = await call(api, "GET", `/api/likes.php?tab=${name}`, { token: viewer.token });
+      expect(res.status).toBe(200);
+      const body = LikesResponse.parse(await res.json());
+      return { sent: body.profiles.map((p) => p.id), received: body.liked_by.map((l) => l.id), cards: body.liked_by_profiles.length, matches: body.matches.map((m) => m.id), new: body.new_likes };
+    };
+    expect(await tab("received")).toEqual({ sent: [], received: [liker.profileId], cards: 1, matches: [], new: 1 });
+    expect(await tab("sent")).toEqual({ sent: [liker.profileId, liked.profileId], received: [], cards: 0, matches: [], new: 1 });
+    expect(await tab("matches")).toEqual({ sent: [], received: [], cards: 0, matches: [liker.profileId], new: 1 });
+    await expectApiError(await call(api, "GET", "/api/likes.php?tab=all", { token: viewer.token }), 400, "validation_failed");
+  });
+
+  it("pages a tab 40 at a time up to the list's cap of 200 (?page=1-5), with has_more", async () => {
+    const receiver = await newMember();
+    const likers: { profileId: number }[] = [];
+    for (let i = 0; i < 45; i++) likers.push(await insertMember(api, { passwordHash }));
+    await api.db.insert(likes).values(likers.map((liker) => ({ likerProfileId: liker.profileId, likedProfileId: receiver.profileId })));
+    const page = async (n: number) => {
+      const res = await call(api, "GET", `/api/likes.php?tab=received&page=${n}`, { token: receiver.token });
+      expect(res.status).toBe(200);
+      const body = LikesResponse.parse(await res.json());
+      return { ids: body.liked_by.map((l) => l.id), cards: body.liked_by_profiles.length, more: body.has_more };
+    };
+    const [first, second] = [await page(1), await page(2)];
+    expect({ n: first.ids.length, cards: first.cards, more: first.more }).toEqual({ n: 40, cards: 40, more: true });
+    expect({ n: second.ids.length, more: second.more }).toEqual({ n: 5, more: false });
+    expect(new Set([...first.ids, ...second.ids])).toEqual(new Set(likers.map((liker) => liker.profileId)));
+    expect(await page(5)).toEqual({ ids: [], cards: 0, more: false });
+    await expectApiError(await call(api, "GET", "/api/likes.php?tab=received&page=6", { token: receiver.token }), 400, "validation_failed");
+    await expectApiError(await call(api, "GET", "/api/likes.php?tab=received&page=0", { token: receiver.token }), 400, "validation_failed");
+  });
+
+  it("counts new likes up to 100, which the badges show as 99+ (the api reads at most 100 likes for it)", async () => {
+    const receiver = await newMember();
+    const likers: { profileId: number }[] = [];
+    for (let i = 0; i < 101; i++) likers.push(await insertMember(api, { passwordHash }));
+    await api.db.insert(likes).values(likers.slice(0, 99).map((liker) => ({ likerProfileId: liker.profileId, likedProfileId: receiver.profileId })));
+    expect({ user: await newLikesOf(receiver), page: (await likesOf(receiver)).new_likes }).toEqual({ user: 99, page: 99 });
+    await api.db.insert(likes).values(likers.slice(99).map((liker) => ({ likerProfileId: liker.profileId, likedProfileId: receiver.profileId })));
+    expect({ user: await newLikesOf(receiver), page: (await likesOf(receiver)).new_likes }).toEqual({ user: 100, page: 100 });
   });
 
   it("leaves out an invisible liker from liked_by, profiles, matches and the counts", async () => {

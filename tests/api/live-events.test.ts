@@ -10,7 +10,7 @@ import { eventChannel, pushChannel, pushedEventKinds } from "../../api/events/em
 import { call, cookieHeader, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 13 (live chat), the api over HTTP on PGlite and on PostgreSQL (DATABASE_URL): GET /api/events.php
+ * Live chat, the api over HTTP on PGlite and on PostgreSQL (DATABASE_URL): GET /api/events.php
  * (Server-Sent Events) delivers message, typing, read, like and match events live; a reconnect with
  * Last-Event-ID replays what was missed, each event once and in order; blocks and invisibility are checked
  * again at delivery; the stream ends with the session; presence (isAway) follows the stream and the
@@ -20,7 +20,7 @@ import { call, cookieHeader, expectApiError, insertMember, startApi, testSession
 
 /** The heartbeat the api runs with here (15 s in production): ended sessions are noticed on a heartbeat. */
 const heartbeatMs = 200;
-/** Issue 13 Done means: a message shows within 2 s. */
+/** The aim: a message shows within 2 s. */
 const liveWithinMs = 2000;
 
 let api: Harness;

@@ -15,7 +15,7 @@ import { createMailer } from "../../api/services/mail";
 import { call, expectApiError, insertMember, leakingLogLines, postJson, readMails, startApi, testSessionSecret, tokenFromMail, type Harness } from "./harness";
 
 /**
- * Issue 17 item 4 over HTTP: the settings (/api/notifications.php), RFC 8058 one-click unsubscribe, the mail
+ * Notifications over HTTP: the settings (/api/notifications.php), RFC 8058 one-click unsubscribe, the mail
  * provider's events (/api/mail-events.php, shared secret), and notification mails only where settings allow.
  */
 

@@ -7,7 +7,7 @@ import { call, startApi, type Harness } from "./harness";
 import { apiEndpoints } from "./routed-endpoints";
 
 /*
- * Issue 28 item 2: the api's OpenAPI document (api/openapi/) is valid OpenAPI 3.1, names every route the api serves
+ * The api's OpenAPI document (api/openapi/) is valid OpenAPI 3.1, names every route the api serves
  * and no other, and is served at /api/openapi.json. That every api test's answers fit it is checked answer by answer
  * in every file (tests/api/answer-check.ts); the last tests here show that check refusing wrong answers.
  */

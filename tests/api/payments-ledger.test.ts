@@ -8,7 +8,7 @@ import { createPaymentProviders } from "../../api/services/payments";
 import { startApi, type Harness } from "./harness";
 import { balanceOf, newPayingMember, notifyStatus, packagesFor, paymentRow, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
 
-/** Issue 15: refunds by the operator, and a randomised run of purchases, spends and refunds that keeps every ledger equal to its balance. */
+/** Credits and payments: refunds by the operator, and a randomised run of purchases, spends and refunds that keeps every ledger equal to its balance. */
 let api: Harness;
 let passwordHash: string;
 const password = "ledger-test-password";

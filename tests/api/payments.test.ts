@@ -8,7 +8,7 @@ import { hashPassword } from "../../api/domain/passwords";
 import { call, expectApiError, startApi, type Harness } from "./harness";
 import { balanceOf, newPayingMember, notify, notifyStatus, packagesFor, paymentRow, paymentStatus, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
 
-/** Issue 15 over HTTP: packages, starting a payment, every state transition by the provider's notification, and what changes nothing. */
+/** Credits and payments over HTTP: packages, starting a payment, every state transition by the provider's notification, and what changes nothing. */
 let api: Harness;
 let passwordHash: string;
 const password = "payments-test-password";

@@ -11,7 +11,7 @@ import { clearSiteCache } from "../../api/domain/sites";
 import { hashPassword } from "../../api/domain/passwords";
 import { call, cookieHeader, expectApiError, insertMember, login, startApi, type Harness } from "./harness";
 
-/** Issue 4 item 2: a member's own photos (list, upload, main, delete) and how many others see (docs/product.md §5, §6, §9). */
+/** A member's own photos (list, upload, main, delete) and how many others see (docs/product.md §5, §6, §9). */
 let api: Harness;
 const password = "photo-test-password";
 let passwordHash: string;

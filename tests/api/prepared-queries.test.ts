@@ -7,7 +7,7 @@ import { sessionMember } from "../../api/domain/sessions";
 import { call, demoAccounts, login, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 28 item 6 (ADR 024): building a query's SQL with drizzle's builder cost the api more than running it, so
+ * Hot queries built once (ADR 024): building a query's SQL with drizzle's builder cost the api more than running it, so
  * the queries of the pages members open most are built once (api/db/prepared.ts) and then only executed. Once
  * warm, these calls build no query at all: a builder call here means a hot path builds its SQL per request again.
  */

@@ -113,7 +113,7 @@ describe("PUT /api/profile.php: every field", () => {
   });
 
   it("keeps a stored region the list no longer holds when the profile is saved unchanged, but lets no one choose it", async () => {
-    // Wake Island was on the US list before issue 27 took the uninhabited islands off it.
+    // Wake Island was on the US list before the region lists dropped the uninhabited islands.
     const me = await newMember();
     await api.db.update(profiles).set({ country: "US", region: "UM-79" }).where(eq(profiles.userId, me.userId));
     const res = await putProfile(me.token, { country: "US", region: "UM-79", city: "Austin" });

@@ -17,7 +17,7 @@ import type { PushEndpointPolicy } from "../../api/services/push-endpoint";
 import { call, cookieHeader, insertMember, startApi, testPushEndpoints, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 13 web push, over HTTP, with this file playing the push service: an HTTPS server on 127.0.0.1 (the
+ * Web push, over HTTP, with this file playing the push service: an HTTPS server on 127.0.0.1 (the
  * contract takes https endpoints only; its certificate is made here and trusted by the worker's agent).
  * A member subscribes with keys made here, is away, gets a message or a like; the push that reaches the
  * server is checked (VAPID JWT, aes128gcm) and decrypted per RFC 8291/8188 with node:crypto alone.
@@ -371,7 +371,7 @@ describe("answers of the push service", () => {
   });
 });
 
-describe("endpoints that are no public push service (issue 23)", () => {
+describe("endpoints that are no public push service", () => {
   it("are checked again before each send: a name re-pointed to loopback, or a stored loopback port, is never connected to and is removed", async () => {
     const sender = await newMember({ credits: 100 });
     // Subscribed while its name resolved to a public address; then the name answers 127.0.0.1 (DNS rebinding).

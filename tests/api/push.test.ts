@@ -85,7 +85,7 @@ describe("POST /api/user.php?push=1", () => {
     expect(await rows(member.userId)).toEqual([]);
   });
 
-  it("takes only public push services: https, port 443, public addresses after DNS; refuses the rest with 400 and stores nothing (issue 23)", async () => {
+  it("takes only public push services: https, port 443, public addresses after DNS; refuses the rest with 400 and stores nothing", async () => {
     const member = await insertMember(api, { passwordHash: "x" });
     const token = await sessionFor(member.userId);
     const refused = [

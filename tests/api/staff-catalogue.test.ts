@@ -12,7 +12,7 @@ import { call, expectApiError, insertMember, login, startApi, type Harness } fro
 import { newStaff, staffCall, staffToken } from "./staff-support";
 
 /**
- * Issue 26 item 6 (docs/staff.md): discount codes and invitations made in the console are usable at once, and each
+ * The catalogue (docs/staff.md): discount codes and invitations made in the console are usable at once, and each
  * change is an audit entry.
  */
 let api: Harness;

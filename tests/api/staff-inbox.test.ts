@@ -8,7 +8,7 @@ import { call, cookieHeader, insertMember, login, startApi, type Harness } from 
 import { newStaff, staffCall, staffToken } from "./staff-support";
 
 /**
- * Issue 26 items 1-3 (docs/staff.md): the operator inbox. Queues follow the messages; one operator per conversation
+ * The operator inbox (docs/staff.md). Queues follow the messages; one operator per conversation
  * (a claim, under concurrency, that expires); a reply as the site-run profile reaches the member's live stream and
  * costs nobody credits.
  */

@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemberResponse } from "#contract/members";
 import { PhotosResponse, PhotoUploadResponse } from "#contract/photos";
 import { DashboardResponse } from "#contract/staff";
 import { PhotoQueueResponse, PhotoReviewResponse, QueueSizes, ReportDetail, ReportsResponse, StaffMemberDetail, StaffMembersResponse } from "#contract/staff-moderation";
-import { auditLog, conversationMembers, conversations, messages, sites, users } from "../../api/db/schema";
+import { auditLog, conversationMembers, conversations, messages, photos, sites, users } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
 import { balanceOf, newPayingMember, notifyStatus, packagesFor, sandboxSecret, startPayment } from "./payments-support";
 import { call, cookieHeader, expectApiError, insertMember, login, mailsTo, postJson, startApi, type Harness } from "./harness";
 import { newStaff, staffCall, staffToken } from "./staff-support";
 
 /**
- * Issue 25 items 4-6 (docs/staff.md): photo moderation (pre and post), the reports queue with member reports and
+ * Moderation (docs/staff.md): photo moderation (pre and post), the reports queue with member reports and
  * complaints, and member support (suspend and ban, credits, refunds, the direct-debit block, erasure), each write
  * recorded in the audit log.
  */
@@ -118,6 +118,25 @@ describe("photo moderation", () => {
     const photoId = await uploadPhoto(owner.token);
     const review = PhotoReviewResponse.parse(await (await staffCall(api, moderator, "POST", "/api/staff/photos.php", { decision: "reject", ids: [photoId], reason: "other" })).json());
     expect(review.rejected).toEqual([]);
+  });
+
+  it("counts a long queue up to 1,000, which stands for 1000+ (the frame, the queue page and the dashboard read at most 1,000 rows)", async () => {
+    const owner = await member();
+    const moderator = await staffToken(api, await newStaff(api, "moderator"));
+    const sizes = async () => ({
+      frame: QueueSizes.parse(await (await staffCall(api, moderator, "GET", "/api/staff/queues.php")).json()).photos,
+      page: PhotoQueueResponse.parse(await (await staffCall(api, moderator, "GET", "/api/staff/photos.php")).json()).total,
+      dashboard: DashboardResponse.parse(await (await staffCall(api, moderator, "GET", "/api/staff/dashboard.php")).json()).sites.find((site) => site.id === 1)?.photo_queue,
+    });
+    const before = (await sizes()).frame;
+    const rows = (n: number, from: number) =>
+      Array.from({ length: n }, (_, i) => ({ profileId: owner.profileId, filename: `queue/${from + i}.jpg`, thumbFilename: `queue/${from + i}-t.jpg`, status: "pending" as const, position: from + i }));
+    const added = await api.db.insert(photos).values(rows(999 - before, 0)).returning({ id: photos.id });
+    expect(await sizes()).toEqual({ frame: 999, page: 999, dashboard: 999 });
+    added.push(...(await api.db.insert(photos).values(rows(5, 999 - before)).returning({ id: photos.id })));
+    expect(await sizes()).toEqual({ frame: 1000, page: 1000, dashboard: 1000 });
+    await api.db.delete(photos).where(inArray(photos.id, added.map((row) => row.id)));
+    expect((await sizes()).frame).toBe(before);
   });
 });
 

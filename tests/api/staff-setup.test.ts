@@ -15,7 +15,7 @@ import { totpCode } from "../../api/domain/staff/totp";
 import { expectApiError, postJson, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 25 item 1 (docs/staff.md): a staff account made without a password or second factor
+ * Staff set-up (docs/staff.md, Making staff accounts): a staff account made without a password or second factor
  * (`npm run staff -- add`, scripts/staff.ts), its single-use set-up link (72 hours) that shows the TOTP secret and
  * takes a password and the authenticator's code, the recovery codes shown once, a new link for an existing account,
  * and the staff password change.

@@ -8,7 +8,7 @@ import { call, expectApiError, startApi, type Harness } from "./harness";
 import { newStaff, staffCall, staffToken } from "./staff-support";
 
 /**
- * Issue 26 item 6 (docs/staff.md, the catalogue): sites with every setting, minimum message costs and credit packages
+ * The catalogue (docs/staff.md): sites with every setting, minimum message costs and credit packages
  * made in the console. A change reaches the members' endpoints at once (on other instances too: tests/scale/scale-out.test.ts).
  */
 let api: Harness;

@@ -11,7 +11,7 @@ import { staffEndpoints } from "../../api/http/staff";
 import { demoAccounts, expectApiError, insertMember, login, postJson, startApi, testSessionSecret, type Harness } from "./harness";
 
 /**
- * Issue 25, staff accounts (docs/staff.md): login with a password and a TOTP code (or a recovery code), each code
+ * Staff accounts (docs/staff.md): login with a password and a TOTP code (or a recovery code), each code
  * once; the staff cookie; one gate for every staff endpoint, walked for every role; sessions that end with a disabled
  * account; and the audit log, append-only.
  */

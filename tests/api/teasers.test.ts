@@ -4,7 +4,7 @@ import { TeasersResponse } from "#contract/members";
 import { photos, profiles, sites } from "../../api/db/schema";
 import { call, expectApiError, startApi, type Harness } from "./harness";
 
-/** GET /api/teasers.php: what member landings and landers show visitors (issue 17 funnels). */
+/** GET /api/teasers.php: what member landings and landers show visitors. */
 let api: Harness;
 let siteId: number;
 

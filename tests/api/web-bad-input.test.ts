@@ -9,7 +9,7 @@ import { demoAccounts, login, sessionCookieName, startApi, type Harness } from "
 import { webLoadContext } from "./web-context";
 
 /**
- * Hardening item 5, web's side: `/members?country=NL&region=%00` made web call the api 6 times (the api
+ * Input the database cannot take, web's side (docs/security.md, Input): `/members?country=NL&region=%00` made web call the api 6 times (the api
  * answered 500 and web retried it as an outage) and answer 503. web now refuses the search itself (the
  * same contract schema), never retries a 4xx, and shows the search form with its message. The members
  * loader runs here as Remix runs it, against a real api, without a browser.

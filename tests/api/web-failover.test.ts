@@ -8,7 +8,7 @@ import { startApi, type Harness } from "./harness";
 import { webLoadContext } from "./web-context";
 
 /**
- * Scaling out (issue 28 item 5): web's calls to an api instance that refuses the connection go to the next one
+ * Scaling out: web's calls to an api instance that refuses the connection go to the next one
  * (server/api-instances.ts). JSON calls did; a file download (a data export) and a passed-on stream (the staff
  * console's events) tried only the first instance and answered 503. Here the first instance is a closed port and
  * the second a real api, wired as server/app.ts wires them.

@@ -8,7 +8,7 @@ import { activeMember, type ActiveMember } from "./accounts-support";
 import { loadOnlyOwnPhotos, siteRunProfile, staffLogin } from "./staff-support";
 
 /**
- * Issue 29: axe (WCAG 2.1 A and AA) and the cumulative layout shift (under 0.01) on every page of the site, with
+ * Accessibility (docs/testing.md): axe (WCAG 2.1 A and AA) and the cumulative layout shift (under 0.01) on every page of the site, with
  * JavaScript on, as a visitor and as a logged-in member, and with the dialogs a page opens by itself. A test fails on any violation and prints each
  * one's rule, the elements (targets) and the rule's help.
  *
@@ -163,7 +163,7 @@ async function auditVisit(page: Page, visit: Visit): Promise<Finding[]> {
   expect(new URL(page.url()).pathname, `${visit.path} is audited where it is, not after a redirect`).toBe(new URL(visit.path, "http://localhost").pathname);
   if (visit.react !== false) await hydrated(page.locator("html"));
   const findings = await audit(page, visit.path);
-  // Issue 29: nothing moves under the reader as the page loads and hydrates (CLS under 0.01 on every page). The
+  // Nothing moves under the reader as the page loads and hydrates (CLS under 0.01 on every page). The
   // layout shifts Chromium recorded since navigation (buffered), without those right after an input.
   const shift = await page.evaluate(() => {
     // A buffered observer holds the entries recorded so far at once: takeRecords() reads them without waiting for
@@ -175,7 +175,7 @@ async function auditVisit(page: Page, visit: Visit): Promise<Finding[]> {
     return entries.filter((entry) => !entry.hadRecentInput).reduce((sum, entry) => sum + entry.value, 0);
   });
   if (shift >= 0.01) findings.push(`${visit.path}: cumulative layout shift ${shift.toFixed(4)} (limit 0.01)`);
-  // SEO (issue 29): every page but an error page has a meta description.
+  // SEO: every page but an error page has a meta description.
   const descriptions = await page.locator('head meta[name="description"]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute("content") ?? ""));
   expect(descriptions, `${visit.path}: a meta description or, on an error page, none`).toEqual(visit.described === false ? [] : [expect.stringMatching(/\S{2}/)]);
   return findings;

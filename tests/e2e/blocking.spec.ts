@@ -3,7 +3,7 @@ import { expect, expectPath, test } from "./fixtures";
 import { activeMember } from "./accounts-support";
 
 /**
- * Issue 4 items 3 and 4: blocking from a member's page (a confirm dialog with JavaScript, a confirmation
+ * Blocking from a member's page (a confirm dialog with JavaScript, a confirmation
  * page without), the blocked member's message, unblocking from /profile/blocked; and visitors' search on
  * a site with logged_out_search_trafficsource (the demo site bbw.localhost).
  */

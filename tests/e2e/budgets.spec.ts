@@ -2,7 +2,7 @@ import { expect, projectRoot, test } from "./fixtures";
 import { firstLoadBudgetBytes, routeFirstLoads } from "../../bench/route-budgets";
 
 /**
- * Issue 29 item 5 (docs/performance-history.md): every page loads at most 100 kB of JavaScript (gzip) before it is
+ * Page budgets (docs/testing.md, ADR 014, docs/performance-history.md): every page loads at most 100 kB of JavaScript (gzip) before it is
  * interactive. Read from the production build the suite runs (its Remix manifest), so every route is held to it, a
  * route added later too. Runs once: it needs no browser.
  */

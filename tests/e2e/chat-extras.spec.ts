@@ -4,7 +4,7 @@ import { expect, readLocale, test, text } from "./fixtures";
 import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
- * Issue 14 (chat extras), "Done means" browser tests with JavaScript on and off: an icebreaker (from the empty
+ * Chat extras, browser tests with JavaScript on and off: an icebreaker (from the empty
  * conversation and from the composer's modal with its price line), a GIF found by an English and by a Dutch
  * search, a gift from the chat and one from the member page's gift action, and an image; the recipient sees
  * each. Every test uses fresh members (20 signup credits; a message or GIF costs 10, a gift 15 on the demo

@@ -4,7 +4,7 @@ import { expect, expectPath, hydrated, readLocale, sameOrigin, test, text } from
 import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
- * Issue 12 (chat), "Done means" browser tests, with JavaScript on and off: send and see a message, the
+ * Chat, browser tests, with JavaScript on and off: send and see a message, the
  * not-enough-credits message, a free member's third conversation refused, deleting a conversation (with
  * JavaScript also its failure path), the recipient's unread badge and title count appearing and clearing,
  * and the blocked member's chat page. Every test uses members of its own: a fresh member is free with

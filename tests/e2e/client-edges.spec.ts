@@ -7,7 +7,7 @@ import { expect, expectPath, hydrated, test } from "./fixtures";
 import { activeMember, signUp } from "./accounts-support";
 
 /**
- * Issue 17 client edges, JavaScript only: the loading bar's timings (docs/product.md §9: throttle 200 ms, hides 500 ms after
+ * Client edges, JavaScript only: the loading bar's timings (docs/product.md §9: throttle 200 ms, hides 500 ms after
  * finishing), a lazy chunk that fails reloads the page once and not again within 60 s (docs/product.md §8 ChunkLoadError),
  * the manifest makes the site installable (docs/product.md §1), and the service worker shows the offline page; and a
  * form used while a slow phone is still hydrating the page works without React throwing (docs/decisions/014); and the

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "./fixtures";
 
-/** Issue 17 /complaints (JavaScript on and off): a complaint answered with its reference and mailed to support; a refused field; the US footer. */
+/** The /complaints page (JavaScript on and off): a complaint answered with its reference and mailed to support; a refused field; the US footer. */
 
 test("a complaint gets a reference number and reaches support; a wrong field says what to fix", { tag: "@nojs" }, async ({ page }) => {
   await page.goto("/");

@@ -4,7 +4,7 @@ import { expect, expectPath, sameOrigin, test } from "./fixtures";
 import { mailLink, membersDeletedAfterEach } from "./accounts-support";
 
 /**
- * Issue 17 data export, with JavaScript on and off: a member asks on /profile, the job builds the zip and mails
+ * Data export, with JavaScript on and off: a member asks on /profile, the job builds the zip and mails
  * the link; the link downloads (as that member only) a zip that holds the member's messages.
  */
 const member = membersDeletedAfterEach();

@@ -3,7 +3,7 @@ import { clickAndWaitForPost, expect, hydrated, test } from "./fixtures";
 import { membersDeletedAfterEach, newAccountDetails, signUp } from "./accounts-support";
 
 /**
- * Issue 29: every dialog is the one Modal part (app/components/ui/modal.tsx, docs/ui.md), a native <dialog> opened
+ * Every dialog is the one Modal part (app/components/ui/modal.tsx, docs/ui.md), a native <dialog> opened
  * with showModal() once the page runs JavaScript: the page behind is inert (the dialog is :modal), focus moves
  * in when it opens and back to the opener when it closes, and Escape closes only the dialogs docs/product.md
  * lets close. (Without JavaScript each dialog is the server's open <dialog>: the feature specs test those flows.)

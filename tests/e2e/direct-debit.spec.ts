@@ -5,7 +5,7 @@ import { expect, test } from "./fixtures";
 import { signUp } from "./accounts-support";
 
 /**
- * Issue 16 direct debit in the browser, JavaScript on and off: the form checks the IBAN, a code goes by
+ * Direct debit in the browser, JavaScript on and off: the form checks the IBAN, a code goes by
  * SMS (read from DATA_DIR/sms), a wrong code says 'Code invalid', the right one makes a pending payment
  * that the sandbox's bank then collects; the 30-day limit and the block after a returned debit.
  */

@@ -3,7 +3,7 @@ import { expect, readLocale, test, text, sameOrigin } from "./fixtures";
 import { mailLink, newAccountDetails, signUp, type TestAccount } from "./accounts-support";
 
 /**
- * Issue 4 item 6: /swipe-game (4 likes a day) and /match-finder (no limit), one member at a time.
+ * Discovery: /swipe-game (4 likes a day) and /match-finder (no limit), one member at a time.
  * Every test signs up members of its own, so the daily likes and decisions start from nothing.
  */
 const common = readLocale("en");

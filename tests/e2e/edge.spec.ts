@@ -5,7 +5,7 @@ import { requestLogLines } from "./server-log";
 import { apiBodyLimits } from "#contract/body-limits";
 
 /**
- * What web answers itself at its edge (security issue 23 items 8 and 13): bodies to /api capped per
+ * What web answers itself at its edge (docs/security.md, Input): bodies to /api capped per
  * api route before the proxy (contract/body-limits.ts, server/api-body-cap.ts), web's own refusals
  * sent with the headers of every other answer, and client mistakes logged as warnings. Request-level
  * checks over raw sockets (a body that keeps coming after the answer): once, in the js project.
@@ -18,7 +18,7 @@ function portOf(baseURL: string | undefined): number {
   return Number(new URL(baseURL ?? "").port);
 }
 
-/** The three bodies of issue 23 item 8: a member's JSON call and the two server-to-server posts (no session, no same-origin check). */
+/** The three bodies web caps before proxying (contract/body-limits.ts): a member's JSON call and the two server-to-server posts (no session, no same-origin check). */
 const cappedPaths = ["/api/message.php", "/api/mail-events.php", "/api/payment-notify.php?provider=sandbox"];
 
 function expectRefusedAsTooLarge(res: RawResponse, label: string): void {

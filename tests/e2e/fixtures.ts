@@ -128,7 +128,7 @@ export const projectRoot = fileURLToPath(new URL("../../", import.meta.url));
 export const accounts = {
   free: { email: "demo@example.com", password: "demo-password", name: "Dennis", credits: 20 },
   premium: { email: "premium@example.com", password: "demo-password", name: "Paula", credits: 500 },
-  /** Signed up 5 hours before the demo data: past the time bonus, with the welcome discount (issue 16). */
+  /** Signed up 5 hours before the demo data: past the time bonus, with the welcome discount. */
   welcome: { email: "welcome@example.com", password: "demo-password", name: "Walter", credits: 20 },
 } as const;
 export type Account = (typeof accounts)[keyof typeof accounts];
@@ -224,7 +224,7 @@ export async function pageText(page: Page): Promise<string> {
   return page.locator("body").innerText();
 }
 
-/** The WCAG 2.1 A and AA rules, the level the site is held to (issue 29). */
+/** The WCAG 2.1 A and AA rules, the level the site is held to. */
 export const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 let axeSource: string | undefined;
 

@@ -9,7 +9,7 @@ import { hostileHosts, hostileTargets, rawRequest } from "../raw-http";
 import { stackTraceLines } from "./server-log";
 
 /**
- * Hardening item 10, web side: every page route with an action (read from the route manifest of the
+ * Fuzzing, web side (docs/security.md, How it is tested): every page route with an action (read from the route manifest of the
  * production build the test server runs, so a route added later is covered without editing this
  * file) gets a battery of hostile form posts, and every page path hostile query values. Every answer
  * must be below 500. The stricter answers of the same-origin and body-size guard (403, 413) are a
@@ -346,7 +346,7 @@ test.describe("web fuzz", () => {
   });
 
   /**
-   * Security issue 23 item 7: a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, an
+   * Hostile Host headers (docs/security.md, Where requests come in): a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, an
    * absolute request line, a post whose X-Forwarded-Host is not its Origin's host gave 500 ("Invalid
    * URL") or 503, with Express's stack traces on stderr. Now every page and api path answers 400
    * (contract/host.ts, server/edge.ts), an absolute-form target is read as its path, and nothing is

@@ -106,7 +106,7 @@ test.describe("requests refused before any route reads them", () => {
     const other = ((await (await member.get("/api/members.php")).json()) as { results: { id: number }[] }).results[0]!.id;
     const hostile = [
       "/\t/evil.example/", "//evil.example/", "/\\evil.example", "/members\r\nSet-Cookie: x=1", "https://evil.example/",
-      // Dot segments the URL parser resolves to //evil.example/ (issue 23 item 2).
+      // Dot segments the URL parser resolves to //evil.example/ (an open redirect through dot segments, docs/security.md).
       "/.//evil.example/", "/%2e//evil.example/", "/%2E//evil.example/", "/a/..//evil.example/",
     ];
     for (const redirectTo of hostile) {

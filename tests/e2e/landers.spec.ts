@@ -3,7 +3,7 @@ import { accounts, expect, expectPath, login, readLocale, test, text } from "./f
 import { newAccountDetails } from "./accounts-support";
 
 /**
- * Issue 17 landers, JavaScript on and off: the nine designs in the lander layout with members, the signup at
+ * Landers, JavaScript on and off: the nine designs in the lander layout with members, the signup at
  * their end creating the account (tinderswipe swiped by its buttons, and the gallery), copy variants by slug,
  * 404 for unknown designs, a member sent to the members area, and the entry warning for NL and DE visitors only.
  */

@@ -10,7 +10,7 @@ import { expect, sameOrigin, test } from "./fixtures";
 import { activeMember } from "./accounts-support";
 
 /**
- * Issue 29: Lighthouse's accessibility, best practices and SEO at 100, and a cumulative layout shift under 0.01, on a
+ * Lighthouse's accessibility, best practices and SEO at 100, and a cumulative layout shift under 0.01, on a
  * representative set of the pages of accessibility.spec.ts (its `pages` list, which axe audits one by one): a visitor's
  * pages and landers, and a logged-in member's pages, one of each kind (a Lighthouse run costs about 8 s a page, and
  * the whole suite must stay within its time). Lighthouse (its Node API; mobile form factor and screen; nothing throttled while loading)

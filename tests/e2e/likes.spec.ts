@@ -3,7 +3,7 @@ import { clickAndWaitForPost, expect, expectPath, test } from "./fixtures";
 import { membersDeletedAfterEach, newAccountDetails, signUp } from "./accounts-support";
 
 /**
- * Issue 4 items 4, 5 and 8: like and unlike on a member's page, the match modal, /likes with its tabs
+ * Likes: like and unlike on a member's page, the match modal, /likes with its tabs
  * received, sent and matches, the new-like flag and the nav badge, and the like modal (?t=).
  */
 
@@ -151,7 +151,7 @@ test("a member's page sends one beacon when it becomes hidden, with lb or not", 
   page.on("response", (response) => {
     if (response.url().endsWith("/api/page-hidden.php") && response.request().method() === "POST") beacons.push(response.status());
   });
-  // A member's page always tells the api it is hidden (issue 13: the member counts as away), once, with ?lb or not.
+  // A member's page always tells the api it is hidden (the member counts as away), once, with ?lb or not.
   // The live client (which sends it) loads after hydration: hidden only once its stream is asked for.
   const live = () => page.waitForRequest((request) => request.url().includes("/api/events.php"));
   let started = live();

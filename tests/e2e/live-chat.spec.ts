@@ -4,7 +4,7 @@ import { expect, expectPath, hydrated, readLocale, sameOrigin, test, text } from
 import { membersDeletedAfterEach, type ActiveMember } from "./accounts-support";
 
 /**
- * Issue 13 (live chat) "Done means" in the browser, two members in two browser contexts: a message shows in
+ * Live chat in the browser, two members in two browser contexts: a message shows in
  * the other member's open conversation, in their /chats list and in their title within 2 s without a page
  * load; typing shows ("{name} is typing…") and goes after 5 s; the sender sees "Read" once the other opened
  * the conversation. And the fallback: without EventSource the counts come by polling (playwright.config.ts
@@ -17,7 +17,7 @@ const chat = readLocale("en", "chat");
 const t = (key: string, values: Record<string, string | number> = {}) =>
   Object.entries(values).reduce((s, [k, v]) => s.replaceAll(`{{${k}}}`, String(v)), text(chat, key));
 
-/** Issue 13: what arrives on the stream shows within 2 s. */
+/** What arrives on the stream shows within 2 s. */
 const liveMs = 2000;
 
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the live stream and polling are JavaScript; without it each page load shows the latest state (tests/e2e/chat.spec.ts)");

@@ -6,7 +6,7 @@ import { accounts, expect, expectNoAxeViolations, expectPath, login, sameOrigin,
 import { mailLink, newAccountDetails } from "./accounts-support";
 
 /**
- * Issue 17 member funnels (/members/{id}/signup, /landing, /landing2/{slug?}, /landing3/{slug?}), with
+ * Member funnels (/members/{id}/signup, /landing, /landing2/{slug?}, /landing3/{slug?}), with
  * JavaScript on and off: a visitor from a tracked URL signs up on the page and is in the chat with that
  * member; the tracking values are kept with the account (its data export shows them).
  */

@@ -1,6 +1,6 @@
 import { accounts, expect, login, test } from "./fixtures";
 
-/** Issue 4 item 4 (read-only part): a member card opens the member's page; unknown members are a 404. */
+/** A member's page, read-only: a member card opens the member's page; unknown members are a 404. */
 test.describe("member page", () => {
   test("a card of the search opens the member's page with photo and profile", async ({ page }) => {
     await login(page, accounts.free);

@@ -5,7 +5,7 @@ import { createActivatedMember } from "./accounts-support";
 import { labelValues, parsePrometheusText, samplesOf, sumOf, type Sample } from "../prometheus-text";
 
 /**
- * Issue 28 item 1, "Done means": after a scripted session through web (signup and activation, login, the member
+ * Metrics (docs/operations.md, Metrics): after a scripted session through web (signup and activation, login, the member
  * search, a message, a sandbox payment) both services' /metrics (behind METRICS_TOKEN, playwright.config.ts) have
  * every family with plausible values, and no label has more than a bounded set of values or one that looks like an
  * id or an address. Requests only, no page: it runs once, in the `js` project (it has no @nojs tag). The counters

@@ -5,7 +5,7 @@ import { expect, expectPath, openAccountMenu, test } from "./fixtures";
 import { mailLink, signUp, type TestAccount } from "./accounts-support";
 
 /**
- * Issue 17 item 4 (JavaScript on and off): the /notifications switches, the RFC 8058 one-click unsubscribe
+ * Notifications (JavaScript on and off, docs/notifications.md): the /notifications switches, the RFC 8058 one-click unsubscribe
  * of a mail's List-Unsubscribe header, and a bounce from the mail provider, each ending in the banner that
  * says why mail stopped and how to get it back.
  */

@@ -5,7 +5,7 @@ import { signUp } from "./accounts-support";
 import { formatCountdown } from "#contract/offers";
 
 /**
- * Issue 16 in the browser: a new member's time bonus on /credits, discount codes applied and refused
+ * Offers in the browser: a new member's time bonus on /credits, discount codes applied and refused
  * with each message (JavaScript on and off), the countdown and the time bonus modal (Playwright's clock),
  * and the welcome discount's banner leading to /credits.
  */

@@ -3,7 +3,7 @@ import { expect, expectPath, test } from "./fixtures";
 import { signUp } from "./accounts-support";
 
 /**
- * Issue 15 in the browser, with JavaScript on and off: a purchase through the sandbox's TEST checkout
+ * Credits and payments in the browser, with JavaScript on and off: a purchase through the sandbox's TEST checkout
  * gives the credits and premium and shows in /transactions; a cancelled payment says so and a retry with
  * another method succeeds; a repeat order charges the stored card (and a declined stored card offers PayPal).
  * Each test signs up a member of its own (the sandbox notifies in ~0.3 s; the result page refreshes itself).
@@ -11,7 +11,7 @@ import { signUp } from "./accounts-support";
 
 /**
  * From /credits: the "most chosen" package (150 credits on the demo sites), then a method. A member who
- * just signed up and never paid has the time bonus (issue 16): 25% off the first purchase.
+ * just signed up and never paid has the time bonus: 25% off the first purchase.
  */
 async function choosePackageAndMethod(page: Page, method: string): Promise<void> {
   await page.goto("/credits");

@@ -9,7 +9,7 @@ import { UserResponse } from "#contract/user";
 import { accounts, expect, expectPath, test, sameOrigin } from "./fixtures";
 import { signUp } from "./accounts-support";
 
-/** Issue 4 item 2: own photos on /profile/photos (upload, limit, main, delete) and the premium teaser on a member page. */
+/** Own photos on /profile/photos (upload, limit, main, delete) and the premium teaser on a member page. */
 let dir: string;
 const files: Record<"red" | "green" | "blue" | "text", string> = { red: "", green: "", blue: "", text: "" };
 

@@ -8,7 +8,7 @@ import { chromiumArgs, findFullChromium } from "../../scripts/chromium";
  * the default site has none and starts at step 2). The browser is the only one that can subscribe,
  * so without JavaScript the step says so and is skipped; with it, a refused permission or a push
  * service that cannot be reached (this machine is offline) gives a clear message and the way on.
- * Outside the signup (issue 27): the members area's push alert, and the push switch of /notifications.
+ * Outside the signup: the members area's push alert, and the push switch of /notifications.
  */
 /** Signs up through the signup page of the page's site (Node cannot resolve she.localhost; Chromium can). */
 async function signUpHere(page: Page): Promise<TestAccount> {

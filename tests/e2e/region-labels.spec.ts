@@ -3,7 +3,7 @@ import { expect, hydrated, test, sameOrigin } from "./fixtures";
 import { membersDeletedAfterEach } from "./accounts-support";
 
 /**
- * Issue 27 item 2 (docs/product.md §9): the region field and filter are named as the country names its regions
+ * Region labels (docs/product.md §9): the region field and filter are named as the country names its regions
  * (contract/region-kinds.ts), in the page's language, on /profile, /signup/3 and the search on /members; the
  * region lists hold only the regions people live in.
  */

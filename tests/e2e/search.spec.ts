@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { accounts, expect, expectPath, login, test } from "./fixtures";
 import { staffLogin } from "./staff-support";
 
-/** Issue 4 item 3: member search with filters in the URL, with JavaScript on and off. */
+/** Member search with filters in the URL, with JavaScript on and off. */
 test.describe("member search", () => {
   test.beforeEach(async ({ page }) => {
     await login(page, accounts.free);
@@ -83,7 +83,7 @@ test.describe("member search", () => {
     await expect(page.getByTestId("search-form")).toBeVisible();
   });
 
-  test("a search the database cannot take (a NUL in the region) is explained, not a 503 (hardening item 5)", async ({ page }) => {
+  test("a search the database cannot take (a NUL in the region) is explained, not a 503", async ({ page }) => {
     const response = await page.goto("/members?country=NL&region=%00");
     expect(response?.status()).toBe(200);
     await expect(page.getByTestId("search-invalid")).toBeVisible();

@@ -1,7 +1,7 @@
 import { accounts, expect, expectPath, test, sameOrigin } from "./fixtures";
 import { mailLink, newAccountDetails, signUp } from "./accounts-support";
 
-/** Issue 3: the signup funnel with JavaScript on and off. */
+/** The signup funnel with JavaScript on and off. */
 test.describe("signup", () => {
   test("a visitor signs up, walks the steps skipping one, activates by mail and lands on the matches", { tag: "@nojs" }, async ({ page, context }) => {
     const account = newAccountDetails();

@@ -4,7 +4,7 @@ import { activeMember, newAccountDetails } from "./accounts-support";
 import { staffLogin } from "./staff-support";
 
 /**
- * Issue 26 item 6 in the browser, with JavaScript and without: an admin creates a discount code in the console and a
+ * The catalogue in the browser, with JavaScript and without: an admin creates a discount code in the console and a
  * member applies it on /credits at once; an admin makes an invite-only site and invites one person, who signs up on it
  * through the link (the site's domain is a name under localhost, which the browser sends to this server).
  */

@@ -4,7 +4,7 @@ import { activeMember } from "./accounts-support";
 import { siteRunProfile, staffLogin } from "./staff-support";
 
 /**
- * Issue 26 (docs/staff.md, the operator inbox) in the browser, with JavaScript and without: a member writes to a
+ * The operator inbox (docs/staff.md) in the browser, with JavaScript and without: a member writes to a
  * site-run profile, the operator finds the conversation in "new", a second staff member sees it claimed, the
  * operator answers as the profile, and the member sees the answer (live, without a reload, with JavaScript).
  */

@@ -5,7 +5,7 @@ import { activeMember, type ActiveMember } from "./accounts-support";
 import { loadOnlyOwnPhotos, staffLogin } from "./staff-support";
 
 /**
- * Issue 25 items 4-6 in the browser, with JavaScript and without (docs/staff.md): the photo queue, a report resolved
+ * Moderation in the browser, with JavaScript and without (docs/staff.md): the photo queue, a report resolved
  * with a hidden photo, and member support (credits, a suspension the member meets at login).
  */
 

@@ -10,7 +10,7 @@ import { expect, expectPath, hydrated, projectRoot, test } from "./fixtures";
 import { childEnv, start, stop, waitHealthy, type Managed } from "./processes";
 
 /**
- * Issue 25 item 1 (docs/staff.md): a new staff member opens their set-up link, enrols the secret the page shows (QR
+ * Staff set-up (docs/staff.md, Making staff accounts): a new staff member opens their set-up link, enrols the secret the page shows (QR
  * code or key), chooses a password, sees the ten recovery codes once, and logs in. The link is made with the domain
  * function `npm run staff -- add` uses (scripts/staff.ts), which needs the database: the embedded PGlite has one
  * process per database, so this file runs its own api and web, 20 ports above the suite's (4120 and 4121 by

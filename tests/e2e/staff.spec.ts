@@ -4,7 +4,7 @@ import { demoStaffEmail, freshStaffCode, staffLogin } from "./staff-support";
 import { activeMember } from "./accounts-support";
 
 /**
- * Issue 25: the staff side's login (password and the authenticator's code, or a recovery code), its frame and the
+ * The staff side's login (password and the authenticator's code, or a recovery code), its frame and the
  * audit log, with JavaScript and without. The demo's staff accounts (README) with the demo TOTP secret.
  */
 test.describe("staff login", () => {

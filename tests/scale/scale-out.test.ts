@@ -11,7 +11,7 @@ import { childEnv, running, start, stop, waitHealthy, type Managed } from "../e2
 import { freePort } from "../../bench/processes";
 
 /**
- * Issue 28 item 5, the scale-out path as a whole: two api and two web instances on one PostgreSQL database, each web
+ * The scale-out path as a whole: two api and two web instances on one PostgreSQL database, each web
  * with its own api first and the other as its fallback (API_URL, server/api-instances.ts), as on two machines behind
  * a load balancer. Runs in `npm test` after the production build when DATABASE_URL is set, on a scratch database
  * of that server that both apis migrate and seed at once (one waits for the other: api/db/client.ts).

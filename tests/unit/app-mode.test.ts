@@ -3,7 +3,7 @@ import { appModeOf } from "#contract/app-mode";
 import { loadWebConfig as loadWebConfigOf } from "../../server/config";
 import { serviceEnvs } from "../../scripts/start-env";
 
-/** Security issue 23 item 5: `npm start` runs api and web in one mode (docs/security.md, Modes). */
+/** One mode: `npm start` runs api and web in one mode (docs/security.md, Modes). */
 describe("the mode npm start gives both services", () => {
   const start = (env: Record<string, string>, dev = false) => serviceEnvs(env, { dev, apiPort: "3001" });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newTracking, trackingCookieName } from "~/features/landers/tracking.server";
 import { attributionCsv, attributionTable, printableValue, type AttributionRow } from "../../api/domain/attribution";
 
-/** Issue 17: web counts a funnel entry once, when the URL's tracking values are new to the visitor. */
+/** Web counts a funnel entry once, when the URL's tracking values are new to the visitor. */
 const request = (url: string, kept?: Record<string, string>) =>
   new Request(`https://localhost${url}`, { headers: kept ? { Cookie: `${trackingCookieName}=${encodeURIComponent(JSON.stringify(kept))}` } : {} });
 
@@ -20,7 +20,7 @@ describe("a funnel entry to count", () => {
 });
 
 /**
- * Security issue 23 item 6: tracking values come from any URL, so the operator's report must not hand them to a
+ * CSV and text reports (docs/security.md, Operator reports): tracking values come from any URL, so the operator's report must not hand them to a
  * spreadsheet as formulas (OWASP CSV injection) or to a terminal as control sequences (docs/attribution.md).
  */
 describe("the attribution report's output", () => {

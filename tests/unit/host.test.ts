@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isCanonicalPath, isCdnPrefix, isHostHeader, isHttpsUrlOnItsHost, normalizeRequestEdge, type EdgeRequest } from "#contract/host";
 
 /**
- * Security issue 23 item 7: a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, or
+ * Hostile Host headers (docs/security.md, Where requests come in): a Host of `a%00b`, `a b`, `[zz]`, `:99999`, `a@b` or 300 characters, or
  * an absolute request line, made web build a URL that throws ("Invalid URL", 500) or ask the api
  * for a site it refuses (503). contract/host.ts decides once, for web and the api, what a host is.
  */

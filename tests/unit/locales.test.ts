@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { locales } from "#contract/locales";
 
 const root = path.resolve(__dirname, "../../locales");
-/** Issue 25: the staff pages are in English for now; their texts are a namespace of their own so more languages can follow. */
+/** The staff pages are in English for now; their texts are a namespace of their own so more languages can follow. */
 const englishOnly = new Set(["staff"]);
 const namespaces = readdirSync(path.join(root, "en"))
   .filter((f) => f.endsWith(".json"))

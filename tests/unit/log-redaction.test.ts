@@ -8,7 +8,7 @@ import { pushSubscriptions, users } from "../../api/db/schema";
 import { redactingLoggerOptions, redactLine, redactUrl, requestLogLevel, scrubText } from "#contract/log-redaction";
 
 /**
- * Hardening item 5: no log line of the api or web carries SQL parameters, a password or its hash, a
+ * What logs never contain (docs/security.md): no log line of the api or web carries SQL parameters, a password or its hash, a
  * token, a cookie, an e-mail address or push keys, at whatever depth the logged object holds them,
  * in error messages (a real failed query included) or in the message itself.
  */
@@ -58,7 +58,7 @@ beforeAll(async () => {
     .values({ siteId: 424242, email: secrets.email, passwordHash: secrets.hash })
     .then(() => new Error("insert did not fail"))
     .catch((error: Error) => error);
-  // A NUL in the endpoint, as reached the database before item 5: the error lists both push keys.
+  // A NUL in the endpoint, as reached the database before inputs were bounded: the error lists both push keys.
   failures.push = await database.db
     .insert(pushSubscriptions)
     .values({ userId: 1, endpoint: "https://push.example.com/a\u0000", p256dh: secrets.p256dh, auth: secrets.auth })
@@ -147,7 +147,7 @@ describe("scrubText and redactLine", () => {
 });
 
 /**
- * Security issue 23 item 13: the sandbox checkout's token (24 random bytes, 32 characters: too short
+ * What logs never contain (docs/security.md): the sandbox checkout's token (24 random bytes, 32 characters: too short
  * for the long-token rule) is the path of its page, /sandbox-checkout/{token}, and was in web's URL log.
  */
 describe("secrets in URLs", () => {

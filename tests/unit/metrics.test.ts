@@ -15,7 +15,7 @@ import { apiEndpoints } from "../../server/api-endpoints";
 import { labelValues, parsePrometheusText, sumOf } from "../prometheus-text";
 
 /**
- * Issue 28 metrics, the edge cases of their labels and of the endpoint (the families themselves, scraped from both
+ * Metrics, the edge cases of their labels and of the endpoint (the families themselves, scraped from both
  * services after a member's session, are tests/e2e/metrics.spec.ts): a label never takes a raw path, an id or a
  * value outside its list, and /metrics is never public.
  */

@@ -4,7 +4,7 @@ import { automaticDiscount, priceWith, refusalFor, timeBonusOf, welcomeDiscountO
 import { timeBonusModalEligible } from "~/features/payments/offers";
 import { alertCandidates } from "~/features/members/member-alerts.server";
 
-/** Issue 16 rules at their edges: the time bonus window, who gets the modal, the countdown, and what a code applies to. */
+/** Offer rules at their edges: the time bonus window, who gets the modal, the countdown, and what a code applies to. */
 const signup = new Date("2026-11-01T10:00:00Z");
 const at = (seconds: number) => new Date(signup.getTime() + seconds * 1000);
 const newMember = { signupDate: signup, paidUser: false };

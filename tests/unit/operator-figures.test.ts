@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { csvText } from "#contract/csv";
 import { formatWait, operatorFiguresCsv } from "~/features/staff/operator-figures";
 
-/** Issue 26 item 4: the operator figures' CSV and how waits read. */
+/** The operator figures' CSV and how waits read. */
 describe("operator figures", () => {
   it("writes RFC 4180 CSV with a header, quoting commas and quotes, and never a cell a spreadsheet would run as a formula", () => {
     const csv = operatorFiguresCsv([

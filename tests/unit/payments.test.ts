@@ -6,7 +6,7 @@ import { currencyOf, demoPackages, methodsFor, paymentCountry, retryMethodsFor }
 import { formatMoney } from "../../app/features/payments/money";
 import { transactionCostsFor } from "../../contract/payment-methods";
 
-/** Issue 15 rules that need no database: money without floats, currencies and methods per country, the FlexPay signature. */
+/** Payment rules that need no database: money without floats, currencies and methods per country, the FlexPay signature. */
 describe("money in minor units", () => {
   it("writes and reads FlexPay's nnn.nn amounts exactly, for every amount", () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 999_999_999 }), (amount) => decimalToMinor(minorToDecimal(amount)) === amount));

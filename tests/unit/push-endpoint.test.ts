@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { endpointShape, isPublicAddress, publicOnlyLookup, pushEndpointRefusal, type PushEndpointPolicy } from "../../api/services/push-endpoint";
 
-/** Issue 23: which push endpoints the api talks to (api/services/push-endpoint.ts). */
+/** Which push endpoints the api talks to (api/services/push-endpoint.ts). */
 describe("isPublicAddress", () => {
   it.each([
     ["127.0.0.1", "loopback"],

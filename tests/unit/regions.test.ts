@@ -6,7 +6,7 @@ import { locales } from "#contract/locales";
 import { regionKindByCountry, regionKindOf, regionKinds, regionLabelKey, type RegionKind } from "#contract/region-kinds";
 import { placeRegion, regionCurations, regionsOf } from "../../api/services/regions";
 
-/** Issue 27 item 2: what a country calls its regions, and region lists that hold only the regions people live in. */
+/** What a country calls its regions, and region lists that hold only the regions people live in. */
 
 /** The countries the demo sites serve (api/db/seed.ts), the same as the countries of docs/product.md §9. */
 const siteCountries = ["NL", "BE", "DE", "AT", "CH", "GB", "IE", "US", "CA", "FR", "IT", "ES", "PL", "DK", "FI", "NO", "SE", "AU", "NZ"];

@@ -176,6 +176,11 @@ describe("page title count (docs/product.md §4)", () => {
     expect(pageTitle("Likes | Rendezvous", root(2, 1))).toBe("(3) Likes | Rendezvous");
     expect(pageTitle("Likes | Rendezvous", root(0, 1))).toBe("(1) Likes | Rendezvous");
   });
+  it("shows 99+ from 100, as the badges do (each count arrives capped at 100)", () => {
+    expect(pageTitle("Likes | Rendezvous", root(60, 39))).toBe("(99) Likes | Rendezvous");
+    expect(pageTitle("Likes | Rendezvous", root(60, 40))).toBe("(99+) Likes | Rendezvous");
+    expect(pageTitle("Likes | Rendezvous", root(100, 100))).toBe("(99+) Likes | Rendezvous");
+  });
   it("leaves the title alone at zero, for visitors, and without a title", () => {
     expect(pageTitle("Likes | Rendezvous", root(0, 0))).toBe("Likes | Rendezvous");
     expect(pageTitle("Home", [{ id: "root", data: { user: null } }])).toBe("Home");

@@ -9,7 +9,7 @@ import { redactingLoggerOptions } from "#contract/log-redaction";
 import { errorHandler } from "../../server/edge";
 
 /**
- * Security issue 23 item 7: an error that reached Express was printed by Express's default handler as
+ * Hostile requests (docs/security.md, Where requests come in): an error that reached Express was printed by Express's default handler as
  * a stack trace on stderr, outside the JSON logger. web's last handler (server/edge.ts) logs it through
  * pino and answers without a stack; a process-level failure goes the same way (contract/log-redaction.ts).
  */

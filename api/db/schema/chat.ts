@@ -67,7 +67,12 @@ export const conversationMembers = pgTable(
     lastMessageId: integer("last_message_id").notNull().default(0),
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.profileId] }), index("conversation_members_latest_idx").on(t.profileId, t.lastMessageId)],
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.profileId] }),
+    index("conversation_members_latest_idx").on(t.profileId, t.lastMessageId),
+    // The member's unread badge reads only their conversations with unread messages (api/domain/chat.ts unreadTotalQuery).
+    index("conversation_members_unread_idx").on(t.profileId).where(sql`${t.unreadCount} > 0`),
+  ],
 );
 
 /**
@@ -119,7 +124,7 @@ export const memberEvents = pgTable(
 );
 
 /**
- * Whether a member is there to see events (issue 13 web push goes to members who are away): `streamUntil`
+ * Whether a member is there to see events (web push goes to members who are away, docs/push.md): `streamUntil`
  * is pushed forward by every open stream's heartbeat (any api instance), `hidden` is set by the
  * page-hidden beacon and cleared when a stream opens.
  */
@@ -132,7 +137,7 @@ export const memberPresence = pgTable("member_presence", {
 });
 
 /**
- * Web pushes waiting to be sent (issue 13; api/jobs/push.ts): one row per event and subscription, written
+ * Web pushes waiting to be sent (api/jobs/push.ts): one row per event and subscription, written
  * by emitEvents in the transaction of the event when its recipient is away and has a subscription. A
  * worker claims due rows with FOR UPDATE SKIP LOCKED (so N api instances share the queue), pushing
  * `runAfter` forward while it sends; sent or given-up rows are deleted, failed ones wait with backoff.
@@ -154,4 +159,4 @@ export const pushJobs = pgTable(
   (t) => [index("push_jobs_due_idx").on(t.runAfter, t.id), index("push_jobs_event_idx").on(t.eventId), index("push_jobs_subscription_idx").on(t.subscriptionId)],
 );
 
-/* ---- Credits and payments (issue 15) ---- */
+/* ---- Credits and payments ---- */

@@ -17,13 +17,13 @@ export const users = pgTable(
     status: text("status", { enum: userStatuses }).notNull().default("not_confirmed"),
     credits: integer("credits").notNull().default(0),
     paidUser: boolean("paid_user").notNull().default(false),
-    /** Issue 16: a direct debit of this member bounced; no more direct debits ('Your account is blocked for direct debit payments.'). */
+    /** A direct debit of this member bounced; no more direct debits ('Your account is blocked for direct debit payments.'). */
     debitBlockedAt: timestamp("debit_blocked_at", { withTimezone: true }),
     signupDate: timestamp("signup_date", { withTimezone: true }).notNull().defaultNow(),
     language: text("language").notNull().default("en"),
     /** docs/product.md §3: why we stopped e-mailing the member (fbl: marked as spam, bounce: invalid address, listunsubscribe); empty: mail allowed. */
     notificationsDisabled: jsonb("notifications_disabled").$type<("fbl" | "bounce" | "listunsubscribe")[]>().notNull().default([]),
-    /** Issue 17 /notifications: the kind x channel switches the member turned off, as "kind:channel" ("likes:email"); empty: all on (ADR 011). */
+    /** /notifications: the kind x channel switches the member turned off, as "kind:channel" ("likes:email"); empty: all on (ADR 011). */
     notificationSettings: jsonb("notification_settings").$type<string[]>().notNull().default([]),
     network: text("network"),
     ref: text("ref"),

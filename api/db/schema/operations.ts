@@ -26,7 +26,7 @@ export const dataExports = pgTable(
   (t) => [uniqueIndex("data_exports_token_idx").on(t.token), index("data_exports_user_idx").on(t.userId, t.requestedAt), index("data_exports_pending_idx").on(t.status, t.id)],
 );
 
-/** Issue 17 /complaints: a report about content on a site, answered with its reference and mailed to support_email. */
+/** /complaints: a report about content on a site, answered with its reference and mailed to support_email. */
 export const complaints = pgTable(
   "complaints",
   {
@@ -45,7 +45,7 @@ export const complaints = pgTable(
 );
 
 /**
- * Issue 17 attribution: entries through a tracked funnel URL (network, ref, sub1-sub3), counted per day and
+ * Attribution: entries through a tracked funnel URL (network, ref, sub1-sub3), counted per day and
  * site. Empty strings stand for a value the URL did not carry (so the key is one row, not NULL-distinct).
  */
 export const attributionVisits = pgTable(
@@ -66,7 +66,7 @@ export const attributionVisits = pgTable(
 );
 
 /**
- * Issue 17 notification mails (api/jobs/notification-mails.ts): per member and kind, the newest event already
+ * Notification mails (api/jobs/notification-mails.ts): per member and kind, the newest event already
  * mailed about and when, so a member gets at most one mail per kind per interval and never one twice.
  */
 export const notificationMails = pgTable(

@@ -84,13 +84,13 @@ export const payments = pgTable(
     refundedCredits: integer("refunded_credits").notNull().default(0),
     /** Credits already spent when refunded: not taken back (the balance never goes below zero). */
     refundShortfall: integer("refund_shortfall").notNull().default(0),
-    /** The discount this payment got (issue 16): its code (upper case), percentage and amount off the package's price. */
+    /** The discount this payment got: its code (upper case), percentage and amount off the package's price. */
     discountCode: text("discount_code"),
     discountPercentage: integer("discount_percentage"),
     discountAmount: integer("discount_amount").notNull().default(0),
-    /** A direct debit (sdd) through our own form: its mandate (issue 16). */
+    /** A direct debit (sdd) through our own form: its mandate. */
     mandateId: integer("mandate_id"),
-    /** Issue 17 attribution: the member's tracking values (docs/product.md §3) when the payment started. */
+    /** Attribution: the member's tracking values (docs/product.md §3) when the payment started. */
     network: text("network"),
     ref: text("ref"),
     sub1: text("sub1"),
@@ -110,6 +110,8 @@ export const payments = pgTable(
     // The analytics' paying members of a period (api/domain/analytics/report.ts): a range of paid times, read from the index alone.
     index("payments_paid_at_idx").on(t.paidAt, t.siteId, t.currency, t.userId).where(sql`${t.paidAt} is not null`),
     index("payments_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    // The paid ones by when: the dashboard's revenue of the day (api/domain/staff/dashboard.ts) reads that day's.
+    index("payments_paid_idx").on(t.paidAt).where(sql`${t.status} = 'paid'`),
   ],
 );
 
@@ -189,7 +191,7 @@ export const discountUses = pgTable(
 );
 
 /**
- * A direct debit mandate (issue 16, docs/product.md §3 Direct debit form), given once the SMS code is right. The IBAN
+ * A direct debit mandate (docs/product.md §3 Direct debit form), given once the SMS code is right. The IBAN
  * is kept encrypted (AES-256-GCM, docs/decisions/010-direct-debit-mandates.md) and masked for display.
  */
 export const debitMandates = pgTable(
@@ -235,4 +237,4 @@ export const debitRequests = pgTable(
   (t) => [index("debit_requests_user_idx").on(t.userId, t.createdAt)],
 );
 
-/* ---- Data export (issue 17) ---- */
+/* ---- Data export ---- */

@@ -2,7 +2,7 @@ import { boolean, date, index, integer, jsonb, pgTable, primaryKey, serial, text
 import { createdAt } from "./columns";
 
 /**
- * The staff side (issue 25, docs/staff.md): staff accounts apart from members, their sessions and failed logins, and
+ * The staff side (docs/staff.md): staff accounts apart from members, their sessions and failed logins, and
  * the audit log of every staff write. api/db/schema.ts gathers every domain's tables for drizzle and the api.
  */
 
@@ -123,7 +123,7 @@ export const auditLog = pgTable(
 );
 
 /**
- * Issue 26 (docs/staff.md, the operator inbox): who answers a member's conversation with a site-run profile right now.
+ * The operator inbox's claims (docs/staff.md, The operator inbox): who answers a member's conversation with a site-run profile right now.
  * One row per conversation; a claim lasts until `expires_at` (5 minutes, renewed while the operator types) and is
  * taken by one conditional upsert, so two operators (on any api instance) never hold one conversation.
  */
@@ -146,7 +146,7 @@ export const operatorNotes = pgTable(
   (t) => [uniqueIndex("operator_notes_pair_idx").on(t.memberProfileId, t.fictionalProfileId)],
 );
 
-/** Which operator sent a site-run profile's message (the operator figures, issue 26 item 4). */
+/** Which operator sent a site-run profile's message (the operator figures). */
 export const operatorReplies = pgTable(
   "operator_replies",
   {

@@ -21,7 +21,7 @@ import {
   users,
 } from "../../db/schema";
 
-/** Issue 17: an export can be downloaded for 7 days after it is ready. */
+/** An export can be downloaded for 7 days after it is ready. */
 export const exportLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 
 export type DataExport = typeof dataExports.$inferSelect;

@@ -5,7 +5,10 @@ import { confirmEmail } from "./activation";
 import { passwordMatches } from "./password";
 import { consumeToken, issueTokenLimited, isUniqueViolation, Outcome, retireTokens, takeoverLinkKinds } from "./tokens";
 
-/** Item 9 of the hardening issue: at most 3 e-mail-change mails per member a day, counted in the database. */
+/**
+ * Beside the client limits (docs/security.md, Limits per client), a cap per member: at most 3 e-mail-change mails per
+ * member a day, counted in the database.
+ */
 export const emailChangeMailLimit = { max: 3, windowMs: 24 * 60 * 60 * 1000 };
 
 async function emailInUse(db: Db, siteId: number, email: string): Promise<boolean> {

@@ -56,10 +56,10 @@ export async function eraseDeletedAccounts(
     await tx.delete(accountTokens).where(inArray(accountTokens.userId, ids));
     await tx.delete(sessions).where(inArray(sessions.userId, ids));
     await tx.delete(loginFailures).where(inArray(loginFailures.userId, ids));
-    // Bank accounts, addresses and phone numbers of direct debits (issue 16): the payments keep only their amounts.
+    // Bank accounts, addresses and phone numbers of direct debits: the payments keep only their amounts.
     await tx.delete(debitRequests).where(inArray(debitRequests.userId, ids));
     await tx.delete(debitMandates).where(inArray(debitMandates.userId, ids));
-    // Data exports hold everything above (issue 17): the zips go with their rows.
+    // Data exports hold everything above: the zips go with their rows.
     const exportRows = await tx.delete(dataExports).where(inArray(dataExports.userId, ids)).returning({ token: dataExports.token });
     await options.onErased?.(tx, ids);
     return { erased: ids, files: photoRows.flatMap((p) => [p.filename, p.thumb]), exports: exportRows.map((e) => e.token) };

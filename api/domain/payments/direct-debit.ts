@@ -10,7 +10,7 @@ import type { PaymentProviders } from "../../services/payments";
 import { debitRefusalFor, discountForOrder, startPayment } from "./payments";
 
 /**
- * Issue 16 direct debit (method sdd) through our own form: the member enters account holder, IBAN and
+ * Direct debit (method sdd) through our own form: the member enters account holder, IBAN and
  * address; a 6-digit code goes by SMS to their phone; the right code gives the mandate and creates the
  * sdd payment, which stays pending until the provider settles it (the sandbox: on command).
  *

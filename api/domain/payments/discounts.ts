@@ -6,7 +6,7 @@ import type { ActiveDiscount, DiscountRefusal } from "#contract/discounts";
 import type { PaymentMethodId } from "#contract/payment-methods";
 
 /**
- * Discounts (issue 16; docs/product.md §3 Discount code, §4 and §9 Time bonus and Welcome discount).
+ * Discounts (docs/product.md §3 Discount code, §4 and §9 Time bonus and Welcome discount).
  *
  * - A code an operator hands out is a row of discount_codes: percentage, minimum order, currency,
  *   country, methods, once per member or a number of uses, expiry.

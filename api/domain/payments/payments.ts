@@ -130,7 +130,7 @@ export async function startPayment(
   if (!pkg) return { kind: "not_found" };
   const provider = providers.forMethod(input.method);
   if (!methodOffered(pkg.country, input.method) || !provider) return { kind: "method_unavailable" };
-  // A direct debit with our own mandate form (issue 16): only the sandbox takes the mandate; it settles the debit on command.
+  // A direct debit with our own mandate form: only the sandbox takes the mandate; it settles the debit on command.
   if (input.mandateId && provider.id !== "sandbox") return { kind: "method_unavailable" };
   const [member] = await db
     .select({
@@ -185,7 +185,7 @@ export async function startPayment(
           discountPercentage: discount?.value_percentage ?? null,
           discountAmount: pkg.amount - price,
           mandateId: input.mandateId ?? null,
-          // Attribution (issue 17): the funnel that brought the member, with each payment.
+          // Attribution: the funnel that brought the member, with each payment.
           network: member.network,
           ref: member.ref,
           sub1: member.sub1,

@@ -42,7 +42,7 @@ export function auditChanges(changes: Record<string, { before: unknown; after: u
 
 /**
  * Records a staff write, inside the transaction that makes it (so there is no write without its entry, nor an entry
- * without its write). The table refuses UPDATE and DELETE (migration 0016).
+ * without its write). The table refuses UPDATE and DELETE (api/db/functions/audit_log_append_only.sql).
  */
 export async function recordAudit(tx: Db | Tx, staff: Pick<StaffMember, "id" | "email" | "role">, clientIp: string | null, entry: AuditEntry): Promise<void> {
   await tx.insert(auditLog).values({

@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, gte, inArray, isNull, ne, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, ne, notInArray, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { keptFor } from "../kept-for";
+import { queueCountCap } from "#contract/staff-moderation";
 import { camClicks, dataExports, messages, payments, photos, profiles, pushJobs, reports, sites, users } from "../../db/schema";
 
 /** Midnight UTC of a time's day: the dashboard's "today". */
@@ -18,13 +19,13 @@ export type SiteFigures = {
   messagesToday: number;
   /** docs/product.md §1 live-cam tile clicks today (the same count `npm run report -- cam` reads). */
   camClicksToday: number;
-  /** Open queues: photos waiting for review, reports new or in progress. */
+  /** Open queues: photos waiting for review, reports new or in progress; each up to queueCountCap (that many or more). */
   photoQueue: number;
   reportQueue: number;
 };
 
 /**
- * The staff dashboard's figures per site (issue 25 item 7): today's signups, the paying members, today's revenue per
+ * The staff dashboard's figures per site: today's signups, the paying members, today's revenue per
  * currency (payments paid since midnight UTC, in minor units) and today's messages. `siteIds` null: every site.
  */
 export async function dashboardFigures(db: Db, siteIds: number[] | null, now = new Date()): Promise<SiteFigures[]> {
@@ -45,17 +46,19 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
       .groupBy(payments.siteId, payments.currency)
       .orderBy(asc(payments.currency)),
     dayFigures.get(`${siteIds?.join(",") ?? "all"}@${since.toISOString()}`, () => readDayFigures(db, onSites, since)).then((figures) => figures.sent),
+    // The photo queue (photos_review_queue_idx) is read once for all the sites, as photos have no site of their own
+    // (their profile's): it holds what moderators have not seen yet, 1,401 photos at the large size; the reports are
+    // counted per site, each up to queueCountCap (reports_queue_idx).
     db
-      .select({ siteId: profiles.siteId, n: sql<number>`count(*)::int` })
+      .select({ siteId: profiles.siteId, n: sql<number>`least(count(*), ${sql.raw(String(queueCountCap))})::int` })
       .from(photos)
       .innerJoin(profiles, eq(profiles.id, photos.profileId))
-      .where(and(isNull(photos.reviewedAt), ne(photos.status, "rejected"), onSites(profiles.siteId)))
+      .where(and(unreviewed, onSites(profiles.siteId)))
       .groupBy(profiles.siteId),
     db
-      .select({ siteId: reports.siteId, n: sql<number>`count(*)::int` })
-      .from(reports)
-      .where(and(inArray(reports.status, ["new", "in_progress"]), onSites(reports.siteId)))
-      .groupBy(reports.siteId),
+      .select({ siteId: sites.id, n: boundedCount(db.select({ one: sql`1` }).from(reports).where(and(inArray(reports.status, ["new", "in_progress"]), eq(reports.siteId, outerSiteId)))) })
+      .from(sites)
+      .where(onSites(sites.id)),
     db
       .select({ siteId: camClicks.siteId, n: camClicks.clicks })
       .from(camClicks)
@@ -72,6 +75,17 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
     photoQueue: count(photoQueue, site.id),
     reportQueue: count(reportQueue, site.id),
   }));
+}
+
+/** A photo no moderator has looked at yet (api/domain/staff/photo-review.ts photoQueue). */
+const unreviewed = and(isNull(photos.reviewedAt), ne(photos.status, "rejected"));
+
+/** The outer query's site, inside a correlated subquery (a one-table query leaves its columns unqualified). */
+const outerSiteId = sql`${sites}.${sql.identifier("id")}`;
+
+/** How many rows a subquery has, up to queueCountCap: it reads at most that many. */
+function boundedCount(rows: { limit: (n: number) => SQLWrapper }): SQL<number> {
+  return sql<number>`(select count(*) from (${rows.limit(queueCountCap)}) counted)::int`;
 }
 
 type SiteCounts = { siteId: number; n: number }[];

@@ -9,7 +9,7 @@ import { startOfUtcDay } from "./dashboard";
 import { planEachRun } from "../../db/named-statements";
 
 /**
- * Issue 26 (docs/staff.md, the operator inbox): conversations between members and site-run profiles, in queues, each
+ * The operator inbox (docs/staff.md): conversations between members and site-run profiles, in queues, each
  * answered by one operator at a time (a claim), as the profile.
  */
 

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { photos, profiles, sites, users } from "../../db/schema";
 import type { PhotoRejectionReason } from "#contract/photos";
+import { queueCountCap } from "#contract/staff-moderation";
 import { recordAudit } from "./audit";
 import type { StaffMember } from "./sessions";
 
@@ -32,7 +33,8 @@ export type QueuedPhoto = {
 
 /**
  * docs/staff.md photo moderation: the photos no moderator has looked at yet (pending under pre-moderation, live under
- * post-moderation), across the staff member's sites, oldest first; `total` is the whole queue's length.
+ * post-moderation), across the staff member's sites, oldest first; `total` is the queue's length up to queueCountCap
+ * (contract/staff-moderation.ts), which stands for that many or more.
  */
 export async function photoQueue(db: Db, siteIds: number[] | null, limit: number): Promise<{ photos: QueuedPhoto[]; total: number }> {
   const where = and(isNull(photos.reviewedAt), ne(photos.status, "rejected"), onStaffSites(profiles.siteId, siteIds));
@@ -58,11 +60,15 @@ export async function photoQueue(db: Db, siteIds: number[] | null, limit: number
       .where(where)
       .orderBy(asc(photos.createdAt), asc(photos.id))
       .limit(limit),
-    db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(photos)
-      .innerJoin(profiles, eq(profiles.id, photos.profileId))
-      .where(where),
+    db.select({ n: sql<number>`count(*)::int` }).from(
+      db
+        .select({ one: sql<number>`1`.as("one") })
+        .from(photos)
+        .innerJoin(profiles, eq(profiles.id, photos.profileId))
+        .where(where)
+        .limit(queueCountCap)
+        .as("queued"),
+    ),
   ]);
   return { photos: rows as QueuedPhoto[], total: count?.n ?? 0 };
 }

@@ -1,7 +1,7 @@
 import { aliasedTable, and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { complaints, conversationMembers, messages, photos, profiles, reportNotes, reports, sites, staffUsers, users } from "../../db/schema";
-import type { ReportRequest, ReportStatus } from "#contract/staff-moderation";
+import { queueCountCap, type ReportRequest, type ReportStatus } from "#contract/staff-moderation";
 import { recordAudit } from "./audit";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
@@ -128,12 +128,15 @@ export async function listReports(db: Db, staff: StaffMember, filter: { status?:
     .limit(filter.limit);
 }
 
-/** Open reports of the staff member's sites (the dashboard's and the frame's count). */
+/** Open reports of the staff member's sites (the frame's count), up to queueCountCap (contract/staff-moderation.ts). */
 export async function openReportCount(db: Db, siteIds: number[] | null): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
+  const open = db
+    .select({ one: sql<number>`1`.as("one") })
     .from(reports)
-    .where(and(inArray(reports.status, [...openStatuses]), onStaffSites(reports.siteId, siteIds)));
+    .where(and(inArray(reports.status, [...openStatuses]), onStaffSites(reports.siteId, siteIds)))
+    .limit(queueCountCap)
+    .as("open");
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(open);
   return row?.n ?? 0;
 }
 

@@ -1,5 +1,5 @@
 /*
- * The offline GIF catalogue's words (issue 14): 12 motifs drawn in 5 variants each by scripts/make-gifs.mjs
+ * The offline GIF catalogue's words: 12 motifs drawn in 5 variants each by scripts/make-gifs.mjs
  * (public/gifs/c-{motif}-{1..5}.gif, 120x120, CC0). Each motif's tags in English and in every locale's
  * language, as members would type them; a search matches a tag that starts with one of its words.
  */

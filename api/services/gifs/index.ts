@@ -8,7 +8,7 @@ import { gifIdPattern, gifResultsLimit } from "#contract/gifts";
 import { catalogueMotifs, catalogueSide, catalogueVariants } from "./catalogue";
 
 /*
- * GIF search (issue 14): a provider answers a search with GIFs and hands out a GIF's file by id. The browser
+ * GIF search: a provider answers a search with GIFs and hands out a GIF's file by id. The browser
  * only ever sees this site's addresses (GET /api/gif.php?id=), so the CSP stays strict and no member's address
  * reaches a third party: the offline catalogue is read from disk; a provider's media is fetched once by the api
  * and kept under DATA_DIR/gif-cache.

@@ -7,7 +7,7 @@ import { writeFileAtomically } from "../atomic-file";
 export type Sms = { to: string; text: string };
 
 /**
- * Sends text messages (issue 16: the direct debit code). The offline default writes each message to
+ * Sends text messages (the direct debit code). The offline default writes each message to
  * DATA_DIR/sms, as mail goes to DATA_DIR/mail; MessageBird is the real gateway (SMS_PROVIDER=messagebird).
  * `send` throws when the message was not accepted: the caller tells the member to try again.
  */

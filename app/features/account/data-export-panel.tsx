@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 /** What /profile/export answered, in /profile's query (?export=): the form works without JavaScript. */
 const outcomes = { requested: "data.requested", limit: "data.tooMany", gone: "data.notFound" } as const;
 
-/** Issue 17: on /profile a member asks for a copy of their data; the link comes by mail when it is ready. */
+/** On /profile a member asks for a copy of their data; the link comes by mail when it is ready. */
 export function DataExportPanel() {
   const { t } = useTranslation("export");
   const { search } = useLocation();

@@ -10,7 +10,7 @@ import type { Pending } from "./chat-conversation";
  * (gifts, GIFs, images) and the messages sent with JavaScript while they are on their way.
  */
 
-/** Issue 14: a gift (its picture and name), a GIF, or an image (its thumbnail, a link to the full size). */
+/** A gift (its picture and name), a GIF, or an image (its thumbnail, a link to the full size). */
 export function MediaBubble({ message, media, mine }: { message: ChatMessage; media: NonNullable<ChatMessage["media"]>; mine: boolean }) {
   const { t } = useTranslation("chat");
   const frame = `max-w-[85%] overflow-hidden rounded-2xl ${mine ? "rounded-br-sm" : "rounded-bl-sm"} bg-white ring-1 ring-gray-100`;

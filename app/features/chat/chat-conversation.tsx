@@ -22,7 +22,7 @@ import { numberFormat } from "~/utils/intl";
 const TypingNotice = afterHydration(() => import("./typing-notice").then((m) => m.TypingNotice));
 
 const ResendActivationForm = whenShown("ResendActivationForm", () => import("../signup/activation-reminder").then((m) => m.ResendActivationForm));
-// Issue 14: the gift, pickup line, GIF and photo pickers load when a page shows one.
+// The gift, pickup line, GIF and photo pickers load when a page shows one.
 const ExtrasPanelView = whenShown("ExtrasPanelView", () => import("./chat-extras").then((m) => m.ExtrasPanelView));
 const IcebreakerList = whenShown("IcebreakerList", () => import("./chat-icebreakers").then((m) => m.IcebreakerList));
 
@@ -171,7 +171,7 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
   const [key, setKey] = useState(page.sendKey);
   const { profile } = open;
   const lastTyping = useRef(0);
-  // Issue 13: "is typing" at most every 3 s while typing; a lost signal only means a missing hint.
+  // "is typing" at most every 3 s while typing; a lost signal only means a missing hint.
   const signalTyping = (conversation: number) => {
     const now = Date.now();
     if (now - lastTyping.current < typingSendEverySeconds * 1000) return;
@@ -267,7 +267,7 @@ function Composer({ open, page, hydrated, refused, text, setText, onSend }: Comp
           {/*
             Without JavaScript the limit, with it the live counter. Both texts sit in the same grid cell, the other one
             invisible, so the line is as wide before hydration as after: the cost line wraps the same and the composer
-            does not move when the page hydrates (issue 29: a layout shift of 0.083 on phones).
+            does not move when the page hydrates (it made a layout shift of 0.083 on phones).
           */}
           <span className="grid justify-items-end">
             <span className={`col-start-1 row-start-1 ${hydrated ? "" : "invisible"} ${tooLong ? "text-danger" : ""}`} aria-hidden={hydrated ? undefined : true} data-testid={hydrated ? "chat-counter" : undefined}>

@@ -11,7 +11,7 @@ import type { ChatPageData, ExtrasPanel, SendActionData } from "~/features/chat/
 type Open = NonNullable<ChatPageData["open"]>;
 
 /*
- * Issue 14's pickers, loaded when a page shows one (whenShown): gifts, pickup lines, GIF search and the photo
+ * The chat extras' pickers, loaded when a page shows one (whenShown): gifts, pickup lines, GIF search and the photo
  * form. Each choice is a plain form posting to the chat page (intent=send with kind and body, or the multipart
  * photo form), so every one works without JavaScript; with it, the same forms submit and the page updates.
  * Each form carries a fresh idempotency key: a resent form sends (and charges) once.

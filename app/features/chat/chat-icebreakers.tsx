@@ -5,7 +5,7 @@ import type { ChatPageData } from "~/features/chat/chat.server";
 type Open = NonNullable<ChatPageData["open"]>;
 
 /**
- * The pickup lines (issue 14), each a plain form posting to the chat page. Apart from the pickers' module
+ * The pickup lines, each a plain form posting to the chat page. Apart from the pickers' module
  * (chat-extras.tsx): the empty conversation shows them in the page, and their code must not wait for the
  * dialog's.
  */

@@ -25,7 +25,7 @@ import type { BlockedByMemberData } from "~/types";
 export type ChatTarget = { conversation: number } | { member: number } | null;
 
 /**
- * Issue 14: which extras panel the page shows, from its address (links and forms that work without JavaScript):
+ * Which extras panel the page shows, from its address (links and forms that work without JavaScript):
  * ?gift=1 the gifts, ?icebreakers=1 the pickup lines, ?gif=words a GIF search (empty: the search form), ?image=1
  * the photo form. An empty conversation shows the pickup lines inline as well.
  */
@@ -191,7 +191,7 @@ export async function chatAction({ request, context }: Pick<ActionFunctionArgs, 
 }
 
 /**
- * An image message (issue 14): the chat page's multipart form (to, key, photo), read in memory up to the photo
+ * An image message: the chat page's multipart form (to, key, photo), read in memory up to the photo
  * limit and forwarded to POST /api/chat-image.php, which decides whether it is an image. Refusals answer the page
  * with the message in the member's language; a sent image redirects to it (with JavaScript as without).
  */

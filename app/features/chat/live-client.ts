@@ -2,7 +2,7 @@ import type { EndEvent, TypingEvent } from "#contract/events";
 import { typingShowSeconds } from "#contract/live";
 
 /*
- * The browser's end of the live state (issue 13), loaded after hydration: one EventSource per tab on
+ * The browser's end of the live state, loaded after hydration: one EventSource per tab on
  * /api/events.php, reconnecting with backoff and resuming from the last event id; when the stream cannot
  * be used (no EventSource, or it keeps failing) the page's data is reloaded every 60 s, or 300 s with
  * push, starting 5 s after load (docs/product.md §9). While the page is hidden nothing reloads: the api is told

@@ -1,7 +1,7 @@
 import { atom } from "jotai";
 
 /**
- * Live chat state (issue 13) that the loaders do not hold: who is typing where. Everything else the event
+ * Live chat state that the loaders do not hold: who is typing where. Everything else the event
  * stream changes (messages, unread counts, likes, read marks) is re-read with the page's loaders, so the
  * list, the badges and the title stay one truth with what a page load shows.
  */

@@ -2,7 +2,7 @@ import { useAtomValue } from "jotai";
 import { useTranslation } from "react-i18next";
 import { typingAtom } from "./live-state";
 
-/** "{name} is typing…" while the other member's last typing signal is under 5 s old (issue 13; LiveEvents clears it). */
+/** "{name} is typing…" while the other member's last typing signal is under 5 s old (LiveEvents clears it). */
 export function TypingNotice({ conversationId }: { conversationId: number }) {
   const { t } = useTranslation("chat");
   const typing = useAtomValue(typingAtom)[conversationId];

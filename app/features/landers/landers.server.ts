@@ -9,7 +9,7 @@ import { getSettings, getUser } from "~/utils/session.server";
 import type { LanderDesign, LanderMember, LanderVariant } from "./landers";
 
 /**
- * Issue 17 landers: what every lander's loader does. A member is sent to the members area; a visitor gets
+ * Landers: what every lander's loader does. A member is sent to the members area; a visitor gets
  * the site's members with a photo (one GET /api/teasers.php, public, no session) and the design's copy,
  * resolved here: the `landers` namespace is rendered on the server and never shipped to the browser.
  */

@@ -1,4 +1,4 @@
-/** Issue 17 landers: the nine designs (docs/product.md §2 routes), and what their pages show of a member. */
+/** Landers: the nine designs (docs/product.md §2 routes), and what their pages show of a member. */
 export const landerDesigns = ["tinderswipe", "alonetonight", "collagelanding", "gallery", "iconslanding", "maplanding", "socialnetwork", "transitionsvideolanding", "video"] as const;
 export type LanderDesign = (typeof landerDesigns)[number];
 

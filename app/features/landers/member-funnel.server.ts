@@ -10,7 +10,7 @@ import { getSettings, getUser } from "~/utils/session.server";
 import { signupGate, type SignupGate } from "~/features/signup/signup-gate.server";
 
 /**
- * Issue 17 member funnels: /members/{id}/signup, /landing, /landing2/{slug?} and /landing3/{slug?} show a
+ * Member funnels: /members/{id}/signup, /landing, /landing2/{slug?} and /landing3/{slug?} show a
  * visitor one member (photo, name, age, city) with the signup form; after signing up the new member is in
  * the chat with that member. Each page is one design; the slug (a niche's prefix, docs/product.md §1: she, bdsm, bbw,
  * gilf, milf, gay) chooses the copy, else the site's own niche does. A logged-in member goes to the member page.

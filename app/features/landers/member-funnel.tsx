@@ -8,7 +8,7 @@ import { SignupForm } from "../signup/signup-form";
 import type { SignupActionData } from "~/types";
 import { ButtonLink } from "~/components/ui/button";
 
-/** Issue 17 member funnels: the parts the four designs share (app/features/landers/member-funnel.server.ts loads them). */
+/** Member funnels: the parts the four designs share (app/features/landers/member-funnel.server.ts loads them). */
 export function useFunnel() {
   return useLoaderData<MemberFunnelData>();
 }

@@ -31,7 +31,7 @@ function urlTracking(request: Request): Tracking | null {
 
 /**
  * The tracking values of this URL when they are new to the visitor (no kept values, or other ones): an
- * entry through a funnel, counted once (issue 17 attribution); reloads and later pages are not.
+ * entry through a funnel, counted once; reloads and later pages are not.
  */
 export function newTracking(request: Request): Tracking | null {
   const fromUrl = urlTracking(request);

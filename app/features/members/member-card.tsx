@@ -28,7 +28,7 @@ export function useMemberCardGrid(): { onClick: ReturnType<typeof usePlainLinks>
 /**
  * A member in a grid: photo (or initial), name, age and city, linking to the profile. `priority`: the card is in the
  * grid's first row, on the first screen: its photo loads at once ("eager", not lazy: the first screen's largest
- * image, issue 29), and "high" fetches the very first one before the rest of the page's images.
+ * image), and "high" fetches the very first one before the rest of the page's images.
  */
 export function MemberCard({ member, priority, grid }: { member: CardView; priority?: "eager" | "high"; grid: CardGrid }) {
   return (

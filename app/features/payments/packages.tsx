@@ -54,7 +54,7 @@ export function PackageList({ packages, linkTo }: { packages: CreditPackage[]; l
 }
 
 /**
- * docs/product.md §2 "Discount-code input" (issue 16): a GET form on /credits and the package page, so it works
+ * docs/product.md §2 "Discount-code input": a GET form on /credits and the package page, so it works
  * without JavaScript; the prices then show the code (or why it does not apply) and carry it to the payment.
  * Above it, the discount the prices show: the typed code, the time bonus with its countdown, or the welcome discount.
  */

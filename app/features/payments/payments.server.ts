@@ -19,7 +19,7 @@ export async function loadPackages(
 ): Promise<PackagesResponse & { typedCode: string | null }> {
   const params = new URL(request.url).searchParams;
   const asked = CountryCode.safeParse(params.get("country") ?? undefined);
-  // Issue 16: a discount code typed on /credits or a package page (?code=, a GET form that works without JavaScript).
+  // A discount code typed on /credits or a package page (?code=, a GET form that works without JavaScript).
   const typed = params.get("code")?.trim() || null;
   const code = typed ? DiscountCodeInput.safeParse(typed) : null;
   const query = { country: asked.success ? asked.data : undefined, package_id: options.packageId, code: code?.success ? code.data : undefined };

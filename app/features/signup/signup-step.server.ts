@@ -17,7 +17,7 @@ import { countryOptions } from "~/utils/intl";
 
 /*
  * The signup steps after step 0 (docs/product.md §2): /signup/1 push, /signup/2 a photo, /signup/3 personal info,
- * /signup/4 about me; each a route of its own (app/routes/signup_.N.tsx), so a step's page loads only its own code.
+ * /signup/4 about me; each a route of its own (app/routes/signup_.1.tsx to signup_.4.tsx), so a step's page loads only its own code.
  */
 export type SignupStepNumber = 1 | 2 | 3 | 4;
 

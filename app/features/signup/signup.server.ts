@@ -17,7 +17,7 @@ import { keptLander, keptTracking } from "~/features/landers/tracking.server";
 import type { SignupActionData } from "~/types";
 
 /**
- * Step 0 of the signup (docs/product.md §2) for every page with the signup form: /signup and the funnels (issue 17).
+ * Step 0 of the signup (docs/product.md §2) for every page with the signup form: /signup and the funnels.
  * The account is created with the kept tracking values; then the member goes to `next` (a local path the
  * page chose, e.g. the funnel member's chat) or, by default, the next signup step. Errors come back as
  * SignupActionData for the form, with the status the api gave.

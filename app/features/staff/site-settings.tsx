@@ -28,7 +28,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 /**
- * The form of every site setting (issue 26 item 6), for a new site and for an existing one. Plain fields posted as a
+ * The form of every site setting, for a new site and for an existing one. Plain fields posted as a
  * form: it works without JavaScript, and a refused save shows the typed values again with a message at each field.
  */
 export function SiteSettingsForm({ texts, values, companies, errors, intent, updatedAt, busy }: { texts: Texts; values: Values; companies: Company[]; errors: FieldErrors; intent: "create" | "update"; updatedAt?: string; busy: boolean }) {

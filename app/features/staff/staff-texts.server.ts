@@ -3,7 +3,7 @@ import chat from "../../../locales/en/chat.json";
 import type { GiftId } from "#contract/gifts";
 
 /**
- * The staff pages' texts (issue 25): English for now, in a namespace of their own (locales/en/staff.json) so more
+ * The staff pages' texts: English for now, in a namespace of their own (locales/en/staff.json) so more
  * languages can follow. A page's loader sends the parts it shows; the browser loads no translation file for them.
  */
 export type StaffTexts = typeof staff;
