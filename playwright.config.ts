@@ -68,7 +68,7 @@ export default defineConfig({
     // Both services' logs are kept in the run's data directory: the fuzz test checks no line carries a secret.
     // The log (JSON lines, level info: every request) goes to the file only; the runner shows the rest (the
     // start banner, a crash's stack trace).
-    command: `env -u DATABASE_URL -u API_URL -u HOST npx tsx scripts/start.ts 2>&1 | tee -a ${JSON.stringify(path.join(dataDir, "server.log"))} | grep --line-buffered -v '^{'`,
+    command: `env -u DATABASE_URL -u API_URL -u HOST npm start --silent 2>&1 | tee -a ${JSON.stringify(path.join(dataDir, "server.log"))} | grep --line-buffered -v '^{'`,
     url: `${baseURL}/healthz`,
     env: {
       PORT: String(webPort),

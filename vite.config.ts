@@ -7,6 +7,7 @@ import { defineConfig, type Plugin } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { locales } from "./contract/locales";
 import { clientNamespaces } from "./app/utils/i18n";
+import { browserStandIns } from "./server/patches/browser-stand-ins";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -46,29 +47,6 @@ function translationAssets(): Plugin {
         res.setHeader("Content-Type", "application/json");
         res.end(file.source);
       });
-    },
-  };
-}
-
-/**
- * ADR 005: in the browser, react-i18next is the small translator of app/utils/i18n-browser.ts (tested against
- * i18next for every client key); the server build keeps the real package. The same for root.tsx's jotai store scope.
- */
-function browserStandIns(): Plugin {
-  const standIns: Record<string, string> = {
-    "react-i18next": path.resolve("app/utils/i18n-browser.ts"),
-    // jotai's Provider per server render; the browser's default store needs none (app/utils/store-scope.tsx).
-    // root.tsx is its one importer.
-    "./utils/store-scope": path.resolve("app/utils/store-scope.browser.tsx"),
-  };
-  return {
-    name: "rendezvous-browser-stand-ins",
-    enforce: "pre",
-    resolveId(source, importer, options) {
-      if (options.ssr) return null;
-      // A relative stand-in only for the one file that imports it that way (root.tsx).
-      if (source.startsWith(".") && importer !== path.resolve("app/root.tsx")) return null;
-      return standIns[source] ?? null;
     },
   };
 }

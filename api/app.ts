@@ -51,6 +51,7 @@ import { reportRoutes } from "./http/reports";
 import { staffAccountRoutes } from "./http/staff-accounts";
 import { staffCatalogueRoutes } from "./http/staff-catalogue";
 import { staffSiteRoutes } from "./http/staff-sites";
+import { staffHeldMessageRoutes } from "./http/staff-held-messages";
 import { camRoutes } from "./http/cam";
 import { staffEventRoutes } from "./http/staff-events";
 import { staffProfileRoutes } from "./http/staff-profiles";
@@ -214,6 +215,7 @@ export function createApiApp(options: {
         staffInboxRoutes({ db, dataDir: config.DATA_DIR }),
         staffCatalogueRoutes({ db, publicUrl: config.PUBLIC_URL }),
         staffSiteRoutes({ db, siteCache }),
+        staffHeldMessageRoutes({ db }),
         staffProfileRoutes({ db, dataDir: config.DATA_DIR }),
         staffAnalyticsRoutes({ db }),
       ],

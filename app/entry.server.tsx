@@ -7,7 +7,7 @@ import { instanceFor } from "./utils/i18n.server";
 import { urlLocale } from "./utils/locale.server";
 import { NonceProvider } from "./utils/nonce";
 import { shownComponentsReady } from "./utils/when-shown";
-import { pageManifest } from "./utils/page-manifest.server";
+import { compressPage } from "../server/page-compression";
 
 export const streamTimeout = 5000;
 
@@ -22,8 +22,8 @@ export default async function handleRequest(
   await shownComponentsReady();
   const i18n = instanceFor(loadContext.locale ?? urlLocale(request));
   const nonce = loadContext.cspNonce;
-  // The whole document, once everything is rendered, in one buffer: web holds a page until its end anyway, to compress
-  // it in one piece (server/whole-page-compression.ts), and no loader defers data. So React writes into an array, not
+  // The whole document, once everything is rendered, in one buffer, compressed in one piece (server/page-compression.ts,
+  // ADR 022); no loader defers data. So React writes into an array, not
   // through a stream per page (a PassThrough turned into a web ReadableStream, read chunk by chunk by Remix's adapter),
   // which cost web about 3% of its CPU a page (docs/performance-history.md).
   return new Promise<Response>((resolve, reject) => {
@@ -39,13 +39,14 @@ export default async function handleRequest(
       clearTimeout(deadline);
       responseHeaders.set("Content-Type", "text/html; charset=utf-8");
       const html = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+      const body = request.method === "HEAD" ? html : compressPage(request.headers.get("Accept-Encoding"), html, responseHeaders);
       // A Buffer is the Uint8Array a Response takes; TypeScript's DOM types only doubt its ArrayBuffer (never shared here).
-      resolve(new Response(html as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode }));
+      resolve(new Response(body as Uint8Array<ArrayBuffer>, { headers: responseHeaders, status: responseStatusCode }));
     });
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nextProvider i18n={i18n}>
-          <RemixServer context={{ ...remixContext, manifest: pageManifest(remixContext) }} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
         </I18nextProvider>
       </NonceProvider>,
       {

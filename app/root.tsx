@@ -1,5 +1,5 @@
-// First, before any module defines a zod schema: no `new Function` in the browser (app/utils/zod-jitless.ts).
-import "./utils/zod-jitless";
+// First, before any module defines a zod schema: no `new Function` in the browser (server/patches/zod-jitless.ts).
+import "../server/patches/zod-jitless";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useEffect } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteError } from "@remix-run/react";

@@ -75,6 +75,11 @@ export const ChatMessage = z.object({
   /** Credits the sender paid (shown to the sender only; 0 for the other member). */
   credits: z.number().int(),
   created_at: z.string(),
+  /**
+   * Only on the sender's own message that the site's contact filter held for a moderator ("held": not delivered yet)
+   * or that a moderator refused ("rejected": never delivered, its credits given back). docs/staff.md.
+   */
+  moderation: z.enum(["held", "rejected"]).optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 

@@ -2,7 +2,9 @@
  * `npm start`: builds the site if there is no production build, then runs the api on a loopback
  * port and web on PORT (3000), unless API_URL points web at an api elsewhere. Both run in one mode:
  * demo unless APP_MODE=production (or NODE_ENV=production) is set (docs/security.md, Modes).
- * `--dev` runs web with Vite's dev server instead of the build.
+ * The services run compiled (build/services, scripts/build-services.mjs) with plain node; `npm start` runs this file
+ * compiled too. `--dev` runs web with Vite's dev server instead of the build, and both services from their
+ * TypeScript through tsx.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -33,6 +35,15 @@ if (!dev && !existsSync("build/server/index.js")) {
   const result = spawnSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+if (!dev) {
+  // The compiled services, made again when a source file is newer than them (about 1 s), so that a test run after an
+  // edit runs the edited code.
+  const result = spawnSync(process.execPath, ["scripts/build-services.mjs", "--if-stale"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** Each service's entry: its compiled file, or its TypeScript through tsx in development. */
+const entries = dev ? { api: ["--import", "tsx", "api/main.ts"], web: ["--import", "tsx", "server/main.ts"] } : { api: ["build/services/api.js"], web: ["build/services/web.js"] };
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -42,9 +53,9 @@ let stopping = false;
  * api is started again with a growing delay; when web dies, or the api refuses its configuration
  * (a restart would be refused again), everything stops with that exit code.
  */
-function run(name: string, script: string, env: Record<string, string>, restartDelayMs = 0) {
+function run(name: "api" | "web", env: Record<string, string>, restartDelayMs = 0) {
   const startedAt = Date.now();
-  const child = spawn(process.execPath, [...serviceNodeFlags, "--import", "tsx", script], { stdio: "inherit", env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...serviceNodeFlags, ...entries[name]], { stdio: "inherit", env: { ...process.env, ...env } });
   children.set(name, child);
   child.on("exit", (code, signal) => {
     children.delete(name);
@@ -58,7 +69,7 @@ function run(name: string, script: string, env: Record<string, string>, restartD
       // A crash soon after start doubles the delay (up to 30 s); a long healthy run resets it.
       const delay = Date.now() - startedAt > 60_000 ? 1000 : Math.min(30_000, Math.max(1000, restartDelayMs * 2));
       console.log(`restarting api in ${delay / 1000} s`);
-      setTimeout(() => run(name, script, env, delay), delay);
+      setTimeout(() => run(name, env, delay), delay);
       return;
     }
     process.exitCode = code ?? 1;
@@ -73,8 +84,8 @@ function stopAll(signal: NodeJS.Signals) {
   setTimeout(() => process.exit(), 6000).unref();
 }
 
-if (!external) run("api", "api/main.ts", envs.api);
-run("web", "server/main.ts", envs.web);
+if (!external) run("api", envs.api);
+run("web", envs.web);
 const where = external ? `api at ${process.env.API_URL}` : `api on 127.0.0.1:${apiPort}`;
 const mode = envs.mode === "demo" ? "DEMO mode: payments go through the sandbox checkout, where the payer picks the outcome; no real money moves" : "production mode";
 console.log(`Rendezvous (${mode}): http://localhost:${process.env.PORT ?? 3000} (${where})`);

@@ -150,7 +150,8 @@ if (process.env.DATABASE_URL) {
   console.log("\n(api tests on PostgreSQL skipped: set DATABASE_URL, e.g. postgres://postgres@127.0.0.1:5432/test, to run them)");
 }
 
-if (step("production build", "npx", ["remix", "vite:build"])) {
+// The site and the compiled services (build/services), which the browser tests run as `npm start` does.
+if (step("production build", "npm", ["run", "build"])) {
   if (process.env.DATABASE_URL) {
     // Two api and two web processes on one scratch database of the server (tests/scale/scale-out.test.ts).
     vitest("scale-out on PostgreSQL (2 api + 2 web)", "scale", "scale", process.env);

@@ -18,8 +18,6 @@ import { acceptedRequestId, clientIpHeader, hasSessionCookie } from "#contract/h
 import { apiRequestGuard, canonicalPathGuard, pageRequestGuard } from "./request-guard";
 import { guardActions } from "./guard-actions";
 import { localeHandlers, withBasename } from "./locale-handlers";
-import { coalesceWrites } from "./coalesce-writes";
-import { compressWholePages } from "./whole-page-compression";
 import { dataAnswerHeaders, errorHandler, hostGuard } from "./edge";
 import { apiBodyCap, rememberUpstream } from "./api-body-cap";
 import { ApiInstances, connectionRefused } from "./api-instances";
@@ -226,7 +224,7 @@ export function createWebApp({ config, logger, vite, build }: Options) {
       getLoadContext,
     }) as RequestHandler,
   );
-  app.all("*", coalesceWrites, compressWholePages, remixHandler);
+  app.all("*", remixHandler);
   app.use(errorHandler(logger));
   return app;
 }

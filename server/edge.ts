@@ -131,9 +131,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const clientStatus = clientStatusOf(error);
     if (clientStatus) log.warn({ err: error, status: clientStatus }, "request refused");
     else log.error({ err: error }, "request failed");
-    if (res.headersSent || res.locals.bodyStarted === true) {
-      // Half an answer is worse than none: the client sees the connection end (bodyStarted: a page held whole,
-      // server/whole-page-compression.ts).
+    if (res.headersSent) {
+      // Half an answer is worse than none: the client sees the connection end.
       req.socket.destroy();
       return;
     }

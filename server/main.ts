@@ -8,7 +8,7 @@ import { keepIdleConnections } from "#contract/http";
 import { logProcessFailures, redactingLoggerOptions } from "#contract/log-redaction";
 import { loadWebConfig } from "./config";
 import { createWebApp } from "./app";
-import { cacheRouteMatching } from "./route-match-cache";
+import { cacheRouteMatching } from "./patches/route-matching";
 
 async function main() {
   let config;

@@ -1,5 +1,4 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -12,6 +11,7 @@ import * as schema from "./schema";
 import { timeQueries } from "./query-timing";
 import { NamedStatementClient } from "./named-statements";
 import { observeDbQuery } from "../metrics";
+import { projectPath } from "../project-files";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /**
@@ -45,7 +45,7 @@ export type Database = {
 export type SqlSession = { exec: (text: string, params?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>; release: () => Promise<void> };
 export type PoolUse = { total: number; idle?: number; waiting?: number };
 
-const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+const migrationsFolder = projectPath("api", "db", "migrations");
 
 /**
  * PostgreSQL when a URL is given, else PGlite: in `dataDir/db`, or in memory when dataDir is null.

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { SqlSession } from "./client";
+import { projectPath } from "../project-files";
 
 /**
  * The SQL functions' sources (docs/operations.md, SQL functions): api/db/functions/<name>.sql holds the current
@@ -10,7 +10,7 @@ import type { SqlSession } from "./client";
  * change start from. `functionDrift` compares the two on a migrated database, through PostgreSQL's own rendering of
  * each function (pg_get_functiondef), so layout and comments outside a body do not count and nothing is parsed here.
  */
-export const functionsDir = fileURLToPath(new URL("./functions", import.meta.url));
+export const functionsDir = projectPath("api", "db", "functions");
 
 export const statementBreakpoint = "--> statement-breakpoint";
 

@@ -58,5 +58,7 @@ export function toChatMessage(row: MessageRow, viewerProfileId: number): ChatMes
     media,
     credits: row.senderProfileId === viewerProfileId ? row.credits : 0,
     created_at: (row.createdAt instanceof Date ? row.createdAt : new Date(row.createdAt)).toISOString(),
+    // Held or rejected for contact details (docs/staff.md): only its sender ever reads it, with why.
+    ...(row.moderation ? { moderation: row.moderation } : {}),
   };
 }

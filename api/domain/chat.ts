@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
 import type { Bindable } from "../db/prepared";
@@ -12,6 +12,13 @@ import type { Site } from "./sites";
 import { toChatMessage } from "./chat-media";
 import { countMessageSent } from "../metrics";
 import { sqlState } from "./accounts/tokens";
+import { findContactDetails, maskContactDetails } from "./contact-filter";
+import { visibleLocales } from "#contract/locales";
+
+/** The languages a site's members write in: its domain's, and those of the countries it serves. */
+export function siteLanguages(site: Pick<Site, "countries" | "domainLanguage">): string[] {
+  return [...new Set([...(site.domainLanguage ? [site.domainLanguage.slice(0, 2)] : []), ...site.countries.flatMap((country) => visibleLocales(country))])];
+}
 
 /*
  * Chat (docs/product.md §3 Chat state, §4 Unread and Removing a chat, §6 free members): conversations between
@@ -105,7 +112,7 @@ const ledgerReason = { text: "message", icebreaker: "message", gif: "message", g
  */
 export async function sendMessage(
   db: Db,
-  site: Pick<Site, "id" | "messageCredits" | "giftCredits" | "photoCredits" | "messageLength">,
+  site: Pick<Site, "id" | "messageCredits" | "giftCredits" | "photoCredits" | "messageLength" | "contactFilter" | "countries" | "domainLanguage">,
   sender: { userId: number; profileId: number },
   input: { to: number; body: string; key: string; kind?: MessageRow["kind"] },
   /**
@@ -118,6 +125,12 @@ export async function sendMessage(
   // Gift, GIF and image bodies are references the api wrote (chat-media.ts), not the member's text.
   const tooLong = (kind === "text" || kind === "icebreaker") && input.body.length > site.messageLength;
   const cost = options.free ? 0 : messageCost(site, kind);
+  // docs/staff.md, contact details in chat: a member's text with contact details is masked or held, as the site says;
+  // an operator's answer (free) is never filtered. Masked or held, it is paid like any message.
+  const filter = options.free || kind !== "text" ? "off" : site.contactFilter;
+  const spans = filter === "off" ? [] : findContactDetails(input.body, siteLanguages(site));
+  const body = spans.length && filter === "mask" ? maskContactDetails(input.body, spans) : input.body;
+  const hold = spans.length > 0 && filter === "hold";
   // The send is one statement, the SQL function send_message (ADR 020; api/db/functions/send_message.sql).
   // It first checks the recipient as recipientOf and composerBlock do for an open chat (a member of the site, no
   // block either way, confirmed and active), then tooLong, and answers a refusal before writing anything. Then the
@@ -126,22 +139,23 @@ export async function sendMessage(
   // transaction of its own that onSent's writes join. The events it writes are announced after the commit.
   const call = (runner: Pick<Db, "execute">) =>
     runner.execute(sql`select * from send_message(${site.id}::int, ${sender.userId}::int, ${sender.profileId}::int, ${input.to}::int,
-      ${kind}::text, ${input.body}::text, ${cost}::int, ${input.key}::text, ${ledgerReason[kind]}::text, ${freeConversationStarts}::int, ${tooLong}::boolean)`);
+      ${kind}::text, ${body}::text, ${cost}::int, ${input.key}::text, ${ledgerReason[kind]}::text, ${freeConversationStarts}::int, ${tooLong}::boolean, ${hold}::boolean)`);
   const onSent = options.onSent;
   try {
     const sent = onSent
       ? await db.transaction(async (tx) => {
           const row = sendRow(await call(tx));
-          if (row.r_outcome === "sent") await onSent(tx, sentRow(row, sender.profileId, kind, input.body, cost, input.key));
+          if (row.r_outcome === "sent") await onSent(tx, sentRow(row, sender.profileId, kind, body, cost, input.key));
           return row;
         })
       : sendRow(await call(db));
     switch (sent.r_outcome) {
-      case "sent": {
+      case "sent":
+      case "held": {
         // Committed: its events are announced now (api/events/announce.ts).
         announcerFor(db).announce(sent.r_announce, sent.r_pushed === true);
         countMessageSent(kind, cost, ledgerReason[kind]);
-        const message = sentRow(sent, sender.profileId, kind, input.body, cost, input.key);
+        const message = { ...sentRow(sent, sender.profileId, kind, body, cost, input.key), moderation: sent.r_outcome === "held" ? ("held" as const) : null };
         return { kind: "sent", message: toMessage(message, sender.profileId), credits: Number(sent.r_credits), repeated: false };
       }
       case "not_found":
@@ -211,6 +225,7 @@ function sentRow(row: SendRow, senderProfileId: number, kind: MessageRow["kind"]
     credits,
     idempotencyKey: key,
     createdAt: new Date(Number(row.r_created_ms)),
+    moderation: null,
   };
 }
 
@@ -365,7 +380,8 @@ export async function openChat(
   };
   if (!side) return { kind: "found", chat: { ...base, conversation: null, has_earlier: false } };
 
-  const conditions = [eq(messages.conversationId, side.conversationId), gt(messages.id, side.hiddenThroughId)];
+  // Held and rejected messages show to their sender only (docs/staff.md, contact details in chat).
+  const conditions = [eq(messages.conversationId, side.conversationId), gt(messages.id, side.hiddenThroughId), or(isNull(messages.moderation), eq(messages.senderProfileId, me.profileId))];
   if (before !== undefined) conditions.push(lt(messages.id, before));
   const rows = await db
     .select()

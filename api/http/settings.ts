@@ -1,7 +1,8 @@
 import { Router } from "express";
 import type { Settings } from "#contract/settings";
 import { RegionsQuery, SettingsQuery } from "#contract/settings";
-import type { Site } from "../domain/sites";
+import { publicSiteSettingNames } from "#contract/site-settings";
+import { pickSettings } from "../domain/site-settings";
 import { countryOfIp } from "../services/geo";
 import { regionsOf } from "../services/regions";
 import { parseInput } from "./respond";
@@ -14,7 +15,8 @@ export function settingsRoutes(): Router {
     const { site, company, interests } = res.locals;
     const geoipCountry = countryOfIp(res.locals.clientIp);
     const body: Settings = {
-      ...siteFields(site),
+      ...pickSettings(site, publicSiteSettingNames),
+      minimum_message_costs: site.minimumMessageCosts,
       // The key browsers subscribe with is the one pushes are signed with (api/jobs/push.ts): the site's
       // own, else the deployment's when api/main.ts lets sites without keys push (PUSH_KEYLESS_SITES).
       push_public_key: site.pushPublicKey && site.pushPrivateKey ? site.pushPublicKey : keylessSitesPushKey(req.app.locals),
@@ -48,43 +50,4 @@ export function settingsRoutes(): Router {
 /** The deployment's VAPID public key for sites without a pair of their own, when api/main.ts set one; else null (no push). */
 function keylessSitesPushKey(locals: Record<string, unknown>): string | null {
   return typeof locals.keylessSitesPushKey === "string" ? locals.keylessSitesPushKey : null;
-}
-
-function siteFields(site: Site): Omit<Settings, "geoip_country" | "geoip_selected_country" | "interests" | "company" | "support_phone" | "push_public_key"> {
-  return {
-    name: site.name,
-    domain: site.domain,
-    domain_language: site.domainLanguage,
-    cdn_prefix: site.cdnPrefix,
-    niche: site.niche,
-    index_title: site.indexTitle,
-    description: site.description,
-    countries: site.countries,
-    signups: site.signups,
-    logged_out_search: site.loggedOutSearch,
-    logged_out_search_trafficsource: site.loggedOutSearchTrafficsource,
-    enable_site_entry_popup: site.enableSiteEntryPopup,
-    minimum_message_costs: site.minimumMessageCosts,
-    support_email: site.supportEmail,
-    visible_profile_fields: site.visibleProfileFields,
-    visible_profile_notes: site.visibleProfileNotes,
-    message_credits: site.messageCredits,
-    signup_credits: site.signupCredits,
-    photo_credits: site.photoCredits,
-    gift_credits: site.giftCredits,
-    message_length: site.messageLength,
-    search_fields: site.searchFields,
-    member_resell: site.memberResell,
-    fictional_icon: site.fictionalIcon,
-    fictional_warning: site.fictionalWarning,
-    min_age: site.minAge,
-    ask_signup_message: site.askSignupMessage,
-    fictional_singular: site.fictionalSingular,
-    fictional_plural: site.fictionalPlural,
-    refund_days: site.refundDays,
-    delete_discount: site.deleteDiscount,
-    mail_name: site.mailName,
-    company_id: site.companyId,
-    cam_tiles: site.camTiles,
-  };
 }

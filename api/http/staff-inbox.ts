@@ -1,11 +1,18 @@
 import path from "node:path";
 import type { Response } from "express";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { inboxQueueNames } from "#contract/staff-inbox-queues";
 import { ageOn } from "#contract/age";
 import {
+  DeskResponse,
   InboxAction,
   InboxConversationQuery,
+  InboxImageQuery,
+  InboxNextBody,
   InboxQuery,
+  SavedRepliesQuery,
+  SavedReplyAction,
+  type SavedRepliesResponse,
   OperatorsQuery,
   type OperatorsResponse,
   type InboxActionResponse,
@@ -21,7 +28,27 @@ import { imageBody } from "../domain/chat-media";
 import { localDiskStorage } from "../services/storage";
 import { emitEventsNow } from "../events/emit";
 import { recordAudit } from "../domain/staff/audit";
-import { answeringContext, claimConversation, claimNext, holdsClaim, inbox, inboxCounts, inboxEntry, operatorFigures, recordReply, releaseClaim, saveNote, type InboxEntry } from "../domain/staff/inbox";
+import {
+  answeringContext,
+  claimConversation,
+  claimNext,
+  holdsClaim,
+  inbox,
+  inboxCounts,
+  inboxEntry,
+  operatorDesk,
+  operatorFigures,
+  recordReply,
+  releaseClaim,
+  renewClaim,
+  saveNote,
+  type InboxEntry,
+  type InboxFilters,
+} from "../domain/staff/inbox";
+import { createSavedReply, deleteSavedReply, isSiteRunProfileOf, savedRepliesOfSite, setWaitThresholds, updateSavedReply, waitThresholds } from "../domain/staff/desk";
+import { chatImageFile } from "../domain/chat-images";
+import { staffMay } from "../domain/staff/permissions";
+import { messages } from "../db/schema";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
@@ -39,7 +66,30 @@ function entryJson(entry: InboxEntry): InboxEntryJson {
     last_at: new Date(entry.lastAt).toISOString(),
     last_from_member: entry.lastFromMember,
     claimed_by: entry.claimedBy !== null && entry.claimedByName !== null ? { id: entry.claimedBy, name: entry.claimedByName } : null,
+    preview: entry.lastKind ? { kind: entry.lastKind, text: entry.lastKind === "text" || entry.lastKind === "icebreaker" ? (entry.lastBody ?? "") : "" } : null,
+    answered_by: entry.answeredByName ?? null,
   };
+}
+
+const thresholdsJson = (siteId: number, value: { warnMinutes: number; lateMinutes: number }) => ({ site_id: siteId, warn_minutes: value.warnMinutes, late_minutes: value.lateMinutes });
+
+/** A GIF message's id, or an image message's thumbnail size, for the operator's thread (api/domain/chat-media.ts formats). */
+function mediaOf(kind: string, body: string): { gif: string | null; width: number; height: number } | null {
+  const size = (s: string | undefined): [number, number] => {
+    const m = /^(\d{1,5})x(\d{1,5})$/.exec(s ?? "");
+    return m ? [Number(m[1]), Number(m[2])] : [120, 120];
+  };
+  if (kind === "gif") {
+    const [gif = "", dims] = body.split(" ");
+    const [width, height] = size(dims);
+    return { gif, width, height };
+  }
+  if (kind === "image") {
+    const [, , thumb] = body.split(" ");
+    const [width, height] = size(thumb);
+    return { gif: null, width, height };
+  }
+  return null;
 }
 
 /**
@@ -54,12 +104,63 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
   const uploadsRoot = path.resolve(deps.dataDir, "uploads");
   const chatImages = localDiskStorage(path.resolve(deps.dataDir, "chat-images"));
   return ({ route, staffOf }: StaffRouteKit) => {
+    /** The caller's sites (an admin: every site), for the queues' site filter. */
+    const sitesFor = async (staff: StaffMember) =>
+      db
+        .select({ id: sites.id, name: sites.name })
+        .from(sites)
+        .where(staff.role === "admin" ? undefined : inArray(sites.id, staff.siteIds.length ? staff.siteIds : [0]))
+        .orderBy(asc(sites.id))
+        .limit(200);
+
     route("get", "/api/staff/inbox.php", "inbox.answer", async (req, res) => {
       const query = parseInput(res, InboxQuery, req.query);
       if (!query) return;
       const staff = staffOf(res);
-      const [entries, sizes] = await Promise.all([inbox(db, staff, query.queue), inboxCounts(db, staff)]);
-      json(res).json({ queue: query.queue, conversations: entries.map(entryJson), counts: sizes.counts, counts_capped: sizes.capped } satisfies InboxResponse);
+      const filters: InboxFilters = { siteId: query.site, profileId: query.profile, paying: query.paying === "1" };
+      const now = new Date();
+      const sizes = await inboxCounts(db, staff, now, filters);
+      // Without a queue asked for: the first that holds conversations (else "new").
+      const queue = query.queue ?? inboxQueueNames.find((name) => sizes.counts[name] > 0) ?? "new";
+      const [entries, siteRows, profileRows] = await Promise.all([
+        inbox(db, staff, queue, now, undefined, filters),
+        sitesFor(staff),
+        query.site && staffMay(staff, "inbox.answer", query.site)
+          ? db
+              .select({ id: profiles.id, name: profiles.name })
+              .from(profiles)
+              .where(and(eq(profiles.siteId, query.site), eq(profiles.fictional, true)))
+              .orderBy(asc(profiles.name), asc(profiles.id))
+              .limit(200)
+          : Promise.resolve([]),
+      ]);
+      const limits = await waitThresholds(db, [...new Set(entries.map((entry) => entry.siteId))]);
+      json(res).json({
+        queue,
+        conversations: entries.map(entryJson),
+        counts: sizes.counts,
+        counts_capped: sizes.capped,
+        thresholds: [...limits].map(([siteId, value]) => thresholdsJson(siteId, value)),
+        sites: siteRows,
+        profiles: profileRows,
+      } satisfies InboxResponse);
+    });
+
+    route("get", "/api/staff/inbox-image.php", "inbox.answer", async (req, res) => {
+      const query = parseInput(res, InboxImageQuery, req.query);
+      if (!query) return;
+      const staff = staffOf(res);
+      const [message] = await db.select({ conversationId: messages.conversationId }).from(messages).where(eq(messages.id, query.message)).limit(1);
+      const entry = message ? await inboxEntry(db, staff, message.conversationId) : null;
+      // The conversation's site-run side reads it as its member reads it (chat-images.ts checks the message is theirs).
+      const file = entry ? await chatImageFile(db, path.resolve(deps.dataDir, "chat-images"), entry.fictionalProfileId, query.message, query.size ?? "full") : null;
+      if (!file) return sendError(res, "not_found");
+      json(res).set("Content-Type", "image/jpeg").send(file);
+    });
+
+    route("get", "/api/staff/desk.php", "inbox.answer", async (_req, res) => {
+      const desk = await operatorDesk(db, staffOf(res));
+      json(res).json({ claim: desk.claim ? entryJson(desk.claim) : null, answered_today: desk.answeredToday, median_wait_seconds: desk.medianWaitSeconds } satisfies DeskResponse);
     });
 
     const conversationJson = async (res: Response, staff: StaffMember, entry: InboxEntry) => {
@@ -79,15 +180,26 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
       const answer: InboxConversation = {
         entry: entryJson(entry),
         mine: await holdsClaim(db, staff, entry.id),
-        member: { ...profileJson(context.member, context.memberPhotos), credits: context.member.credits, paying: context.member.paidUser },
+        member: {
+          ...profileJson(context.member, context.memberPhotos),
+          credits: context.member.credits,
+          paying: context.member.paidUser,
+          spend: context.spend.map((row) => ({ currency: row.currency, amount: Number(row.amount) })),
+          signup_date: context.member.signupDate.toISOString(),
+          last_seen: context.lastSeen ? context.lastSeen.toISOString() : null,
+          language: context.member.language,
+        },
         profile: profileJson(context.fictional, context.fictionalPhotos),
         messages: context.thread.map((message) => ({
           id: message.id,
           from_member: message.senderProfileId === entry.memberProfileId,
           kind: message.kind,
-          body: message.body,
+          body: message.kind === "image" ? "" : message.body,
           at: message.createdAt.toISOString(),
+          media: mediaOf(message.kind, message.body),
         })),
+        saved_replies: context.savedReplies.map((reply) => ({ id: reply.id, title: reply.title, body: reply.body, profile_only: reply.profileId !== null })),
+        thresholds: thresholdsJson(entry.siteId, (await waitThresholds(db, [entry.siteId])).get(entry.siteId) ?? { warnMinutes: 15, lateMinutes: 60 }),
         note: context.note ? { body: context.note.body, updated_at: context.note.updatedAt.toISOString() } : null,
         others: context.others.map((other) => entryJson({ ...other, queue: "waiting" })),
       };
@@ -113,11 +225,25 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
       const answer = (claim: InboxActionResponse["claim"]): void => {
         json(res).json({ ok: true, claim } satisfies InboxActionResponse);
       };
-      /** The conversation must be the caller's (claimed now, or renewed): else who holds it. */
+      /**
+       * The conversation must be the caller's, their claim still live (renewed now). A lost claim is not taken again:
+       * the answer says why (params.claim), and the page keeps the operator's draft.
+       */
+      const refuseLost = (claim: Exclude<Awaited<ReturnType<typeof renewClaim>>, { kind: "held" }>): void => {
+        const why =
+          claim.kind === "taken"
+            ? `${claim.name} is answering this conversation (claimed until ${utc(claim.expiresAt)}).`
+            : claim.kind === "expired"
+              ? "Your claim on this conversation ran out."
+              : "You no longer hold this conversation (you left it or opened another one).";
+        const params: Record<string, string> = { claim: claim.kind };
+        if (claim.kind === "taken") Object.assign(params, { by: claim.name, until: claim.expiresAt.toISOString() });
+        sendError(res, "validation_failed", { params, fields: { claim: [why] } });
+      };
       const claimed = async (): Promise<boolean> => {
-        const claim = await claimConversation(db, staff, entry.id);
-        if (claim.kind === "claimed") return true;
-        sendError(res, "validation_failed", { fields: { id: [`${claim.name} is answering this conversation (claimed until ${utc(claim.expiresAt)}).`] } });
+        const claim = await renewClaim(db, staff, entry.id);
+        if (claim.kind === "held") return true;
+        refuseLost(claim);
         return false;
       };
       switch (body.action) {
@@ -126,16 +252,17 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
           return answer(claim.kind === "claimed" ? { mine: true, by: staff.name, until: claim.expiresAt.toISOString() } : { mine: false, by: claim.name, until: claim.expiresAt.toISOString() });
         }
         case "release":
-          await releaseClaim(db, staff, entry.id);
+          await releaseClaim(db, staff, entry.id, body.until ? new Date(body.until) : undefined);
           return answer(null);
         case "typing": {
-          if (!(await claimed())) return;
+          const claim = await renewClaim(db, staff, entry.id);
+          if (claim.kind !== "held") return refuseLost(claim);
           await emitEventsNow(db, [{ profileId: entry.memberProfileId, kind: "typing", fromProfileId: entry.fictionalProfileId, conversationId: entry.id }]);
-          return answer({ mine: true, by: staff.name, until: new Date(Date.now() + 5 * 60_000).toISOString() });
+          return answer({ mine: true, by: staff.name, until: claim.expiresAt.toISOString() });
         }
         case "note":
           await db.transaction(async (tx) => {
-            await saveNote(tx, staff, entry, body.text);
+            await saveNote(tx, staff, entry.memberProfileId, body.text);
             await recordAudit(tx, staff, ip, { action: "inbox.note", targetType: "conversation", targetId: entry.id, siteId: entry.siteId });
           });
           return answer(null);
@@ -201,8 +328,70 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
       }
     });
 
-    route("post", "/api/staff/inbox-next.php", "inbox.answer", async (_req, res) => {
-      json(res).json({ id: await claimNext(db, staffOf(res)) });
+    route("post", "/api/staff/inbox-next.php", "inbox.answer", async (req, res) => {
+      const body = parseInput(res, InboxNextBody, req.body ?? {});
+      if (!body) return;
+      json(res).json({ id: await claimNext(db, staffOf(res), new Date(), { siteId: body.site, profileId: body.profile, paying: body.paying }, body.skip) });
+    });
+
+    route("get", "/api/staff/saved-replies.php", "replies.manage", async (req, res) => {
+      const query = parseInput(res, SavedRepliesQuery, req.query);
+      if (!query) return;
+      const staff = staffOf(res);
+      const [site] = staffMay(staff, "replies.manage", query.site) ? await db.select({ id: sites.id, name: sites.name }).from(sites).where(eq(sites.id, query.site)).limit(1) : [];
+      if (!site) return sendError(res, "not_found");
+      const [replies, profileRows, limits] = await Promise.all([
+        savedRepliesOfSite(db, site.id),
+        db
+          .select({ id: profiles.id, name: profiles.name })
+          .from(profiles)
+          .where(and(eq(profiles.siteId, site.id), eq(profiles.fictional, true)))
+          .orderBy(asc(profiles.name), asc(profiles.id))
+          .limit(200),
+        waitThresholds(db, [site.id]),
+      ]);
+      json(res).json({
+        site,
+        replies: replies.map((reply) => ({
+          id: reply.id,
+          profile: reply.profileId !== null ? { id: reply.profileId, name: reply.profileName ?? "" } : null,
+          title: reply.title,
+          body: reply.body,
+          updated_at: reply.updatedAt.toISOString(),
+        })),
+        profiles: profileRows,
+        thresholds: thresholdsJson(site.id, limits.get(site.id) ?? { warnMinutes: 15, lateMinutes: 60 }),
+      } satisfies SavedRepliesResponse);
+    });
+
+    route("post", "/api/staff/saved-replies.php", "replies.manage", async (req, res) => {
+      const body = parseInput(res, SavedReplyAction, req.body);
+      if (!body) return;
+      const staff = staffOf(res);
+      const ip = res.locals.clientIp ?? null;
+      const [site] = staffMay(staff, "replies.manage", body.site) ? await db.select({ id: sites.id }).from(sites).where(eq(sites.id, body.site)).limit(1) : [];
+      if (!site) return sendError(res, "not_found");
+      const done = () => void json(res).json({ ok: true });
+      switch (body.action) {
+        case "thresholds":
+          if (body.late_minutes <= body.warn_minutes) return sendError(res, "validation_failed", { fields: { late_minutes: ["Must be more than the amber threshold."] } });
+          await setWaitThresholds(db, staff, ip, site.id, { warnMinutes: body.warn_minutes, lateMinutes: body.late_minutes });
+          return done();
+        case "delete":
+          return (await deleteSavedReply(db, staff, ip, site.id, body.id)) ? done() : sendError(res, "not_found");
+        case "create":
+        case "update": {
+          if (body.profile !== null && !(await isSiteRunProfileOf(db, site.id, body.profile))) {
+            return sendError(res, "validation_failed", { fields: { profile: ["Not a site-run profile of this site."] } });
+          }
+          const input = { siteId: site.id, profileId: body.profile, title: body.title, body: body.body };
+          if (body.action === "create") {
+            await createSavedReply(db, staff, ip, input);
+            return done();
+          }
+          return (await updateSavedReply(db, staff, ip, body.id, input)) ? done() : sendError(res, "not_found");
+        }
+      }
     });
 
     route("get", "/api/staff/operators.php", "operators.read", async (req, res) => {

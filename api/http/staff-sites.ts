@@ -12,7 +12,8 @@ import {
 } from "#contract/staff-sites";
 import type { Db } from "../db/client";
 import { companies, creditPackages, sites } from "../db/schema";
-import { announceSiteChange, newPushKeys, normaliseDomain, type Site, type SiteCache } from "../domain/sites";
+import { announceSiteChange, newPushKeys, normaliseDomain, type SiteCache } from "../domain/sites";
+import { columnsOfSettings, settingsOfRow } from "../domain/site-settings";
 import { recordAudit } from "../domain/staff/audit";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
@@ -20,94 +21,6 @@ import { parseInput, sendError } from "./respond";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
-
-/** The columns of a site's settings as the console edits them. */
-function siteColumns(input: SiteSettingsInput) {
-  return {
-    name: input.name,
-    domain: normaliseDomain(input.domain),
-    isDefault: input.is_default,
-    domainLanguage: input.domain_language,
-    cdnPrefix: input.cdn_prefix,
-    niche: input.niche,
-    indexTitle: input.index_title,
-    description: input.description,
-    countries: input.countries,
-    signups: input.signups,
-    loggedOutSearch: input.logged_out_search,
-    loggedOutSearchTrafficsource: input.logged_out_search_trafficsource,
-    enableSiteEntryPopup: input.enable_site_entry_popup,
-    messageCredits: input.message_credits,
-    signupCredits: input.signup_credits,
-    photoCredits: input.photo_credits,
-    giftCredits: input.gift_credits,
-    messageLength: input.message_length,
-    supportEmail: input.support_email,
-    supportPhone: input.support_phone,
-    visibleProfileFields: input.visible_profile_fields,
-    visibleProfileNotes: input.visible_profile_notes,
-    searchFields: input.search_fields,
-    memberResell: input.member_resell,
-    fictionalIcon: input.fictional_icon,
-    fictionalWarning: input.fictional_warning,
-    fictionalSingular: input.fictional_singular,
-    fictionalPlural: input.fictional_plural,
-    refundDays: input.refund_days,
-    welcomeDiscountHours: input.welcome_discount_hours,
-    minAge: input.min_age,
-    askSignupMessage: input.ask_signup_message,
-    deleteDiscount: input.delete_discount,
-    photoModeration: input.photo_moderation,
-    mailName: input.mail_name,
-    timeZone: input.time_zone,
-    companyId: input.company_id,
-    camTiles: input.cam_tiles,
-  } satisfies Partial<typeof sites.$inferInsert>;
-}
-
-/** A stored site's settings, keyed as the console's form and the audit log name them. */
-function siteSettings(site: Site): SiteResponse["settings"] {
-  return {
-    name: site.name,
-    domain: site.domain,
-    is_default: site.isDefault,
-    domain_language: site.domainLanguage,
-    cdn_prefix: site.cdnPrefix,
-    niche: site.niche,
-    index_title: site.indexTitle,
-    description: site.description,
-    countries: site.countries,
-    signups: site.signups,
-    logged_out_search: site.loggedOutSearch,
-    logged_out_search_trafficsource: site.loggedOutSearchTrafficsource,
-    enable_site_entry_popup: site.enableSiteEntryPopup,
-    message_credits: site.messageCredits,
-    signup_credits: site.signupCredits,
-    photo_credits: site.photoCredits,
-    gift_credits: site.giftCredits,
-    message_length: site.messageLength,
-    support_email: site.supportEmail,
-    support_phone: site.supportPhone,
-    visible_profile_fields: site.visibleProfileFields,
-    visible_profile_notes: site.visibleProfileNotes,
-    search_fields: site.searchFields,
-    member_resell: site.memberResell,
-    fictional_icon: site.fictionalIcon,
-    fictional_warning: site.fictionalWarning,
-    fictional_singular: site.fictionalSingular,
-    fictional_plural: site.fictionalPlural,
-    refund_days: site.refundDays,
-    welcome_discount_hours: site.welcomeDiscountHours,
-    min_age: site.minAge,
-    ask_signup_message: site.askSignupMessage,
-    delete_discount: site.deleteDiscount,
-    photo_moderation: site.photoModeration,
-    mail_name: site.mailName,
-    time_zone: site.timeZone,
-    company_id: site.companyId,
-    cam_tiles: site.camTiles,
-  };
-}
 
 /** Before and after of every setting (recordAudit keeps the changed ones). */
 function settingChanges(before: Record<string, unknown> | null, after: Record<string, unknown>) {
@@ -186,7 +99,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
       if (!site) return sendError(res, "not_found");
       json(res).json({
         id: site.id,
-        settings: siteSettings(site),
+        settings: settingsOfRow(site),
         minimum_message_costs: Object.entries(site.minimumMessageCosts)
           .map(([country, cost]) => ({ country, costs: cost.costs, currency: cost.currency }))
           .sort((a, b) => a.country.localeCompare(b.country)),
@@ -215,7 +128,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
           if (body.action === "create") {
             const [row] = await tx
               .insert(sites)
-              .values({ ...siteColumns(body.settings), ...newPushKeys() })
+              .values({ ...columnsOfSettings(body.settings), ...newPushKeys() })
               .returning({ id: sites.id, isDefault: sites.isDefault });
             if (!row) throw new Error("site insert returned nothing");
             await afterSiteChange(tx, staff, ip, row, { action: "site.create", changes: settingChanges(null, body.settings) });
@@ -229,11 +142,11 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
             if (before.updatedAt.getTime() !== new Date(body.updated_at).getTime()) return "changed";
             const [row] = await tx
               .update(sites)
-              .set({ ...siteColumns(body.settings), updatedAt: sql`now()` })
+              .set({ ...columnsOfSettings(body.settings), updatedAt: sql`now()` })
               .where(eq(sites.id, body.id))
               .returning({ id: sites.id, isDefault: sites.isDefault });
             if (!row) return "not_found";
-            await afterSiteChange(tx, staff, ip, row, { action: "site.update", changes: settingChanges(siteSettings(before), body.settings) });
+            await afterSiteChange(tx, staff, ip, row, { action: "site.update", changes: settingChanges(settingsOfRow(before), body.settings) });
             return { id: row.id };
           }
           if (body.action === "message_cost" || body.action === "message_cost_remove") {

@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import i18next from "i18next";
 import type { Logger } from "pino";
@@ -13,6 +12,7 @@ import type { NotificationKind } from "#contract/notifications";
 import { allows, kindOfEvent } from "../domain/notifications";
 import { padPrivateKey, vapidSubject, type PushPayload, type PushSender, type VapidKeys } from "../services/push";
 import { countPush, recordJobRun } from "../metrics";
+import { projectPath } from "../project-files";
 
 /*
  * The web push worker. api/events/emit.ts queues a row in push_jobs, in the transaction of a
@@ -54,7 +54,7 @@ const leaseSeconds = 120;
 const ttlSeconds = 24 * 60 * 60;
 const bodyChars = 120;
 
-const localesDir = fileURLToPath(new URL("../../locales", import.meta.url));
+const localesDir = projectPath("locales");
 // The push texts live in the api's mail namespace (locales/<lng>/mail.json, section "push").
 const i18n = i18next.createInstance();
 void i18n.init({

@@ -2,7 +2,23 @@ import { IdQuery } from "../http/staff";
 import { OkResponse } from "#contract/account";
 import { StaffAccountAction, StaffAccountOutcome, StaffAccountsResponse } from "#contract/staff-accounts";
 import { DiscountCodeAction, DiscountCodesResponse, InvitationAction, InvitationOutcome, InvitationsResponse } from "#contract/staff-catalogue";
-import { InboxAction, InboxActionResponse, InboxConversation, InboxConversationQuery, InboxNextResponse, InboxResponse, OperatorsQuery, OperatorsResponse } from "#contract/staff-inbox";
+import {
+  DeskResponse,
+  InboxAction,
+  InboxActionResponse,
+  InboxConversation,
+  InboxConversationQuery,
+  InboxImageQuery,
+  InboxNextBody,
+  InboxNextResponse,
+  InboxQuery,
+  InboxResponse,
+  OperatorsQuery,
+  OperatorsResponse,
+  SavedRepliesQuery,
+  SavedRepliesResponse,
+  SavedReplyAction,
+} from "#contract/staff-inbox";
 import {
   MemberActionRequest,
   MembersQuery,
@@ -19,6 +35,7 @@ import {
 } from "#contract/staff-moderation";
 import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesResponse } from "#contract/staff-profiles";
 import { StaffPasswordChange, StaffSetupDone, StaffSetupQuery, StaffSetupRequest, StaffSetupResponse } from "#contract/staff-setup";
+import { HeldMessageDecision, HeldMessageOutcome, HeldMessagesQuery, HeldMessagesResponse } from "#contract/staff-held-messages";
 import { PackageAction, PackagesQuery, PackagesResponse, SiteAction, SiteOutcome, SiteQuery, SiteResponse, SitesResponse } from "#contract/staff-sites";
 import { AnalyticsQuery, AnalyticsResponse } from "#contract/staff-analytics";
 import { AuditQuery, AuditResponse, DashboardResponse, StaffLoginRequest, StaffResponse } from "#contract/staff";
@@ -96,6 +113,16 @@ export const staffOperations: OperationGroup = {
       body: PhotoReviewRequest,
       answers: { 200: json(PhotoReviewResponse, "what was decided") },
     },
+    { method: "get", path: "/api/staff/held-messages.php", summary: "Members' messages held for contact details, oldest first", caller: "staff", query: HeldMessagesQuery, answers: { 200: json(HeldMessagesResponse, "a page of the queue") } },
+    {
+      method: "post",
+      path: "/api/staff/held-messages.php",
+      summary: "Approves (delivers) or rejects (undelivered, credits back) a held message",
+      caller: "staff",
+      body: HeldMessageDecision,
+      answers: { 200: json(HeldMessageOutcome, "decided") },
+      errors: ["not_found"],
+    },
     { method: "get", path: "/api/staff/reports.php", summary: "Members' reports", caller: "staff", query: ReportsQuery, answers: { 200: json(ReportsResponse, "a page of reports") } },
     {
       method: "get",
@@ -151,7 +178,42 @@ export const staffOperations: OperationGroup = {
       answers: { 200: json(StaffAccountOutcome, "done, with the set-up link where one was made") },
       errors: ["not_found"],
     },
-    { method: "get", path: "/api/staff/inbox.php", summary: "The operator inbox's queues, the longest wait first", caller: "staff", answers: { 200: json(InboxResponse, "the queues") } },
+    {
+      method: "get",
+      path: "/api/staff/inbox.php",
+      summary: "The operator inbox's queues, the longest wait first (by default the first queue that has conversations)",
+      caller: "staff",
+      query: InboxQuery,
+      answers: { 200: json(InboxResponse, "the queues") },
+    },
+    {
+      method: "get",
+      path: "/api/staff/inbox-image.php",
+      summary: "An image message of a conversation of the caller's sites",
+      caller: "staff",
+      query: InboxImageQuery,
+      answers: { 200: media("the image", "image/jpeg") },
+      errors: ["not_found"],
+    },
+    { method: "get", path: "/api/staff/desk.php", summary: "The caller's own desk: their claim, answers today, their sites' median wait", caller: "staff", answers: { 200: json(DeskResponse, "the desk") } },
+    {
+      method: "get",
+      path: "/api/staff/saved-replies.php",
+      summary: "A site's saved replies and waiting-time thresholds (admins)",
+      caller: "staff",
+      query: SavedRepliesQuery,
+      answers: { 200: json(SavedRepliesResponse, "the saved replies") },
+      errors: ["not_found"],
+    },
+    {
+      method: "post",
+      path: "/api/staff/saved-replies.php",
+      summary: "Adds, changes or deletes a saved reply, or sets a site's waiting-time thresholds (admins)",
+      caller: "staff",
+      body: SavedReplyAction,
+      answers: { 200: json(OkResponse, "done") },
+      errors: ["not_found"],
+    },
     {
       method: "get",
       path: "/api/staff/inbox-conversation.php",
@@ -173,8 +235,9 @@ export const staffOperations: OperationGroup = {
     {
       method: "post",
       path: "/api/staff/inbox-next.php",
-      summary: "Claims the longest-waiting unclaimed conversation",
+      summary: "Claims the longest-waiting unclaimed conversation (ending the caller's other claim)",
       caller: "staff",
+      body: InboxNextBody,
       answers: { 200: json(InboxNextResponse, "its id, or null") },
     },
     {

@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import i18next, { type TFunction } from "i18next";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Logger } from "pino";
 import { locales, type Locale } from "#contract/locales";
 import { writeFileAtomically } from "./atomic-file";
 import { countMail } from "../metrics";
+import { projectPath } from "../project-files";
 
 /** email_change_notice goes to the old address when a change is asked for; the others carry a one-time link. */
 export type MailKind =
@@ -63,7 +63,7 @@ export type Mailer = {
   close: () => void;
 };
 
-const localesDir = fileURLToPath(new URL("../../locales", import.meta.url));
+const localesDir = projectPath("locales");
 
 // One i18next instance for the api's mail texts, loaded once at start (the files are small).
 const i18n = i18next.createInstance();

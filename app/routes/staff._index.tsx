@@ -7,6 +7,8 @@ import { pageMeta } from "~/utils/page-title";
 import { formatMoney } from "~/features/payments/money";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
+import { DeskResponse } from "#contract/staff-inbox";
+import { Link } from "@remix-run/react";
 
 /** Today's figures of the sites the staff member serves (an admin: every site). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -15,14 +17,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const result = await apiFor(request, context).get("/api/staff/dashboard.php", DashboardResponse, undefined, { sessionOptional: true });
   if (!result.ok) throw new Response(null, { status: result.status });
   const left = Number(new URL(request.url).searchParams.get("recovery_left"));
+  // Who answers in the inbox sees their own desk: the conversation they hold, their answers today, their sites' median wait.
+  const desk = staff.role === "operator" || staff.role === "admin" ? await apiFor(request, context).get("/api/staff/desk.php", DeskResponse) : null;
   const recoveryNotice = Number.isInteger(left) && left >= 0 && new URL(request.url).searchParams.has("recovery_left") ? staffTexts().login.recoveryUsed.replace("{{count}}", String(left)) : null;
-  return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data, recoveryNotice, role: staff.role };
+  return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data, recoveryNotice, role: staff.role, desk: desk?.ok ? desk.data : null };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffDashboard() {
-  const { texts, figures, recoveryNotice, role } = useLoaderData<typeof loader>();
+  const { texts, figures, recoveryNotice, role, desk } = useLoaderData<typeof loader>();
+  // Operators cannot act on photos or reports: their dashboard leaves those queues out.
+  const queues = role !== "operator";
   return (
     <>
       {recoveryNotice ? (
@@ -31,7 +37,35 @@ export default function StaffDashboard() {
         </p>
       ) : null}
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
-      <p className="mt-1 text-sm text-gray-600">{texts.lead}</p>
+      {desk ? (
+        <section className="mt-4 rounded-xl bg-white p-4 ring-1 ring-gray-200" data-testid="staff-desk" aria-labelledby="staff-desk-title">
+          <h2 id="staff-desk-title" className="font-semibold text-gray-900">
+            {texts.deskTitle}
+          </h2>
+          <p className="mt-1 text-sm text-gray-800" data-testid="staff-desk-claim">
+            {desk.claim ? (
+              <>
+                {texts.deskClaim.replace("{{member}}", desk.claim.member.name).replace("{{profile}}", desk.claim.profile.name)} <Link to={`/staff/inbox/${desk.claim.id}`}>{texts.deskOpen}</Link>
+              </>
+            ) : (
+              <>
+                {texts.deskNoClaim} <Link to="/staff/inbox">{texts.deskInbox}</Link>
+              </>
+            )}
+          </p>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-gray-700">{texts.deskAnswered}</dt>
+            <dd className="font-semibold tabular-nums text-gray-900" data-testid="staff-desk-answered">
+              {desk.answered_today}
+            </dd>
+            <dt className="text-gray-700">{texts.deskMedian}</dt>
+            <dd className="font-semibold tabular-nums text-gray-900" data-testid="staff-desk-median">
+              {desk.median_wait_seconds === null ? texts.deskNoMedian : desk.median_wait_seconds < 3600 ? `${Math.round(desk.median_wait_seconds / 60)} min` : `${Math.floor(desk.median_wait_seconds / 3600)} h ${Math.round((desk.median_wait_seconds % 3600) / 60)} min`}
+            </dd>
+          </dl>
+        </section>
+      ) : null}
+      <p className="mt-4 text-sm text-gray-600">{texts.lead}</p>
       {figures.sites.length === 0 ? (
         <p className="mt-6 text-gray-700">{texts.empty}</p>
       ) : (
@@ -57,12 +91,16 @@ export default function StaffDashboard() {
                 <th scope="col" className="px-4 py-3 text-right font-semibold">
                   {texts.camClicks}
                 </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  {texts.photoQueue}
-                </th>
-                <th scope="col" className="px-4 py-3 text-right font-semibold">
-                  {texts.reportQueue}
-                </th>
+                {queues ? (
+                  <>
+                    <th scope="col" className="px-4 py-3 text-right font-semibold">
+                      {texts.photoQueue}
+                    </th>
+                    <th scope="col" className="px-4 py-3 text-right font-semibold">
+                      {texts.reportQueue}
+                    </th>
+                  </>
+                ) : null}
               </tr>
             </thead>
             <tbody className="divide-y divide-gray-100 text-gray-900">
@@ -80,8 +118,12 @@ export default function StaffDashboard() {
                   <td className="px-4 py-3 text-right tabular-nums" data-testid="staff-dashboard-cam-clicks">
                     {site.cam_clicks_today}
                   </td>
-                  <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.photo_queue)}</td>
-                  <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.report_queue)}</td>
+                  {queues ? (
+                    <>
+                      <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.photo_queue)}</td>
+                      <td className="px-4 py-3 text-right tabular-nums">{queueCountText(site.report_queue)}</td>
+                    </>
+                  ) : null}
                 </tr>
               ))}
             </tbody>

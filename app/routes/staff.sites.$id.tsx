@@ -11,6 +11,8 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { formDecimal, formNumber, formText } from "~/features/staff/staff-write.server";
 import { saveSite } from "~/features/staff/site-settings.server";
+import { siteSettingsFormSchema, siteSettingsFormValues, siteSettingsLayout } from "~/features/staff/site-settings-form";
+import { formConstraint } from "~/utils/form-constraint";
 import { SiteSettingsForm } from "~/features/staff/site-settings";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
 import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts";
@@ -32,7 +34,16 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const result = await apiFor(request, context).get("/api/staff/site.php", SiteResponse, { id });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
   const done = new URL(request.url).searchParams.get("done");
-  return { title: `${result.data.settings.name}: ${texts.editMetaTitle}`, description: texts.lead, texts, site: result.data, done: done === "created" ? texts.created : done ? texts.saved : null };
+  return {
+    title: `${result.data.settings.name}: ${texts.editMetaTitle}`,
+    description: texts.lead,
+    texts,
+    site: result.data,
+    defaultValue: siteSettingsFormValues(result.data.settings),
+    constraint: formConstraint(siteSettingsFormSchema()),
+    layout: siteSettingsLayout(),
+    done: done === "created" ? texts.created : done ? texts.saved : null,
+  };
 }
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
@@ -51,7 +62,7 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   };
   const body = Object.hasOwn(bodies, intent) ? bodies[intent]!() : null;
   if (!body) throw data(null, { status: 400 });
-  const saved = await saveSite(request, context, form, body);
+  const saved = await saveSite(request, context, form, body, staffTexts().sites);
   // The form keeps the time it was read: after "changed meanwhile" a second press is refused again until a reload.
   if (!saved.ok) return data({ intent, readAt: formText(form, "updated_at"), ...saved }, { status: saved.status });
   throw redirect(`/staff/sites/${id}?done=saved`);
@@ -60,13 +71,14 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffSite() {
-  const { texts, site, done } = useLoaderData<typeof loader>();
+  const { texts, site, done, defaultValue, constraint, layout } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const costs = texts.costs;
   const fees = texts.transactionCosts;
   const settingsRefused = refused?.intent === "update" ? refused : null;
-  const changed = settingsRefused?.fields.updated_at;
+  // After "changed meanwhile" the form keeps the time it was read.
+  const changed = settingsRefused?.changed ? settingsRefused.readAt : null;
   return (
     <>
       <Link to="/staff/sites" className="text-sm font-semibold underline">
@@ -80,15 +92,17 @@ export default function StaffSite() {
         </Link>
       </p>
       <div className="mt-4">
-        {refused ? <FormAlert>{changed ? `${texts.changed}: ${changed.join(" ")}` : refused.error}</FormAlert> : done ? <Notice testId="staff-site-done">{done}</Notice> : null}
+        {refused && !settingsRefused ? <FormAlert>{refused.error}</FormAlert> : !refused && done ? <Notice testId="staff-site-done">{done}</Notice> : null}
       </div>
       <SiteSettingsForm
         texts={texts}
-        values={settingsRefused?.values ?? site.settings}
+        layout={layout}
+        defaultValue={defaultValue}
+        constraint={constraint}
+        lastResult={settingsRefused?.reply}
         companies={site.companies}
-        errors={settingsRefused?.fields ?? {}}
         intent="update"
-        updatedAt={changed ? settingsRefused.readAt : site.updated_at}
+        updatedAt={changed || site.updated_at}
         busy={busy}
       />
       <div className="mt-6 grid gap-4 lg:grid-cols-2">

@@ -7,8 +7,9 @@ import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { saveSite } from "~/features/staff/site-settings.server";
+import { siteSettingsFormSchema, siteSettingsFormValues, siteSettingsLayout } from "~/features/staff/site-settings-form";
+import { formConstraint } from "~/utils/form-constraint";
 import { SiteSettingsForm } from "~/features/staff/site-settings";
-import { FormAlert } from "~/components/ui/form-fields";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 
 /** A new site (admins). The form starts from the default site's settings, without its name and domain. */
@@ -23,13 +24,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const base = template ? await api.get("/api/staff/site.php", SiteResponse, { id: template.id }) : null;
   if (!base?.ok) throw new Response(null, { status: base?.status ?? 404 });
   const values: SiteResponse["settings"] = { ...base.data.settings, name: "", domain: "", is_default: false };
-  return { title: texts.newMetaTitle, description: texts.newLead, texts, values, companies: sites.data.companies };
+  return { title: texts.newMetaTitle, description: texts.newLead, texts, defaultValue: siteSettingsFormValues(values), constraint: formConstraint(siteSettingsFormSchema()),
+    layout: siteSettingsLayout(), companies: sites.data.companies };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const form = await request.formData();
-  const saved = await saveSite(request, context, form, { action: "create" });
+  const saved = await saveSite(request, context, form, { action: "create" }, staffTexts().sites);
   if (!saved.ok) return data(saved, { status: saved.status });
   throw redirect(`/staff/sites/${saved.id}?done=created`);
 }
@@ -37,7 +39,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffNewSite() {
-  const { texts, values, companies } = useLoaderData<typeof loader>();
+  const { texts, defaultValue, constraint, layout, companies } = useLoaderData<typeof loader>();
   const refused = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   return (
@@ -47,12 +49,7 @@ export default function StaffNewSite() {
       </Link>
       <h1 className="mt-2 text-2xl font-bold text-gray-900">{texts.newTitle}</h1>
       <p className="mt-1 max-w-3xl text-sm text-gray-600">{texts.newLead}</p>
-      {refused ? (
-        <div className="mt-4">
-          <FormAlert>{refused.error}</FormAlert>
-        </div>
-      ) : null}
-      <SiteSettingsForm texts={texts} values={refused?.values ?? values} companies={companies} errors={refused?.fields ?? {}} intent="create" busy={busy} />
+      <SiteSettingsForm texts={texts} layout={layout} defaultValue={defaultValue} constraint={constraint} lastResult={refused?.reply} companies={companies} intent="create" busy={busy} />
     </>
   );
 }

@@ -40,6 +40,11 @@ export default function StaffFrame() {
                 <QueueBadge count={queues.photos} label={texts.nav.queue} />
               </NavLink>
             ) : null}
+            {staff.role === "admin" || staff.role === "moderator" ? (
+              <NavLink to="/staff/held-messages" className={navLink}>
+                {texts.nav.heldMessages}
+              </NavLink>
+            ) : null}
             {staff.role === "admin" || staff.role === "operator" ? (
               <NavLink to="/staff/inbox" className={navLink}>
                 {texts.nav.inbox}

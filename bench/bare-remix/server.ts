@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import express from "express";
 import compression from "compression";
 import { compressionOptions } from "../../server/compression";
-import { compressWholePages } from "../../server/whole-page-compression";
+import { compressWholePages } from "./whole-page-compression";
 import { requestApi } from "../../server/api-client";
 import { fillBareMembers, openBareSql } from "./sql";
 import { createRequestHandler } from "@remix-run/express";

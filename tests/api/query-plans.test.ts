@@ -42,6 +42,8 @@ let member: string;
 let admin: string;
 let operator: string;
 let email = "";
+let conversationId = 0;
+let fictionalId = 0;
 
 beforeAll(async () => {
   api = await startApi();
@@ -51,6 +53,10 @@ beforeAll(async () => {
   admin = await staffToken(api, await newStaff(api, "admin", []));
   operator = await staffToken(api, await newStaff(api, "operator"));
   email = String((await session.exec("select email from users where email like '%@scale.example' order by id desc limit 1")).rows[0]?.email);
+  // A conversation of the inbox (a member's with a site-run profile on site 1) and its site-run profile.
+  const inboxed = (await session.exec("select id, fictional_profile_id from conversations where fictional_profile_id is not null and site_id = 1 and last_message_at is not null order by last_message_at desc limit 1")).rows[0];
+  conversationId = Number(inboxed?.id);
+  fictionalId = Number(inboxed?.fictional_profile_id);
   // At 50,000 members a sequential scan still looks cheap to the planner where at a million it does not: the plans are
   // explained with it off, so each shows the bounded index path the query has (or, without one, what reads them all).
   await session.exec("set enable_seqscan = off");
@@ -109,6 +115,13 @@ describe("at 50,000 members, the pages' queries read a bounded number of rows", 
     ["staff: a member by id", () => staff_(() => admin, "/api/staff/members.php?q=1234")],
     ["staff: the inbox's new queue", () => staff_(() => operator, "/api/staff/inbox.php?queue=new")],
     ["staff: the inbox's stopped queue", () => staff_(() => operator, "/api/staff/inbox.php?queue=stopped")],
+    ["staff: the inbox's first queue with conversations", () => staff_(() => operator, "/api/staff/inbox.php")],
+    ["staff: the inbox's unreplied queue of one site's paying members", () => staff_(() => operator, "/api/staff/inbox.php?queue=unreplied&site=1&paying=1")],
+    ["staff: the inbox's new queue of one site-run profile", () => staff_(() => operator, `/api/staff/inbox.php?queue=new&site=1&profile=${fictionalId}`)],
+    ["staff: a conversation of the inbox, with its context", () => staff_(() => operator, `/api/staff/inbox-conversation.php?id=${conversationId}`)],
+    ["staff: the operator's desk", () => staff_(() => operator, "/api/staff/desk.php")],
+    ["staff: a site's saved replies", () => staff_(() => admin, "/api/staff/saved-replies.php?site=1")],
+    ["staff: the next conversation, claimed", () => () => staffCall(api, operator, "POST", "/api/staff/inbox-next.php", { site: 1 })],
     ["the likes", () => member_("/api/likes.php")],
     ["the likes page's tab", () => member_("/api/likes.php?tab=received&with_user=1")],
     ["the member and their badge counts", () => member_("/api/user.php")],
@@ -121,6 +134,7 @@ describe("at 50,000 members, the pages' queries read a bounded number of rows", 
     ["staff: the audit log", () => staff_(() => admin, "/api/staff/audit.php")],
     ["staff: the analytics of 30 days, every site", () => staff_(() => admin, "/api/staff/analytics.php")],
     ["staff: the analytics of 90 days, one site", () => staff_(() => admin, "/api/staff/analytics.php?site=1&period=90")],
+    ["staff: the messages held for contact details", () => staff_(() => admin, "/api/staff/held-messages.php")],
   ];
   // Not listed (docs/performance.md, what is left): the dashboard counts every paying member (kept a minute).
   for (const [name, request] of cases) {

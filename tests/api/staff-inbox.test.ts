@@ -127,6 +127,7 @@ describe("the operator inbox", () => {
       expect(JSON.stringify(await refused.json())).toContain("is answering this conversation");
     }
     await act(holder, { id: entry!.id, action: "release" });
+    expect(InboxActionResponse.parse(await (await act(operator, { id: entry!.id, action: "claim" })).json()).claim).toMatchObject({ mine: true });
 
     // Another profile's photo, a photo not live yet, an unknown gift: refused, nothing sent.
     const [pending] = await api.db.insert(photos).values({ profileId: fictionalProfileId, filename: "demo/pending.svg", thumbFilename: "demo/pending.svg", status: "pending", position: 99 }).returning({ id: photos.id });
@@ -152,8 +153,10 @@ describe("the operator inbox", () => {
     }
     controller.abort();
     expect(seen).toMatch(/event: message/);
-    // Sending ended the claim; the photo answer claims again, as opening the page does.
+    // Sending ended the claim: a second answer needs the conversation taken again (as the page does when it sends).
     expect((await entryOf(operator, member.profileId))?.claimed_by).toBeNull();
+    expect((await act(operator, { id: entry!.id, action: "reply_photo", photo_id: own.id, key: newKey() })).status).toBe(400);
+    await act(operator, { id: entry!.id, action: "claim" });
     const photo = await act(operator, { id: entry!.id, action: "reply_photo", photo_id: own.id, key: newKey() });
     expect(photo.status, await photo.clone().text()).toBe(200);
 
@@ -200,14 +203,18 @@ describe("the operator inbox", () => {
     await act(loser, { id: entry!.id, action: "release" });
 
     // "Next" claims the longest-waiting new or unreplied conversation nobody holds.
-    const list = await inboxOf(loser);
-    const expected = list.conversations.find((c) => (c.queue === "new" || c.queue === "unreplied") && c.claimed_by === null);
+    // (new and unreplied merged by their wait: the oldest last message first)
+    const open = [...(await inboxOf(loser, "new")).conversations, ...(await inboxOf(loser, "unreplied")).conversations]
+      .filter((c) => c.claimed_by === null)
+      .sort((x, y) => Date.parse(x.last_at) - Date.parse(y.last_at) || x.id - y.id);
+    const expected = open[0];
     const next = InboxNextResponse.parse(await (await staffCall(api, loser, "POST", "/api/staff/inbox-next.php")).json()).id;
     expect(next).toBe(expected?.id ?? null);
-    if (next !== null) expect((await inboxOf(first === loser ? second : first)).conversations.find((c) => c.id === next)?.claimed_by?.id).toEqual(loser === second ? secondAccount.id : expect.any(Number));
+    const other = first === loser ? second : first;
+    if (next !== null) expect([...(await inboxOf(other, "new")).conversations, ...(await inboxOf(other, "unreplied")).conversations].find((c) => c.id === next)?.claimed_by?.id).toEqual(loser === second ? secondAccount.id : expect.any(Number));
   });
 
-  it("keeps shared notes per pair, and refuses operators' and admins' inbox to other roles", async () => {
+  it("keeps shared notes per member, and refuses operators' and admins' inbox to other roles", async () => {
     const member = await payingMember();
     await write(member, "Notes test");
     const operator = await staffToken(api, await newStaff(api, "operator"));

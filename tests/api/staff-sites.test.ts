@@ -64,6 +64,7 @@ function newSettings(domain: string, overrides: Partial<SiteSettingsInput> = {})
     ask_signup_message: false,
     delete_discount: null,
     photo_moderation: "post",
+    contact_filter: "off",
     mail_name: "Console Dates",
     time_zone: "Europe/Amsterdam",
     company_id: 1,

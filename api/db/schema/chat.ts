@@ -8,6 +8,8 @@ import { siteRef } from "./sites";
 
 /** docs/product.md §3 chat: what a message is. Text now; icebreakers, GIFs, gifts and images follow (chat extras). */
 export const messageKinds = ["text", "icebreaker", "gif", "gift", "image"] as const;
+/** A message's moderation state (messages.moderation); delivered messages have none. */
+export const messageModerations = ["held", "rejected"] as const;
 
 /**
  * A conversation: one per pair of profiles (a site's profiles only ever talk within it), the pair kept
@@ -44,6 +46,8 @@ export const conversations = pgTable(
     // The inbox's new, unreplied and waiting queues (the longest wait first) and the stopped one (the newest first).
     index("conversations_inbox_idx").on(t.lastFromMember, t.answered, t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
     index("conversations_inbox_stopped_idx").on(t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
+    // The queues of one site-run profile (the desk's profile filter).
+    index("conversations_inbox_profile_idx").on(t.fictionalProfileId, t.lastFromMember, t.answered, t.lastMessageAt).where(sql`${t.fictionalProfileId} is not null`),
   ],
 );
 
@@ -92,9 +96,16 @@ export const messages = pgTable(
     credits: integer("credits").notNull().default(0),
     idempotencyKey: text("idempotency_key"),
     createdAt: createdAt(),
+    /**
+     * docs/staff.md, contact details in chat: "held", a member's message with contact details waiting for a moderator
+     * (its sender sees it, its recipient does not); "rejected", refused by one (never delivered); null, delivered.
+     */
+    moderation: text("moderation", { enum: messageModerations }),
   },
   (t) => [
     index("messages_conversation_idx").on(t.conversationId, t.id),
+    // The queue of held messages, oldest first: a handful of rows however many messages there are.
+    index("messages_held_idx").on(t.id).where(sql`${t.moderation} = 'held'`),
     uniqueIndex("messages_idempotency_idx").on(t.senderProfileId, t.idempotencyKey),
     // The staff dashboard's messages of the day: ids follow time, so a block range index is small and exact enough.
     index("messages_created_idx").using("brin", t.createdAt).with({ autosummarize: true }),

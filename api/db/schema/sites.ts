@@ -1,5 +1,6 @@
 import { boolean, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { CamTiles } from "#contract/cam";
+import { contactFilterModes, siteSettingDefaults } from "#contract/site-settings";
 
 /** Sites and what belongs to a site: its company and its interests. api/db/schema.ts gathers every domain's tables for drizzle and the api. */
 
@@ -22,18 +23,18 @@ export const sites = pgTable(
   {
     id: serial("id").primaryKey(),
     domain: text("domain").notNull(),
-    isDefault: boolean("is_default").notNull().default(false),
+    isDefault: boolean("is_default").notNull().default(siteSettingDefaults.is_default),
     name: text("name").notNull(),
     domainLanguage: text("domain_language"),
-    cdnPrefix: text("cdn_prefix").notNull().default("/uploads/"),
-    niche: integer("niche").notNull().default(1),
+    cdnPrefix: text("cdn_prefix").notNull().default(siteSettingDefaults.cdn_prefix),
+    niche: integer("niche").notNull().default(siteSettingDefaults.niche),
     indexTitle: text("index_title").notNull(),
     description: text("description").notNull(),
-    countries: jsonb("countries").$type<string[]>().notNull().default([]),
-    signups: text("signups", { enum: ["all", "with_trafficsource", "other"] }).notNull().default("all"),
-    loggedOutSearch: boolean("logged_out_search").notNull().default(false),
-    loggedOutSearchTrafficsource: boolean("logged_out_search_trafficsource").notNull().default(false),
-    enableSiteEntryPopup: boolean("enable_site_entry_popup").notNull().default(true),
+    countries: jsonb("countries").$type<string[]>().notNull().default(siteSettingDefaults.countries),
+    signups: text("signups", { enum: ["all", "with_trafficsource", "other"] }).notNull().default(siteSettingDefaults.signups),
+    loggedOutSearch: boolean("logged_out_search").notNull().default(siteSettingDefaults.logged_out_search),
+    loggedOutSearchTrafficsource: boolean("logged_out_search_trafficsource").notNull().default(siteSettingDefaults.logged_out_search_trafficsource),
+    enableSiteEntryPopup: boolean("enable_site_entry_popup").notNull().default(siteSettingDefaults.enable_site_entry_popup),
     /** docs/product.md §1 live-cam promotion tiles (contract/cam.ts); null: none on this site. */
     camTiles: jsonb("cam_tiles").$type<CamTiles>(),
     /** docs/product.md §3 Payment transaction costs, per payment method: a fixed part (minor units of the payment's currency) and a percentage of the price. */
@@ -45,29 +46,31 @@ export const sites = pgTable(
     supportEmail: text("support_email").notNull(),
     /** The site's own support phone; null: the company's (settings support_phone). */
     supportPhone: text("support_phone"),
-    visibleProfileFields: jsonb("visible_profile_fields").$type<string[]>().notNull().default([]),
-    visibleProfileNotes: jsonb("visible_profile_notes").$type<string[]>().notNull().default([]),
-    messageCredits: integer("message_credits").notNull().default(10),
-    signupCredits: integer("signup_credits").notNull().default(20),
-    photoCredits: integer("photo_credits").notNull().default(5),
-    giftCredits: integer("gift_credits").notNull().default(25),
-    messageLength: integer("message_length").notNull().default(1000),
-    searchFields: jsonb("search_fields").$type<string[]>().notNull().default([]),
-    memberResell: boolean("member_resell").notNull().default(false),
-    fictionalIcon: text("fictional_icon").notNull().default(""),
-    fictionalWarning: text("fictional_warning").notNull().default(""),
-    fictionalSingular: text("fictional_singular").notNull().default(""),
-    fictionalPlural: text("fictional_plural").notNull().default(""),
-    refundDays: integer("refund_days").notNull().default(14),
+    visibleProfileFields: jsonb("visible_profile_fields").$type<string[]>().notNull().default(siteSettingDefaults.visible_profile_fields),
+    visibleProfileNotes: jsonb("visible_profile_notes").$type<string[]>().notNull().default(siteSettingDefaults.visible_profile_notes),
+    messageCredits: integer("message_credits").notNull().default(siteSettingDefaults.message_credits),
+    signupCredits: integer("signup_credits").notNull().default(siteSettingDefaults.signup_credits),
+    photoCredits: integer("photo_credits").notNull().default(siteSettingDefaults.photo_credits),
+    giftCredits: integer("gift_credits").notNull().default(siteSettingDefaults.gift_credits),
+    messageLength: integer("message_length").notNull().default(siteSettingDefaults.message_length),
+    searchFields: jsonb("search_fields").$type<string[]>().notNull().default(siteSettingDefaults.search_fields),
+    memberResell: boolean("member_resell").notNull().default(siteSettingDefaults.member_resell),
+    fictionalIcon: text("fictional_icon").notNull().default(siteSettingDefaults.fictional_icon),
+    fictionalWarning: text("fictional_warning").notNull().default(siteSettingDefaults.fictional_warning),
+    fictionalSingular: text("fictional_singular").notNull().default(siteSettingDefaults.fictional_singular),
+    fictionalPlural: text("fictional_plural").notNull().default(siteSettingDefaults.fictional_plural),
+    refundDays: integer("refund_days").notNull().default(siteSettingDefaults.refund_days),
     /** docs/product.md §9 welcome discount: how long after signup a member's first purchase gets it; 0: no welcome discount. */
-    welcomeDiscountHours: integer("welcome_discount_hours").notNull().default(72),
+    welcomeDiscountHours: integer("welcome_discount_hours").notNull().default(siteSettingDefaults.welcome_discount_hours),
     /** Minimum age at signup; docs/product.md §5 names min_age a parameter, 18 unless the site sets more. */
-    minAge: integer("min_age").notNull().default(18),
+    minAge: integer("min_age").notNull().default(siteSettingDefaults.min_age),
     /** Whether the signup form asks for a first message (signup_message). */
-    askSignupMessage: boolean("ask_signup_message").notNull().default(false),
+    askSignupMessage: boolean("ask_signup_message").notNull().default(siteSettingDefaults.ask_signup_message),
     deleteDiscount: integer("delete_discount"),
     /** docs/staff.md moderation modes: "pre", a new photo stays pending until a moderator approves it; "post", live at once and queued. */
-    photoModeration: text("photo_moderation", { enum: ["pre", "post"] }).notNull().default("post"),
+    photoModeration: text("photo_moderation", { enum: ["pre", "post"] }).notNull().default(siteSettingDefaults.photo_moderation),
+    /** docs/staff.md, contact details in chat: what a member's message with contact details gets (contract/site-settings.ts). */
+    contactFilter: text("contact_filter", { enum: contactFilterModes }).notNull().default(siteSettingDefaults.contact_filter),
     mailName: text("mail_name").notNull(),
     /** The site's time zone (IANA name): a day of the analytics is the site's day (docs/staff.md, Analytics). */
     timeZone: text("time_zone").notNull().default("UTC"),

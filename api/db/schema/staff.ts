@@ -127,24 +127,57 @@ export const auditLog = pgTable(
  * One row per conversation; a claim lasts until `expires_at` (5 minutes, renewed while the operator types) and is
  * taken by one conditional upsert, so two operators (on any api instance) never hold one conversation.
  */
-export const operatorClaims = pgTable("operator_claims", {
-  conversationId: integer("conversation_id").primaryKey(),
-  staffUserId: staffRef(),
-  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+export const operatorClaims = pgTable(
+  "operator_claims",
+  {
+    conversationId: integer("conversation_id").primaryKey(),
+    staffUserId: staffRef(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  // An operator holds one conversation at a time: claiming one ends their other claims (api/domain/staff/inbox.ts).
+  (t) => [index("operator_claims_staff_idx").on(t.staffUserId)],
+);
+
+/**
+ * The operators' shared notes about a member: one per member profile, shown on every conversation of the member with
+ * a site-run profile (migration 0037 joined the earlier per-pair notes into these).
+ */
+export const operatorMemberNotes = pgTable("operator_member_notes", {
+  memberProfileId: integer("member_profile_id").primaryKey(),
+  body: text("body").notNull().default(""),
+  updatedBy: integer("updated_by"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** The operators' shared notes about a member, per pair (the member and one site-run profile). */
-export const operatorNotes = pgTable(
-  "operator_notes",
+/**
+ * Saved replies of the operator desk (docs/staff.md): texts an operator inserts into an answer, per site and, when
+ * `fictional_profile_id` is set, for one site-run profile only. `{member}` and `{profile}` in the body become the
+ * member's and the profile's names. Admins keep them (`replies.manage`), each change audited.
+ */
+export const savedReplies = pgTable(
+  "saved_replies",
   {
-    memberProfileId: integer("member_profile_id").notNull(),
-    fictionalProfileId: integer("fictional_profile_id").notNull(),
-    body: text("body").notNull().default(""),
+    id: serial("id").primaryKey(),
+    siteId: integer("site_id").notNull(),
+    fictionalProfileId: integer("fictional_profile_id"),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
     updatedBy: integer("updated_by"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("operator_notes_pair_idx").on(t.memberProfileId, t.fictionalProfileId)],
+  (t) => [index("saved_replies_site_idx").on(t.siteId, t.fictionalProfileId)],
 );
+
+/**
+ * A site's waiting-time thresholds of the operator desk (docs/staff.md): a conversation waiting longer than
+ * `warn_minutes` is marked amber in the queues, longer than `late_minutes` red. A site without a row uses the defaults
+ * (api/domain/staff/desk.ts).
+ */
+export const inboxWaitThresholds = pgTable("inbox_wait_thresholds", {
+  siteId: integer("site_id").primaryKey(),
+  warnMinutes: integer("warn_minutes").notNull(),
+  lateMinutes: integer("late_minutes").notNull(),
+});
 
 /** Which operator sent a site-run profile's message (the operator figures). */
 export const operatorReplies = pgTable(

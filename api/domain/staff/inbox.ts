@@ -1,6 +1,6 @@
-import { aliasedTable, and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { aliasedTable, and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversationMembers, conversations, messages, operatorClaims, operatorDayRollups, operatorDays, operatorNotes, operatorReplies, photos, profiles, sites, staffUsers, users } from "../../db/schema";
+import { conversationMembers, conversations, memberLogins, messages, operatorClaims, operatorDayRollups, operatorDays, operatorMemberNotes, operatorReplies, payments, photos, profiles, savedReplies, sites, staffUsers, users } from "../../db/schema";
 import { inboxQueueNames as inboxQueueNamesList } from "#contract/staff-inbox-queues";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
@@ -59,6 +59,35 @@ function ofInbox(staff: StaffMember): SQL | undefined {
   return and(isNotNull(conversations.fictionalProfileId), isNotNull(conversations.lastMessageAt), onStaffSites(conversations.siteId, sitesOf(staff)), planEachRun);
 }
 
+/** A queue's filters: one site, one site-run profile, paying members only. */
+export type InboxFilters = { siteId?: number; profileId?: number; paying?: boolean };
+
+/** How many of a queue's longest waits the paying-members filter looks at (paying is the member's, not the conversation's). */
+export const payingFilterWindow = 1000;
+
+/** The filters on the conversation itself: a site-run profile is a range of conversations_inbox_profile_idx; a site narrows the queue's range. */
+function filtered(filters: InboxFilters): SQL | undefined {
+  return and(filters.siteId ? eq(conversations.siteId, filters.siteId) : undefined, filters.profileId ? eq(conversations.fictionalProfileId, filters.profileId) : undefined);
+}
+
+/**
+ * The paying members' conversations among a queue's `payingFilterWindow` longest waits, in the queue's order: the
+ * paying flag is on the member's account, so the window is read in index order with one primary-key read of the
+ * member's profile and account each (a bounded read), and filtered. `full`: the window was full (more may follow).
+ */
+async function payingInWindow(db: Pick<Db, "select">, staff: StaffMember, queue: InboxQueue, now: Date, filters: InboxFilters): Promise<{ ids: number[]; full: boolean }> {
+  const rows = await db
+    .select({
+      id: conversations.id,
+      paying: sql<boolean | null>`(select u.paid_user from profiles p join users u on u.id = p.user_id where p.id = case when ${conversations.lowProfileId} = ${conversations.fictionalProfileId} then ${conversations.highProfileId} else ${conversations.lowProfileId} end)`,
+    })
+    .from(conversations)
+    .where(and(ofInbox(staff), inQueue(queue, now), filtered(filters)))
+    .orderBy(...(queue === "stopped" ? [desc(conversations.lastMessageAt), desc(conversations.id)] : [asc(conversations.lastMessageAt), asc(conversations.id)]))
+    .limit(payingFilterWindow);
+  return { ids: rows.filter((row) => row.paying).map((row) => row.id), full: rows.length === payingFilterWindow };
+}
+
 /** The inbox's conversations of the staff member's sites (and `extra`, a further condition). */
 function inboxRows(db: Pick<Db, "select">, staff: StaffMember, now: Date, extra?: SQL) {
   return db
@@ -76,6 +105,11 @@ function inboxRows(db: Pick<Db, "select">, staff: StaffMember, now: Date, extra?
       answered: conversations.answered,
       claimedBy: sql<number | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${operatorClaims.staffUserId} end`,
       claimedByName: sql<string | null>`case when ${operatorClaims.expiresAt} > ${now.toISOString()}::timestamptz then ${claimant.name} end`,
+      // The last message (its kind and the start of its text: the queues' preview) and who sent the profile's last answer.
+      // Each a primary-key read per listed row (a join would let the planner read the messages in bulk).
+      lastKind: sql<string | null>`(select lm.kind from messages lm where lm.id = ${conversations.lastMessageId})`,
+      lastBody: sql<string | null>`(select left(lm.body, 200) from messages lm where lm.id = ${conversations.lastMessageId})`,
+      answeredByName: sql<string | null>`(select su.name from operator_replies r join staff_users su on su.id = r.staff_user_id where r.message_id = ${conversations.lastAnswerId})`,
     })
     .from(conversations)
     .innerJoin(low, eq(low.id, conversations.lowProfileId))
@@ -96,9 +130,11 @@ export const inboxCountCap = 1000;
  * One queue of the inbox of the staff member's sites, `inboxPageSize` at most: the longest wait first (the oldest last
  * message), the stopped ones the most recently stopped first.
  */
-export async function inbox(db: Db, staff: StaffMember, queue: InboxQueue, now = new Date(), limit = inboxPageSize): Promise<InboxEntry[]> {
+export async function inbox(db: Db, staff: StaffMember, queue: InboxQueue, now = new Date(), limit = inboxPageSize, filters: InboxFilters = {}): Promise<InboxEntry[]> {
   const order = queue === "stopped" ? [desc(conversations.lastMessageAt), desc(conversations.id)] : [asc(conversations.lastMessageAt), asc(conversations.id)];
-  const rows = await inboxRows(db, staff, now, inQueue(queue, now))
+  const paying = filters.paying ? (await payingInWindow(db, staff, queue, now, filters)).ids.slice(0, limit) : null;
+  if (paying && paying.length === 0) return [];
+  const rows = await inboxRows(db, staff, now, and(inQueue(queue, now), filtered(filters), paying ? inArray(conversations.id, paying) : undefined))
     .orderBy(...order)
     .limit(limit);
   return rows.map((row) => ({ ...row, queue: queueOf(row, now) }));
@@ -107,12 +143,23 @@ export async function inbox(db: Db, staff: StaffMember, queue: InboxQueue, now =
 export type InboxCounts = { counts: Record<InboxQueue, number>; capped: InboxQueue[] };
 
 /** Each queue's size, counted up to inboxCountCap (`capped`: the queues with more), in one statement. */
-export async function inboxCounts(db: Db, staff: StaffMember, now = new Date()): Promise<InboxCounts> {
+export async function inboxCounts(db: Db, staff: StaffMember, now = new Date(), filters: InboxFilters = {}): Promise<InboxCounts> {
+  if (filters.paying) {
+    // Paying members: counted among each queue's longest waits (payingInWindow); a full window is "more than".
+    const windows = await Promise.all(inboxQueueNamesList.map((queue) => payingInWindow(db, staff, queue, now, filters)));
+    const counts = { new: 0, unreplied: 0, waiting: 0, stopped: 0 };
+    const capped: InboxQueue[] = [];
+    inboxQueueNamesList.forEach((queue, i) => {
+      counts[queue] = windows[i]!.ids.length;
+      if (windows[i]!.full) capped.push(queue);
+    });
+    return { counts, capped };
+  }
   const counted = (queue: InboxQueue) =>
     sql<number>`(select count(*)::int from (${db
       .select({ one: sql`1` })
       .from(conversations)
-      .where(and(ofInbox(staff), inQueue(queue, now)))
+      .where(and(ofInbox(staff), inQueue(queue, now), filtered(filters)))
       // In the queue's index order: a queue of a few dozen is estimated at a fifth of the table, and without the order
       // the planner scans the table for the 1,001 it expects to find at once (170 ms at a million conversations).
       .orderBy(queue === "stopped" ? desc(conversations.lastMessageAt) : asc(conversations.lastMessageAt))
@@ -160,19 +207,24 @@ export type ClaimOutcome = { kind: "claimed"; expiresAt: Date } | { kind: "held"
 /**
  * Claims a conversation for the staff member for 5 minutes (or renews their claim): one conditional upsert, taken only
  * when nobody holds it or the holder's claim has run out, so of two operators at once (on any api instance) one wins.
+ * An operator holds one conversation at a time: winning it ends their claims on any other, in the same transaction.
  * "held": another operator holds it, until when.
  */
 export async function claimConversation(db: Db, staff: StaffMember, conversationId: number, now = new Date()): Promise<ClaimOutcome> {
   const expiresAt = new Date(now.getTime() + claimMs);
-  const [won] = await db
-    .insert(operatorClaims)
-    .values({ conversationId, staffUserId: staff.id, expiresAt })
-    .onConflictDoUpdate({
-      target: operatorClaims.conversationId,
-      set: { staffUserId: staff.id, expiresAt },
-      setWhere: or(lt(operatorClaims.expiresAt, now), eq(operatorClaims.staffUserId, staff.id)),
-    })
-    .returning({ expiresAt: operatorClaims.expiresAt });
+  const won = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(operatorClaims)
+      .values({ conversationId, staffUserId: staff.id, expiresAt })
+      .onConflictDoUpdate({
+        target: operatorClaims.conversationId,
+        set: { staffUserId: staff.id, expiresAt },
+        setWhere: or(lt(operatorClaims.expiresAt, now), eq(operatorClaims.staffUserId, staff.id)),
+      })
+      .returning({ expiresAt: operatorClaims.expiresAt });
+    if (row) await tx.delete(operatorClaims).where(and(eq(operatorClaims.staffUserId, staff.id), ne(operatorClaims.conversationId, conversationId)));
+    return row;
+  });
   if (won) return { kind: "claimed", expiresAt: won.expiresAt };
   const [holder] = await db
     .select({ staffUserId: operatorClaims.staffUserId, expiresAt: operatorClaims.expiresAt, name: staffUsers.name })
@@ -183,9 +235,42 @@ export async function claimConversation(db: Db, staff: StaffMember, conversation
   return { kind: "held", ...holder };
 }
 
-/** Ends the staff member's claim on a conversation (sent, or left); another's claim stays. */
-export async function releaseClaim(db: Pick<Db, "delete">, staff: StaffMember, conversationId: number): Promise<void> {
-  await db.delete(operatorClaims).where(and(eq(operatorClaims.conversationId, conversationId), eq(operatorClaims.staffUserId, staff.id)));
+/**
+ * Why a staff member no longer holds a conversation they opened: `taken` (another operator holds it now), `expired`
+ * (their claim ran out), `left` (it was released: left, answered, or another conversation opened, in another tab too).
+ */
+export type LostClaim = { kind: "taken"; name: string; expiresAt: Date } | { kind: "expired" } | { kind: "left" };
+
+/**
+ * Renews the staff member's live claim (typing, sending): one conditional update that holds only while the claim is
+ * theirs and has not run out; else why it is lost. A lost claim is never taken again by a send: the operator sees why.
+ */
+export async function renewClaim(db: Pick<Db, "update" | "select">, staff: StaffMember, conversationId: number, now = new Date()): Promise<{ kind: "held"; expiresAt: Date } | LostClaim> {
+  const expiresAt = new Date(now.getTime() + claimMs);
+  const [renewed] = await db
+    .update(operatorClaims)
+    .set({ expiresAt })
+    .where(and(eq(operatorClaims.conversationId, conversationId), eq(operatorClaims.staffUserId, staff.id), gt(operatorClaims.expiresAt, now)))
+    .returning({ expiresAt: operatorClaims.expiresAt });
+  if (renewed) return { kind: "held", expiresAt: renewed.expiresAt };
+  const [row] = await db
+    .select({ staffUserId: operatorClaims.staffUserId, expiresAt: operatorClaims.expiresAt, name: staffUsers.name })
+    .from(operatorClaims)
+    .innerJoin(staffUsers, eq(staffUsers.id, operatorClaims.staffUserId))
+    .where(eq(operatorClaims.conversationId, conversationId));
+  if (row && row.staffUserId !== staff.id && row.expiresAt > now) return { kind: "taken", name: row.name, expiresAt: row.expiresAt };
+  if (row && row.staffUserId === staff.id) return { kind: "expired" };
+  return { kind: "left" };
+}
+
+/**
+ * Ends the staff member's claim on a conversation (sent, or left); another's claim stays. `until`: only the claim the
+ * page saw (its end time), so a late release beacon of a page that was reloaded does not end the claim the reload took.
+ */
+export async function releaseClaim(db: Pick<Db, "delete">, staff: StaffMember, conversationId: number, until?: Date): Promise<void> {
+  await db
+    .delete(operatorClaims)
+    .where(and(eq(operatorClaims.conversationId, conversationId), eq(operatorClaims.staffUserId, staff.id), until ? eq(operatorClaims.expiresAt, until) : undefined));
 }
 
 /** Whether the staff member holds a live claim on the conversation. */
@@ -197,23 +282,38 @@ export async function holdsClaim(db: Pick<Db, "select">, staff: StaffMember, con
   return Boolean(row);
 }
 
-/** "Next": the longest-waiting conversation in new or unreplied that nobody holds, claimed; null when there is none. */
-export async function claimNext(db: Db, staff: StaffMember, now = new Date()): Promise<number | null> {
-  for (const queue of ["new", "unreplied"] as const) {
-    const open = (await inbox(db, staff, queue, now)).filter((entry) => entry.claimedBy === null || entry.claimedBy === staff.id);
-    for (const entry of open) {
-      // Another operator may take it between the list and the claim: then the next one.
-      if ((await claimConversation(db, staff, entry.id, now)).kind === "claimed") return entry.id;
-    }
+/**
+ * "Next": the longest-waiting conversation waiting for an answer (new or unreplied, merged by their wait) of the staff
+ * member's sites that nobody else holds, claimed (ending the operator's other claim); null when there is none.
+ * `skip`: a conversation not to take (the one just answered).
+ */
+export async function claimNext(db: Db, staff: StaffMember, now = new Date(), filters: InboxFilters = {}, skip?: number): Promise<number | null> {
+  const [fresh, unreplied] = await Promise.all([inbox(db, staff, "new", now, inboxPageSize, filters), inbox(db, staff, "unreplied", now, inboxPageSize, filters)]);
+  const open = [...fresh, ...unreplied]
+    .filter((entry) => entry.id !== skip && (entry.claimedBy === null || entry.claimedBy === staff.id))
+    .sort((a, b) => a.lastAt.getTime() - b.lastAt.getTime() || a.id - b.id);
+  for (const entry of open) {
+    // Another operator may take it between the list and the claim: then the next one.
+    if ((await claimConversation(db, staff, entry.id, now)).kind === "claimed") return entry.id;
   }
   return null;
+}
+
+/** The staff member's live claim, if any (an operator holds one at a time), with its conversation's names. */
+export async function ownClaim(db: Db, staff: StaffMember, now = new Date()): Promise<InboxEntry | null> {
+  const [claim] = await db
+    .select({ id: operatorClaims.conversationId })
+    .from(operatorClaims)
+    .where(and(eq(operatorClaims.staffUserId, staff.id), gt(operatorClaims.expiresAt, now)))
+    .limit(1);
+  return claim ? inboxEntry(db, staff, claim.id, now) : null;
 }
 
 /** Everything the operator sees beside the conversation: both profiles, the member's account, photos, notes and other chats. */
 export async function answeringContext(db: Db, staff: StaffMember, entry: InboxEntry) {
   const profile = (id: number) =>
     db
-      .select({ profile: profiles, credits: users.credits, paidUser: users.paidUser, cdn: sites.cdnPrefix })
+      .select({ profile: profiles, credits: users.credits, paidUser: users.paidUser, signupDate: users.signupDate, language: users.language, cdn: sites.cdnPrefix })
       .from(profiles)
       .innerJoin(users, eq(users.id, profiles.userId))
       .innerJoin(sites, eq(sites.id, profiles.siteId))
@@ -230,11 +330,9 @@ export async function answeringContext(db: Db, staff: StaffMember, entry: InboxE
     profile(entry.fictionalProfileId),
     photosOf(entry.memberProfileId),
     photosOf(entry.fictionalProfileId),
-    db.select().from(messages).where(eq(messages.conversationId, entry.id)).orderBy(desc(messages.id)).limit(200),
-    db
-      .select()
-      .from(operatorNotes)
-      .where(and(eq(operatorNotes.memberProfileId, entry.memberProfileId), eq(operatorNotes.fictionalProfileId, entry.fictionalProfileId))),
+    // Held and rejected messages (docs/staff.md, contact details in chat) were never delivered: the operator does not see them.
+    db.select().from(messages).where(and(eq(messages.conversationId, entry.id), isNull(messages.moderation))).orderBy(desc(messages.id)).limit(200),
+    db.select().from(operatorMemberNotes).where(eq(operatorMemberNotes.memberProfileId, entry.memberProfileId)),
     // The member's other conversations with site-run profiles, found through the member's own conversation rows.
     inboxRows(
       db,
@@ -248,15 +346,41 @@ export async function answeringContext(db: Db, staff: StaffMember, entry: InboxE
       .orderBy(desc(conversations.lastMessageAt))
       .limit(20),
   ]);
-  return { member, fictional, memberPhotos, fictionalPhotos, thread: thread.reverse(), note: note ?? null, others };
+  const userId = member?.profile.userId ?? 0;
+  const [spend, [lastLogin], replies] = await Promise.all([
+    // A member's payments are few (payments_user_idx): their sum per currency.
+    db
+      .select({ currency: payments.currency, amount: sql<number>`sum(${payments.amount})::int` })
+      .from(payments)
+      .where(and(eq(payments.userId, userId), eq(payments.status, "paid")))
+      .groupBy(payments.currency)
+      .orderBy(asc(payments.currency)),
+    db.select({ at: memberLogins.at }).from(memberLogins).where(eq(memberLogins.userId, userId)).orderBy(desc(memberLogins.at)).limit(1),
+    savedRepliesFor(db, entry.siteId, entry.fictionalProfileId),
+  ]);
+  const threadUp = thread.reverse();
+  const lastFromMember = [...threadUp].reverse().find((message) => message.senderProfileId === entry.memberProfileId)?.createdAt ?? null;
+  // Last seen: the later of the member's newest login and their newest message here.
+  const lastSeen = [lastLogin?.at ?? null, lastFromMember].filter((at): at is Date => at !== null).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+  return { member, fictional, memberPhotos, fictionalPhotos, thread: threadUp, note: note ?? null, others, spend, lastSeen, savedReplies: replies };
 }
 
-/** Saves the shared notes about the member of a pair (one row per pair, the last writer's text). */
-export async function saveNote(tx: Pick<Db, "insert">, staff: StaffMember, pair: { memberProfileId: number; fictionalProfileId: number }, body: string): Promise<void> {
+/** The saved replies an operator may insert in a conversation: the site's, and the site-run profile's own (50 at most). */
+export async function savedRepliesFor(db: Pick<Db, "select">, siteId: number, fictionalProfileId: number) {
+  return db
+    .select({ id: savedReplies.id, title: savedReplies.title, body: savedReplies.body, profileId: savedReplies.fictionalProfileId })
+    .from(savedReplies)
+    .where(and(eq(savedReplies.siteId, siteId), or(isNull(savedReplies.fictionalProfileId), eq(savedReplies.fictionalProfileId, fictionalProfileId))))
+    .orderBy(sql`${savedReplies.fictionalProfileId} is null`, asc(savedReplies.title), asc(savedReplies.id))
+    .limit(50);
+}
+
+/** Saves the shared notes about a member (one row per member, the last writer's text), seen on all the member's conversations. */
+export async function saveNote(tx: Pick<Db, "insert">, staff: StaffMember, memberProfileId: number, body: string): Promise<void> {
   await tx
-    .insert(operatorNotes)
-    .values({ ...pair, body, updatedBy: staff.id })
-    .onConflictDoUpdate({ target: [operatorNotes.memberProfileId, operatorNotes.fictionalProfileId], set: { body, updatedBy: staff.id, updatedAt: new Date() } });
+    .insert(operatorMemberNotes)
+    .values({ memberProfileId, body, updatedBy: staff.id })
+    .onConflictDoUpdate({ target: operatorMemberNotes.memberProfileId, set: { body, updatedBy: staff.id, updatedAt: new Date() } });
 }
 
 /** The operator's record of a reply: who sent it, and how long the member had waited (since their last message before it). */
@@ -264,7 +388,7 @@ export async function recordReply(tx: Pick<Db, "insert" | "select">, staff: Staf
   const [before] = await tx
     .select({ at: messages.createdAt })
     .from(messages)
-    .where(and(eq(messages.conversationId, message.conversationId), lt(messages.id, message.id), ne(messages.senderProfileId, fictionalProfileId)))
+    .where(and(eq(messages.conversationId, message.conversationId), lt(messages.id, message.id), ne(messages.senderProfileId, fictionalProfileId), isNull(messages.moderation)))
     .orderBy(desc(messages.id))
     .limit(1);
   const waitedSeconds = before ? Math.max(0, Math.round((message.createdAt.getTime() - before.at.getTime()) / 1000)) : null;
@@ -366,4 +490,36 @@ async function readFigures(db: Db, from: Date, live: Date): Promise<OperatorDay[
     p90Seconds: row.p90_seconds === null ? null : Number(row.p90_seconds),
     memberMessagesAfter: Number(row.member_messages_after),
   }));
+}
+
+/** How many of the newest answers of the day the desk's median wait reads at most. */
+export const deskMedianSample = 1000;
+
+/**
+ * An operator's own figures for the dashboard (docs/staff.md, the desk): the conversation they hold, their answers
+ * today (operator_replies_staff_idx), and the median wait of today's answers on their sites (the newest 1,000 at
+ * most, by operator_replies_created_idx, so the figure costs the same on any day).
+ */
+export async function operatorDesk(db: Db, staff: StaffMember, now = new Date()) {
+  const since = startOfUtcDay(now);
+  const [claim, [answered], [median]] = await Promise.all([
+    ownClaim(db, staff, now),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(operatorReplies)
+      .where(and(eq(operatorReplies.staffUserId, staff.id), gte(operatorReplies.createdAt, since))),
+    db
+      .select({ seconds: sql<number | null>`round(percentile_cont(0.5) within group (order by recent.waited_seconds))::int` })
+      .from(
+        db
+          .select({ waited_seconds: operatorReplies.waitedSeconds })
+          .from(operatorReplies)
+          .innerJoin(conversations, eq(conversations.id, operatorReplies.conversationId))
+          .where(and(gte(operatorReplies.createdAt, since), isNotNull(operatorReplies.waitedSeconds), onStaffSites(conversations.siteId, sitesOf(staff))))
+          .orderBy(desc(operatorReplies.createdAt))
+          .limit(deskMedianSample)
+          .as("recent"),
+      ),
+  ]);
+  return { claim, answeredToday: answered?.n ?? 0, medianWaitSeconds: median?.seconds ?? null };
 }

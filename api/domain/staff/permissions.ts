@@ -20,6 +20,8 @@ export const staffPermissions = {
   "members.read": ["admin", "moderator", "support"],
   /** Read the members' messages (a reported message, a member's conversations): support sees no message contents. */
   "members.messages": ["admin", "moderator"],
+  /** Members' messages held for contact details: approve (delivered) or reject (undelivered, credits back). */
+  "messages.moderate": ["admin", "moderator"],
   /** Suspend or ban a member, lift it, resend the activation mail. */
   "members.suspend": ["admin", "moderator", "support"],
   /** Grant or deduct credits, refund a payment, lift a direct-debit block. */
@@ -28,6 +30,8 @@ export const staffPermissions = {
   "members.erase": ["admin"],
   /** The operator inbox: claim and answer members' conversations with site-run profiles, as the profile. */
   "inbox.answer": ["admin", "operator"],
+  /** The desk's saved replies and each site's waiting-time thresholds. */
+  "replies.manage": ["admin"],
   /** The operators' figures per day. */
   "operators.read": ["admin"],
   /** The owners' analytics: funnel, revenue, cohorts and chat per site or every site (/staff/analytics). */

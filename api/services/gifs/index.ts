@@ -1,11 +1,11 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { gifLocales, type Locale } from "#contract/locales";
 import { gifIdPattern, gifResultsLimit } from "#contract/gifts";
 import { catalogueMotifs, catalogueSide, catalogueVariants } from "./catalogue";
+import { projectPath } from "../../project-files";
 
 /*
  * GIF search: a provider answers a search with GIFs and hands out a GIF's file by id. The browser
@@ -181,7 +181,7 @@ export function tenorProvider(options: { key: string; clientKey: string; baseUrl
   };
 }
 
-const catalogueDir = fileURLToPath(new URL("../../../public/gifs", import.meta.url));
+const catalogueDir = projectPath("public", "gifs");
 
 /**
  * The provider the environment chooses (GIF_PROVIDER, TENOR_API_KEY); the catalogue when Tenor has no key.

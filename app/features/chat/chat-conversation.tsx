@@ -136,6 +136,12 @@ function Bubble({ message, mine, status }: { message: ChatMessage; mine: boolean
           {message.body}
         </p>
       )}
+      {mine && message.moderation ? (
+        // Held for contact details, or rejected (docs/staff.md): only the sender sees the message, and why.
+        <p className="mt-1 max-w-[85%] rounded-lg bg-amber-50 px-3 py-2 text-xs text-amber-900 ring-1 ring-amber-200" data-testid="chat-moderation-note" data-moderation={message.moderation}>
+          {t(`conversation.${message.moderation}`)}
+        </p>
+      ) : null}
       <span className="mt-0.5 flex gap-2 px-1 text-xs text-gray-500">
         <RelativeTime iso={message.created_at} />
         {status ? <span data-testid="chat-status">{t(`conversation.${status}`)}</span> : null}

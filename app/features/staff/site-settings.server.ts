@@ -1,22 +1,30 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { SiteOutcome, type SiteResponse } from "#contract/staff-sites";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { SubmissionResult } from "@conform-to/react";
+import { SiteOutcome } from "#contract/staff-sites";
 import { clearSettingsCache } from "~/utils/session.server";
-import { formList, formNumber, formText, staffWrite } from "./staff-write.server";
-import { siteSettingsBody, type FieldErrors } from "./site-settings";
+import { staffWrite } from "./staff-write.server";
+import { formErrorsOfApi, siteSettingsFormSchema, siteSettingsOfForm } from "./site-settings-form";
 
-export type SiteSave = { ok: true; id: number } | { ok: false; status: number; error: string; fields: FieldErrors; values: SiteResponse["settings"] | null };
+export type SiteSave = { ok: true; id: number } | { ok: false; status: number; error: string; reply: SubmissionResult<string[]> | null; changed: boolean };
 
 /**
- * Sends a site change to the api (/api/staff/sites.php). A saved change also empties this web instance's settings cache,
- * so the next page here shows it; a refused settings form answers with what was typed, to show it again.
+ * Sends a site change to the api (/api/staff/sites.php). A create or update first parses the settings form with its
+ * schema (site-settings-form.ts); a refusal, the form's or the api's, answers conform's reply, which shows what was
+ * typed again with each message at its field. A saved change also empties this web instance's settings cache, so the
+ * next page here shows it.
  */
-export async function saveSite(request: Request, context: AppLoadContext, form: FormData, body: Record<string, unknown>): Promise<SiteSave> {
-  const settings = body.action === "create" || body.action === "update" ? siteSettingsBody(form, { text: (name) => formText(form, name), number: (name) => formNumber(form, name), list: (name) => formList(form, name) }) : undefined;
+export async function saveSite(request: Request, context: AppLoadContext, form: FormData, body: Record<string, unknown>, texts: { changed: string }): Promise<SiteSave> {
+  const withSettings = body.action === "create" || body.action === "update";
+  const submission = withSettings ? parseWithZod(form, { schema: siteSettingsFormSchema() }) : null;
+  if (submission && submission.status !== "success") return { ok: false, status: 400, error: "", reply: submission.reply(), changed: false };
+  const settings = submission?.status === "success" ? siteSettingsOfForm(submission.value) : undefined;
   const result = await staffWrite(request, context, "/api/staff/sites.php", SiteOutcome, settings ? { ...body, settings } : body);
   if (!result.ok) {
-    // The form shows the typed values again (a number the browser could not read shows empty).
-    const values = settings ? (Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === "number" && Number.isNaN(value) ? null : value])) as SiteResponse["settings"]) : null;
-    return { ok: false, status: result.status, error: result.message, fields: result.fields, values };
+    const changed = result.fields.updated_at;
+    const { "": unplaced = [], ...fieldErrors } = formErrorsOfApi(result.fields);
+    const formErrors = changed ? [`${texts.changed}: ${changed.join(" ")}`] : Object.keys(fieldErrors).length ? unplaced : [result.message];
+    return { ok: false, status: result.status, error: result.message, reply: submission ? submission.reply({ fieldErrors, formErrors }) : null, changed: Boolean(changed) };
   }
   clearSettingsCache();
   return { ok: true, id: result.data.id };

@@ -25,6 +25,11 @@ type Remembered = { params: Record<string, string | undefined>; matches: { id: s
  * objects. The module's export is replaced, which those callers read at call time
  * (`router.matchRoutes(...)`); the static handler's own call inside the module is not reached (the patch
  * that reached it is gone, ADR 013). Production only (a dev server's routes change): call once at start.
+ *
+ * The one module that replaces exports of @remix-run/router (docs/decisions/028-remembered-route-matching.md: without
+ * it web spent 1.39 times the CPU a page). tests/unit/patches.test.ts pins the versions of @remix-run/router and
+ * @remix-run/server-runtime it was checked against and how the latter calls the two functions;
+ * tests/unit/route-matching.test.ts holds its answers to the router's own.
  */
 export function cacheRouteMatching(): void {
   const require = createRequire(import.meta.url);

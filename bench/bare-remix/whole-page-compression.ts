@@ -1,8 +1,13 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
 import Negotiator from "negotiator";
-import { brotliWindowBits } from "./compression";
-import { chunkBuffer } from "./coalesce-writes";
+import { brotliWindowBits } from "../../server/compression";
+
+/** A chunk given to res.write as a Buffer, without copying one that is already bytes. */
+function chunkBuffer(chunk: string | Uint8Array, encoding?: unknown): Buffer {
+  if (typeof chunk === "string") return Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
 
 /** compression()'s threshold: a smaller body goes as it is. */
 const thresholdBytes = 1024;
@@ -23,10 +28,15 @@ function holdsBody(req: Request, res: Response): boolean {
 }
 
 /**
+ * The bench's `bare Remix` only (bench/bare-remix/server.ts), which keeps being served as every run since 2026-12-04
+ * served it: Remix's default entry streams its page, and this holds it and compresses it whole. web itself compresses
+ * its pages in its document entry (server/page-compression.ts, ADR 022), which renders a page whole, and has no
+ * middleware that rewrites res.write and res.end.
+ *
  * Compresses a page in one piece when it ends, instead of through a compression stream that lives while the page
  * renders (docs/performance-history.md): with 50 pages at once, 50 brotli encoders were alive together and each cost about
  * 1 ms of CPU; one call over the whole page, with its size as the hint, costs about 0.3 ms and keeps one encoder
- * busy at a time. Register it after compression() and coalesceWrites: it hands compression() a body that is
+ * busy at a time. Register it after compression(): it hands compression() a body that is
  * already encoded (with Content-Encoding and Content-Length set), which compression() then leaves alone apart from
  * `Vary: Accept-Encoding`. Anything but an HTML page (a resource route, an event stream, a redirect) goes through
  * untouched, so compression() streams it as before.
@@ -57,9 +67,6 @@ export function compressWholePages(req: Request, res: Response, next: NextFuncti
     const buffer = chunkBuffer(chunk as string | Uint8Array, chunkEncoding);
     (held as Buffer[]).push(buffer);
     heldBytes += buffer.length;
-    // Part of the page is written, though nothing is sent yet: an error now must end the connection, as it does once
-    // headers are out (server/edge.ts errorHandler), not answer with a page of its own after the held half.
-    res.locals.bodyStarted = true;
   };
 
   res.write = function heldWrite(chunk: unknown, chunkEncoding?: unknown, callback?: unknown): boolean {

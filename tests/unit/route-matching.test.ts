@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import type * as RouterNamespace from "@remix-run/router";
 import type { AgnosticRouteObject } from "@remix-run/router";
-import { cacheRouteMatching } from "../../server/route-match-cache";
+import { cacheRouteMatching } from "../../server/patches/route-matching";
 
 const router = createRequire(import.meta.url)("@remix-run/router") as typeof RouterNamespace;
 /** The router's own, before cacheRouteMatching replaces it. */
