@@ -56,6 +56,9 @@ export const Password = text(200, { min: 8 });
 export const CurrentPassword = z.string().min(1).max(200);
 
 /** The token of a mailed link or a session: base64url, as the api issues them (randomBytes(32) is 43 characters). */
+/** The key a staff form that books something carries, made when the page renders it: the api books one form once (a replay books nothing). */
+export const FormKey = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has no valid key: reload the page and send it again.");
+
 export const LinkToken = z.string().regex(/^[A-Za-z0-9_-]{16,200}$/, "must be the token of the link");
 
 /**

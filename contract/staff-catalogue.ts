@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { EventDate, id } from "./input";
+import { EventDate, FormKey, id } from "./input";
 
 /*
  * The catalogue in the console (docs/staff.md), admins only (`catalogue.manage`): discount codes and
  * invitations. What is made here is usable at once (the member endpoints read the tables on each request).
  *
  *   GET  /api/staff/discount-codes.php  -> DiscountCodesResponse
- *   POST /api/staff/discount-codes.php  DiscountCodeAction -> { ok } | validation_failed 400 (a code in use) | not_found 404
+ *   POST /api/staff/discount-codes.php  DiscountCodeAction -> CatalogueOutcome | validation_failed 400 (a code in use) | not_found 404
  *   GET  /api/staff/invitations.php     -> InvitationsResponse
  *   POST /api/staff/invitations.php     InvitationAction -> InvitationOutcome (create: the signup link) | not_found 404
  */
@@ -42,6 +42,7 @@ export const DiscountCodeAction = z.discriminatedUnion("action", [
   z
     .object({
       action: z.literal("create"),
+      form_key: FormKey,
       /** null: every site. */
       site_id: id.nullable(),
       code: StaffDiscountCode,
@@ -71,10 +72,14 @@ export const InvitationsResponse = z.object({ invitations: z.array(InvitationRow
 export type InvitationsResponse = z.infer<typeof InvitationsResponse>;
 
 export const InvitationAction = z.discriminatedUnion("action", [
-  z.object({ action: z.literal("create"), site_id: id, days: z.number().int().min(1).max(365) }),
+  z.object({ action: z.literal("create"), site_id: id, days: z.number().int().min(1).max(365), form_key: FormKey }),
   /** Ends an unused invitation now. */
   z.object({ action: z.literal("revoke"), id }),
 ]);
 export type InvitationAction = z.infer<typeof InvitationAction>;
-export const InvitationOutcome = z.object({ ok: z.literal(true), link: z.string().nullable() });
+/** replay: this form made an invitation already (its link was shown then, and is not shown again). */
+export const InvitationOutcome = z.object({ ok: z.literal(true), link: z.string().nullable(), replay: z.boolean().optional() });
+/** The answer to a catalogue write; replay: the same form was booked already and nothing was made again. */
+export const CatalogueOutcome = z.object({ ok: z.literal(true), replay: z.boolean().optional() });
+export type CatalogueOutcome = z.infer<typeof CatalogueOutcome>;
 export type InvitationOutcome = z.infer<typeof InvitationOutcome>;

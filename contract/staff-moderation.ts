@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { EventDate, id, queryId, text } from "./input";
+import { EventDate, FormKey, id, queryId, text } from "./input";
+
+export { FormKey };
 import { moderationReasons, reportReasons, reportStatusNames } from "./moderation-reasons";
 import { PhotoRejectionReason } from "./photos";
 
@@ -115,6 +117,8 @@ export const ReportDetail = ReportSummary.extend({
     .nullable(),
   /** The reported message: its text only for roles that may read messages (support sees none). */
   message: z.object({ id: z.number(), kind: z.string(), body: z.string().nullable(), at: z.string() }).nullable(),
+  /** The reported message's conversation around it (contract of api/domain/staff/reports.ts messageWindow), for roles that may read messages. */
+  conversation: z.array(z.object({ id: z.number(), kind: z.string(), body: z.string(), at: z.string(), sender: z.string(), reported: z.boolean() })),
   notes: z.array(ReportNote),
   /** Whether a reply mail can go to the sender, and whether a statement of reasons can go to the member reported. */
   can_reply: z.boolean(),
@@ -123,6 +127,8 @@ export const ReportDetail = ReportSummary.extend({
 export type ReportDetail = z.infer<typeof ReportDetail>;
 
 const note = text(2000, { min: 1 });
+/** What a report's decision does to the member reported. */
+export const reportMeasures = ["none", "hide_profile", "suspend", "ban"] as const;
 export const ReportActionRequest = z.discriminatedUnion("action", [
   z.object({ id, action: z.literal("take") }),
   z.object({ id, action: z.literal("note"), text: note }),
@@ -136,7 +142,32 @@ export const ReportActionRequest = z.discriminatedUnion("action", [
   z.object({ id, action: z.literal("reply"), text: note }),
   /** A statement of reasons to the member affected (what was decided and why). */
   z.object({ id, action: z.literal("statement"), reason: ModerationReason, text: note }),
+  /**
+   * One step: the measure against the member reported (none, hide the profile, suspend until a date, ban), the
+   * statement of reasons mailed to them, and the report resolved or rejected; the sender is told the outcome in their
+   * language (with `reply` when given). A measure needs a reason and a statement, and goes only with resolve.
+   */
+  z
+    .object({
+      id,
+      action: z.literal("decide"),
+      outcome: z.enum(["resolve", "reject"]),
+      measure: z.enum(reportMeasures),
+      reason: ModerationReason.optional(),
+      until: EventDate.optional(),
+      statement: text(2000).optional(),
+      reply: text(2000).optional(),
+      note: text(2000).optional(),
+    })
+    .superRefine((body, ctx) => {
+      if (body.measure === "none") return;
+      if (body.outcome === "reject") ctx.addIssue({ code: "custom", path: ["measure"], message: "A rejected report takes no measure: choose none, or resolve it." });
+      if (!body.reason) ctx.addIssue({ code: "custom", path: ["reason"], message: "Choose the reason the member is told." });
+      if (!body.statement) ctx.addIssue({ code: "custom", path: ["statement"], message: "Write the statement of reasons the member gets." });
+      if (body.measure === "suspend" && !body.until) ctx.addIssue({ code: "custom", path: ["until"], message: "Choose the last day of the suspension." });
+    }),
 ]);
+export type ReportDecision = Extract<ReportActionRequest, { action: "decide" }>;
 export type ReportActionRequest = z.infer<typeof ReportActionRequest>;
 
 export const MembersQuery = z.object({ q: text(254, { min: 1 }) });
@@ -184,18 +215,20 @@ export const StaffMemberDetail = StaffMemberRow.extend({
       created_at: z.string(),
       paid_at: z.string().nullable(),
       refundable: z.boolean(),
+      /** A refund: what was paid back (minor units), the credits taken back, and why. */
+      refund: z.object({ amount: z.number(), credits: z.number(), reason: z.string().nullable() }).nullable(),
     }),
   ),
   logins: z.array(z.object({ at: z.string(), client_ip: z.string().nullable() })),
   conversations: z.number(),
   reports_about: z.array(ReportSummary),
   reports_by: z.array(ReportSummary),
+  /** After a write with a form key: true when that form was booked already and nothing was booked again. */
+  replay: z.boolean().optional(),
 });
 export type StaffMemberDetail = z.infer<typeof StaffMemberDetail>;
 
 export const creditAdjustMax = 100_000;
-/** The key a money form carries, made when the page renders it: the api books one form once (a replay books nothing). */
-export const FormKey = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has no valid key: reload the page and send it again.");
 export const MemberActionRequest = z.discriminatedUnion("action", [
   z.object({ id, action: z.literal("suspend"), reason: ModerationReason, until: EventDate }),
   z.object({ id, action: z.literal("ban"), reason: ModerationReason }),
@@ -215,7 +248,8 @@ export const MemberActionRequest = z.discriminatedUnion("action", [
     note: text(200, { min: 3 }),
     form_key: FormKey,
   }),
-  z.object({ id, action: z.literal("refund"), payment_id: id }),
+  /** amount: a part of the payment (minor units); without it the whole. */
+  z.object({ id, action: z.literal("refund"), payment_id: id, amount: z.number().int().min(1).max(100_000_000).optional(), reason: text(500, { min: 3 }), form_key: FormKey }),
   z.object({ id, action: z.literal("lift_debit_block") }),
   z.object({ id, action: z.literal("erase"), confirm: z.literal("ERASE") }),
 ]);

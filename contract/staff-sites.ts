@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { paymentMethodIds } from "./payment-methods";
-import { id, queryId } from "./input";
+import { FormKey, id, queryId } from "./input";
 import { siteCountries } from "./locales";
 import { Signups, SiteSettingsFields, SiteSettingsRead, siteSettingRules } from "./site-settings";
 
@@ -14,7 +14,7 @@ import { Signups, SiteSettingsFields, SiteSettingsRead, siteSettingRules } from 
  *   GET  /api/staff/site.php?id=           -> SiteResponse | not_found 404
  *   POST /api/staff/sites.php  SiteAction  -> SiteOutcome | validation_failed 400 (a site changed meanwhile too: on `updated_at`) | not_found 404
  *   GET  /api/staff/packages.php?site_id=  -> PackagesResponse
- *   POST /api/staff/packages.php PackageAction -> { ok } | validation_failed 400 | not_found 404
+ *   POST /api/staff/packages.php PackageAction -> CatalogueOutcome (contract/staff-catalogue.ts) | validation_failed 400 (a package like it on sale) | not_found 404
  */
 
 const country = z.enum(siteCountries, { message: "Pick one of the countries the product serves." });
@@ -102,7 +102,7 @@ const PackageFields = z.object({
   position: z.number().int().min(0).max(1000),
 });
 export const PackageAction = z.discriminatedUnion("action", [
-  z.object({ action: z.literal("create"), site_id: id, ...PackageFields.shape }),
+  z.object({ action: z.literal("create"), site_id: id, form_key: FormKey, ...PackageFields.shape }),
   z.object({ action: z.literal("update"), id, ...PackageFields.shape }),
   z.object({ action: z.literal("disable"), id }),
   z.object({ action: z.literal("enable"), id }),

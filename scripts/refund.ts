@@ -14,6 +14,7 @@ const messages = {
   not_found: "No payment with this id.",
   not_paid: "This payment is not paid (pending, failed, cancelled, expired or already refunded): nothing to refund.",
   window_passed: "The refund period of this site (refund_days) has passed for this payment.",
+  bad_amount: "A refund can give back at most what was paid.",
 } as const;
 
 async function main(): Promise<number> {

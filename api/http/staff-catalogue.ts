@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Response } from "express";
-import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, sql, TransactionRollbackError } from "drizzle-orm";
 import {
   DiscountCodeAction,
   InvitationAction,
+  type CatalogueOutcome,
   type DiscountCodesResponse,
   type InvitationOutcome,
   type InvitationsResponse,
@@ -12,6 +13,7 @@ import type { Db } from "../db/client";
 import { discountCodes, discountUses, invitations, sites } from "../db/schema";
 import { publicOrigin } from "../domain/accounts/links";
 import { recordAudit } from "../domain/staff/audit";
+import { takeFormKey } from "../domain/staff/form-keys";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
 import { endpoints } from "#contract/endpoints/index";
@@ -83,8 +85,10 @@ export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {
         .from(discountCodes)
         .where(and(eq(discountCodes.code, body.code), body.site_id === null ? undefined : sql`(${discountCodes.siteId} = ${body.site_id} or ${discountCodes.siteId} is null)`))
         .limit(1);
-      if (clash) return sendError(res, "validation_failed", { fields: { code: ["This code exists already."] } });
-      await db.transaction(async (tx) => {
+      const made = await db.transaction(async (tx) => {
+        // Once per form: the same form sent again makes nothing and says so (before the clash, which it would be).
+        if (!(await takeFormKey(tx, staff, body.form_key))) return "replay" as const;
+        if (clash) return tx.rollback();
         const [row] = await tx
           .insert(discountCodes)
           .values({
@@ -106,8 +110,14 @@ export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {
           siteId: body.site_id,
           changes: { code: { before: null, after: body.code }, percentage: { before: null, after: body.percentage }, validity: { before: null, after: body.validity } },
         });
+        return "made" as const;
+      }).catch((error: unknown) => {
+        if (error instanceof TransactionRollbackError) return "clash" as const;
+        throw error;
       });
-      json(res).status(201).json({ ok: true });
+      if (made === "clash") return sendError(res, "validation_failed", { fields: { code: ["This code exists already."] } });
+      if (made === "replay") return void json(res).json({ ok: true, replay: true } satisfies CatalogueOutcome);
+      json(res).status(201).json({ ok: true } satisfies CatalogueOutcome);
     });
 
     route(endpoints.invitations, async (_req, res) => {
@@ -150,13 +160,17 @@ export function staffCatalogueRoutes(deps: { db: Db; publicUrl: string }) {
       const site = (await siteList()).find((s) => s.id === body.site_id);
       if (!site) return sendError(res, "validation_failed", { fields: { site_id: ["No site has this id."] } });
       const code = newInvitationCode();
-      await db.transaction(async (tx) => {
+      const made = await db.transaction(async (tx) => {
+        if (!(await takeFormKey(tx, staff, body.form_key))) return false;
         const [row] = await tx
           .insert(invitations)
           .values({ siteId: site.id, code, expiresAt: new Date(Date.now() + body.days * 86_400_000) })
           .returning({ id: invitations.id });
         await recordAudit(tx, staff, ip, { action: "invitation.create", targetType: "invitation", targetId: row?.id ?? null, siteId: site.id, changes: { days: { before: null, after: body.days } } });
+        return true;
       });
+      // The same form again: its invitation exists, and its link was shown once.
+      if (!made) return void json(res).json({ ok: true, link: null, replay: true } satisfies InvitationOutcome);
       const link = `${publicOrigin(deps.publicUrl, site.domain)}/signup?invitation=${code}`;
       json(res).status(201).json({ ok: true, link } satisfies InvitationOutcome);
     });

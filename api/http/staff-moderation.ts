@@ -12,13 +12,14 @@ import {
   type PhotoReviewResponse,
   type ModerationReason,
   type QueueSizes,
+  type ReportDecision,
   type ReportsResponse,
   type StaffMemberDetail,
   type StaffMembersResponse,
 } from "#contract/staff-moderation";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sites } from "../db/schema";
+import { payments, sites } from "../db/schema";
 import { reissueActivation } from "../domain/accounts/activation";
 import { eraseDeletedAccounts } from "../domain/accounts/erase";
 import { mailLink, publicOrigin } from "../domain/accounts/links";
@@ -27,10 +28,11 @@ import { unsubscribeKeyOf, unsubscribeUrl } from "../domain/notifications";
 import { refundPayment } from "../domain/payments/payments";
 import type { PaymentProviders } from "../services/payments";
 import { recordAudit } from "../domain/staff/audit";
-import { adjustCredits, isSuspended, liftDebitBlock, liftMember, memberOf, memberPage, refundable, searchMembers, setProfileShown, suspendMember, type MemberRow } from "../domain/staff/member-admin";
+import { releaseFormKey, takeFormKey } from "../domain/staff/form-keys";
+import { adjustCredits, isSuspended, liftDebitBlock, liftMember, memberOf, memberPage, refundable, searchMembers, setProfileShown, suspendMember, suspendMemberIn, type MemberRow } from "../domain/staff/member-admin";
 import { staffMay, type StaffAction } from "../domain/staff/permissions";
 import { photoOwnerMail, photoQueue, reviewPhotos, sitesOf, type RejectedPhoto } from "../domain/staff/photo-review";
-import { addReportNote, listReports, moveReport, openReportCount, reportDetail, reportsOfMember, summaryJson } from "../domain/staff/reports";
+import { addReportNote, listReports, moveReport, openReportCount, reportDetail, reportsOfMember, summaryJson, type ReportDetailRow } from "../domain/staff/reports";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { MailKind, Mailer } from "../services/mail";
 import { localDiskStorage, type FileStorage } from "../services/storage";
@@ -80,6 +82,18 @@ export function staffModerationRoutes(deps: Deps) {
       for (const key of new Set([photo.filename, photo.thumbFilename])) await storage.delete(key).catch(() => undefined);
       await mailMember(deps, req, photo.userId, "photo_rejected", { reasonKey: `photo.${photo.reason}` });
     }
+  }
+
+  /**
+   * The sender of a closed report is told its outcome: a member by mail in their language (`report_outcome`, with the
+   * reply when one was written), a complaint's sender in English (the reply mail complaints get).
+   */
+  async function tellSender(req: Request, report: ReportDetailRow, to: "resolved" | "rejected", reply: string | undefined): Promise<void> {
+    const sender = report.reporter;
+    if (!sender?.email) return;
+    if (sender.user_id !== null) return mailMember(deps, req, sender.user_id, "report_outcome", { reasonKey: `report.${to}`, details: reply });
+    const outcome = to === "resolved" ? "We have looked at your report and acted on it." : "We have looked at your report and found nothing against our terms.";
+    await mailComplaintSender(deps, req, report.siteId, sender, reply ? `${outcome}\n\n${reply}` : outcome);
   }
 
   return ({ route, staffOf }: StaffRouteKit) => {
@@ -168,14 +182,45 @@ export function staffModerationRoutes(deps: Deps) {
           break;
         }
         case "resolve":
-        case "reject": {
-          const to = body.action === "resolve" ? "resolved" : "rejected";
-          const moved = await db.transaction(async (tx) => {
-            if (!(await moveReport(tx, staff, ip(res), report, to, ["new", "in_progress"]))) return false;
-            if (body.text) await addReportNote(tx, staff, report.id, "note", body.text);
+        case "reject":
+        case "decide": {
+          const decision: ReportDecision =
+            body.action === "decide" ? body : { id: body.id, action: "decide", outcome: body.action, measure: "none", note: body.text };
+          if (decision.measure !== "none") {
+            if (!may(res, staff, "members.suspend", report.siteId)) return;
+            if (report.reportedUserId === null) return refuse("measure", "This report names no member.");
+          }
+          const member = report.reportedUserId === null ? null : await memberOf(db, staff, report.reportedUserId);
+          const until = decision.measure === "suspend" && decision.until ? endOfDay(decision.until) : null;
+          if (until && until <= new Date()) return refuse("until", "Choose a date after today.");
+          const to = decision.outcome === "resolve" ? "resolved" : "rejected";
+          // One transaction: taken (when new), the measure, the statement's record, the note, and the close; mails after it.
+          const decided = await db.transaction(async (tx) => {
+            if (report.status === "new" && !(await moveReport(tx, staff, ip(res), report, "in_progress", ["new"]))) return false;
+            const taken = report.status === "new" ? { ...report, status: "in_progress" as const } : report;
+            if (member && decision.reason && decision.measure !== "none") {
+              if (decision.measure === "hide_profile") {
+                await setProfileShown(tx, staff, ip(res), member, false);
+                await addReportNote(tx, staff, report.id, "action", `Profile hidden (${decision.reason}).`);
+              } else {
+                await suspendMemberIn(tx, staff, ip(res), member, decision.reason, until);
+                await addReportNote(tx, staff, report.id, "action", until ? `Member suspended until ${decision.until} (${decision.reason}).` : `Member banned (${decision.reason}).`);
+              }
+              if (decision.statement) {
+                await addReportNote(tx, staff, report.id, "statement", `${decision.reason}: ${decision.statement}`);
+                await recordAudit(tx, staff, ip(res), { action: "report.statement", targetType: "member", targetId: member.userId, siteId: report.siteId, changes: { reason: { before: null, after: decision.reason } } });
+              }
+            }
+            if (decision.note) await addReportNote(tx, staff, report.id, "note", decision.note);
+            if (!(await moveReport(tx, staff, ip(res), taken, to, ["in_progress"]))) return false;
+            if (report.reporter?.email) await addReportNote(tx, staff, report.id, "reply", decision.reply ? `Sender told (${to}): ${decision.reply}` : `Sender told (${to}).`);
             return true;
           });
-          if (!moved) return refuse("action", "This report is closed already.");
+          if (!decided) return refuse("action", "This report is closed already.");
+          if (member && decision.reason && decision.statement && decision.measure !== "none") {
+            await mailMember(deps, req, member.userId, "moderation_statement", { reasonKey: `moderation.${decision.reason}`, details: decision.statement });
+          }
+          await tellSender(req, report, to, decision.reply);
           break;
         }
         case "note":
@@ -243,7 +288,7 @@ export function staffModerationRoutes(deps: Deps) {
       json(res).json({ members: rows.map((row) => memberRowJson(row)) } satisfies StaffMembersResponse);
     });
 
-    const memberJson = async (res: Response, staff: StaffMember, userId: number) => {
+    const memberJson = async (res: Response, staff: StaffMember, userId: number, replay?: boolean) => {
       const member = await memberOf(db, staff, userId);
       const page = member ? await memberPage(db, userId) : null;
       if (!member || !page) return sendError(res, "not_found");
@@ -278,11 +323,13 @@ export function staffModerationRoutes(deps: Deps) {
           created_at: payment.createdAt.toISOString(),
           paid_at: payment.paidAt?.toISOString() ?? null,
           refundable: refundable(payment, page.refundDays),
+          refund: payment.refundAmount === null ? null : { amount: payment.refundAmount, credits: payment.refundedCredits, reason: payment.refundReason },
         })),
         logins: page.logins.map((login) => ({ at: login.at.toISOString(), client_ip: login.clientIp })),
         conversations: page.conversations,
         reports_about: reportsOf.about.map(summaryJson),
         reports_by: reportsOf.by.map(summaryJson),
+        ...(replay ? { replay } : {}),
       };
       json(res).json(answer);
     };
@@ -343,25 +390,41 @@ export function staffModerationRoutes(deps: Deps) {
           break;
         }
         case "credits": {
-          // A replay of a booked form answers as the first did: the member as they are now.
+          // A replay of a booked form books nothing and says so, with the member as they are now.
           const done = await adjustCredits(db, staff, ip(res), member, body.delta, body.note, body.form_key);
           if (!done) return refuse("delta", `This member has ${member.credits} credits: you cannot deduct more.`);
-          break;
+          return memberJson(res, staff, member.userId, done === "replay");
         }
         case "refund": {
-          const page = await memberPage(db, member.userId);
-          if (!page?.payments.some((payment) => payment.id === body.payment_id)) return refuse("payment_id", "This payment is not this member's.");
-          const outcome = await refundPayment(deps.db, deps.providers, body.payment_id, new Date(), (tx, done) =>
-            recordAudit(tx, staff, ip(res), {
-              action: "member.refund",
-              targetType: "payment",
-              targetId: body.payment_id,
-              siteId: done.siteId,
-              changes: { status: { before: "paid", after: "refunded" }, credits_taken_back: { before: 0, after: done.takenBack } },
-            }),
+          const [payment] = await db.select({ id: payments.id, amount: payments.amount }).from(payments).where(and(eq(payments.id, body.payment_id), eq(payments.userId, member.userId))).limit(1);
+          if (!payment) return refuse("payment_id", "This payment is not this member's.");
+          if (body.amount !== undefined && body.amount > payment.amount) return refuse("amount", "A refund can give back at most what was paid.");
+          // Once per form: the key is taken before the payment is claimed, and given back when nothing was refunded.
+          if (!(await takeFormKey(db, staff, body.form_key))) return memberJson(res, staff, member.userId, true);
+          const outcome = await refundPayment(
+            deps.db,
+            deps.providers,
+            body.payment_id,
+            new Date(),
+            (tx, done) =>
+              recordAudit(tx, staff, ip(res), {
+                action: "member.refund",
+                targetType: "payment",
+                targetId: body.payment_id,
+                siteId: done.siteId,
+                changes: {
+                  status: { before: "paid", after: "refunded" },
+                  amount: { before: null, after: done.amount },
+                  credits_taken_back: { before: 0, after: done.takenBack },
+                  reason: { before: null, after: body.reason },
+                },
+              }),
+            { amount: body.amount, reason: body.reason },
           );
+          if (outcome.kind !== "refunded") await releaseFormKey(db, staff, body.form_key);
           if (outcome.kind === "not_paid") return refuse("payment_id", "This payment is not paid (or refunded already): nothing to refund.");
           if (outcome.kind === "window_passed") return refuse("payment_id", "The refund period of this site (refund_days) has passed for this payment.");
+          if (outcome.kind === "bad_amount") return refuse("amount", "A refund can give back at most what was paid.");
           if (outcome.kind === "not_found") return sendError(res, "not_found");
           if (outcome.kind === "provider_failed") {
             req.log.warn({ err: outcome.error, paymentId: body.payment_id }, "refund failed at the provider");

@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql, TransactionRollbackError } from "drizzle-orm";
 import {
   PackageAction,
   PackagesQuery,
@@ -15,6 +15,8 @@ import { companies, creditPackages, sites } from "../db/schema";
 import { announceSiteChange, newPushKeys, normaliseDomain, type SiteCache } from "../domain/sites";
 import { columnsOfSettings, settingsOfRow } from "../domain/site-settings";
 import { recordAudit } from "../domain/staff/audit";
+import { takeFormKey } from "../domain/staff/form-keys";
+import type { CatalogueOutcome } from "#contract/staff-catalogue";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
@@ -243,7 +245,25 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
         if (body.action === "create") {
           const [site] = await tx.select({ id: sites.id }).from(sites).where(eq(sites.id, body.site_id)).limit(1);
           if (!site) return false;
-          const { action: _action, site_id: siteId, ...fields } = body;
+          // Once per form: a second submit of the same form makes nothing (and says so).
+          if (!(await takeFormKey(tx, staff, body.form_key))) return "replay" as const;
+          const { action: _action, site_id: siteId, form_key: _key, ...fields } = body;
+          // Members would see two identical cards: a package like one on sale is refused (the key goes back with the rollback).
+          const [twin] = await tx
+            .select({ id: creditPackages.id })
+            .from(creditPackages)
+            .where(
+              and(
+                eq(creditPackages.siteId, siteId),
+                eq(creditPackages.country, fields.country),
+                eq(creditPackages.credits, fields.credits),
+                eq(creditPackages.amount, fields.amount),
+                eq(creditPackages.currency, fields.currency),
+                eq(creditPackages.active, true),
+              ),
+            )
+            .limit(1);
+          if (twin) return tx.rollback();
           const [row] = await tx.insert(creditPackages).values({ siteId, ...fields }).returning({ id: creditPackages.id });
           await recordAudit(tx, staff, ip, { action: "package.create", targetType: "credit_package", targetId: row?.id ?? null, siteId, changes: settingChanges(null, fields) });
           return true;
@@ -259,11 +279,18 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
         const previous: Record<string, unknown> = { ...before };
         await recordAudit(tx, staff, ip, { action: `package.${body.action}`, targetType: "credit_package", targetId: body.id, siteId: before.siteId, changes: settingChanges(previous, after) });
         return true;
+      }).catch((error: unknown) => {
+        if (error instanceof TransactionRollbackError) return "twin" as const;
+        throw error;
       });
+      if (done === "twin") {
+        return sendError(res, "validation_failed", { fields: { credits: ["A package with these credits, price and currency is on sale in this country already: change that one, or end it first."] } });
+      }
       if (!done) return sendError(res, "not_found");
+      if (done === "replay") return void json(res).json({ ok: true, replay: true } satisfies CatalogueOutcome);
       json(res)
         .status(body.action === "create" ? 201 : 200)
-        .json({ ok: true });
+        .json({ ok: true } satisfies CatalogueOutcome);
     });
   };
 }

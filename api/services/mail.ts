@@ -23,7 +23,7 @@ export type MailKind =
   | StaffDecisionMailKind;
 
 /** Staff decisions told to a member (docs/staff.md): a photo rejected, a statement of reasons, a reply to a report. */
-export type StaffDecisionMailKind = "photo_rejected" | "moderation_statement" | "report_reply";
+export type StaffDecisionMailKind = "photo_rejected" | "moderation_statement" | "report_reply" | "report_outcome";
 
 /** Notification mails (api/jobs/notification-mails.ts): sent only where the member's settings allow them. */
 export type NotificationMailKind = "notify_message" | "notify_like" | "notify_match";

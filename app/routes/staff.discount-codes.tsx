@@ -4,6 +4,7 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
+import { staffT } from "~/features/staff/staff-i18n.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
@@ -20,9 +21,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const texts = staffTexts().discountCodes;
   const result = await apiFor(request, context).call(endpoints.discountCodes);
   if (!result.ok) throw new Response(null, { status: result.status });
-  return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
+  // The new code form's key, new with each rendering: one form makes one code, however often it is sent.
+  return { title: texts.metaTitle, description: texts.lead, texts, list: result.data, formKey: crypto.randomUUID() };
 }
-
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
@@ -35,6 +36,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       : intent === "create"
         ? {
             action: "create",
+            form_key: formText(form, "form_key"),
             site_id: formText(form, "site_id") ? formNumber(form, "site_id") : null,
             code: formText(form, "code"),
             percentage: formNumber(form, "percentage"),
@@ -48,14 +50,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
         : null;
   if (!body) throw data(null, { status: 400 });
   const result = await staffWrite(request, context, endpoints.changeDiscountCode, body);
-  if (!result.ok) return data({ error: result.message }, { status: result.status });
-  return { error: null };
+  if (!result.ok) return data({ error: result.message, done: null }, { status: result.status });
+  const texts = staffTexts().discountCodes;
+  const t = staffT();
+  return { error: null, done: result.data.replay ? texts.replay : "code" in body ? t("discountCodes.created", { code: (body.code ?? "").toUpperCase() }) : texts.done };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffDiscountCodes() {
-  const { texts, list } = useLoaderData<typeof loader>();
+  const { texts, list, formKey } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const c = texts.columns;
@@ -63,7 +67,7 @@ export default function StaffDiscountCodes() {
     <>
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
       <p className="mt-1 max-w-3xl text-sm text-gray-600">{texts.lead}</p>
-      <div className="mt-4">{outcome?.error ? <FormAlert>{outcome.error}</FormAlert> : outcome ? <Notice testId="staff-catalogue-done">{texts.done}</Notice> : null}</div>
+      <div className="mt-4">{outcome?.error ? <FormAlert>{outcome.error}</FormAlert> : outcome?.done ? <Notice testId="staff-catalogue-done">{outcome.done}</Notice> : null}</div>
       <StaffTable testId="staff-discount-codes" headings={[c.code, c.site, c.percentage, c.validity, c.conditions, c.uses, c.state, c.actions]} className="mt-4">
         {list.codes.map((code) => (
           <tr key={code.id} data-testid="staff-discount-code">
@@ -98,8 +102,10 @@ export default function StaffDiscountCodes() {
       </StaffTable>
       <div className="mt-6 max-w-xl">
         <StaffCard title={texts.createTitle}>
-          <Form method="post" className="grid gap-3 sm:grid-cols-2">
+          {/* A new key after each answer: a made code clears the form; a refused one keeps what was typed only without JavaScript. */}
+          <Form method="post" className="grid gap-3 sm:grid-cols-2" key={outcome?.done ? formKey : "form"}>
             <input type="hidden" name="intent" value="create" />
+            <input type="hidden" name="form_key" value={formKey} />
             <StaffField id="code-code" label={texts.code} hint={texts.codeHint}>
               <input id="code-code" name="code" required pattern="[A-Za-z0-9_\-]{3,40}" autoComplete="off" className={staffField} />
             </StaffField>

@@ -20,24 +20,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const texts = staffTexts().invitations;
   const result = await apiFor(request, context).call(endpoints.invitations);
   if (!result.ok) throw new Response(null, { status: result.status });
-  return { title: texts.metaTitle, description: texts.lead, texts, list: result.data };
+  // The new invitation form's key, new with each rendering: one form makes one invitation.
+  return { title: texts.metaTitle, description: texts.lead, texts, list: result.data, formKey: crypto.randomUUID() };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireStaff(request, context);
   const form = await request.formData();
   const intent = formText(form, "intent");
-  const body = intent === "revoke" ? { action: "revoke", id: formNumber(form, "id") } : intent === "create" ? { action: "create", site_id: formNumber(form, "site_id"), days: formNumber(form, "days") } : null;
+  const body = intent === "revoke" ? { action: "revoke", id: formNumber(form, "id") } : intent === "create" ? { action: "create", site_id: formNumber(form, "site_id"), days: formNumber(form, "days"), form_key: formText(form, "form_key") } : null;
   if (!body) throw data(null, { status: 400 });
   const result = await staffWrite(request, context, endpoints.changeInvitation, body);
-  if (!result.ok) return data({ error: result.message, link: null }, { status: result.status });
-  return { error: null, link: result.data.link };
+  if (!result.ok) return data({ error: result.message, link: null, replay: false }, { status: result.status });
+  return { error: null, link: result.data.link, replay: result.data.replay ?? false };
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
 export default function StaffInvitations() {
-  const { texts, list } = useLoaderData<typeof loader>();
+  const { texts, list, formKey } = useLoaderData<typeof loader>();
   const outcome = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const now = new Date().toISOString();
@@ -58,13 +59,14 @@ export default function StaffInvitations() {
             </p>
           </div>
         ) : outcome ? (
-          <Notice>{texts.done}</Notice>
+          <Notice>{outcome.replay ? texts.replay : texts.done}</Notice>
         ) : null}
       </div>
       <div className="mt-6 max-w-xl">
         <StaffCard title={texts.createTitle}>
           <Form method="post" className="flex flex-wrap items-end gap-3">
             <input type="hidden" name="intent" value="create" />
+            <input type="hidden" name="form_key" value={formKey} />
             <div>
               <label htmlFor="invitation-site" className="block text-sm font-medium text-gray-700">
                 {texts.site}

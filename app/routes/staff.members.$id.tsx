@@ -2,145 +2,227 @@ import { may } from "#contract/endpoints/may";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { TFunction } from "i18next";
 import type { StaffMemberDetail } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
+import { formConstraint } from "~/utils/form-constraint";
 import { pageMeta } from "~/utils/page-title";
 import { formatMoney } from "~/features/payments/money";
 import { staffTexts } from "~/features/staff/staff-texts.server";
-import { requireStaff } from "~/features/staff/staff-api.server";
-import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
-import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
-import { Button } from "~/components/ui/button";
+import { staffT } from "~/features/staff/staff-i18n.server";
+import { useStaffT } from "~/features/staff/staff-i18n";
+import { requireStaff, staffRouteId } from "~/features/staff/staff-api.server";
+import { staffWrite } from "~/features/staff/staff-write.server";
+import { utcMinute } from "~/features/staff/staff-format";
+import { banSchema, creditsSchema, eraseSchema, minorUnitsOf, refundSchema, suspendSchema } from "~/features/staff/member-forms";
+import { CreditsForm, EraseConfirm, RefundConfirm, SuspendConfirm, type CheckedIntent, type Confirm, type MemberActionData } from "~/features/staff/member-actions";
+import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
-import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
+import { StaffCard } from "~/features/staff/staff-parts";
+import { useFormMountKey } from "~/utils/form-key";
 import { endpoints } from "#contract/endpoints/index";
 
 /**
- * A member's page for staff: profile, photos, status, credits ledger, payments, logins, reports, and
- * the actions the staff member's role allows (the api checks each: role and site). Every action is a plain form.
+ * A member's page for staff (docs/staff.md Members): profile, photos, status, credits ledger, payments, logins,
+ * reports, and the actions the staff member's role allows (the api checks each: role and site). Every action is a
+ * plain form; refund, suspend, ban and erase are asked in a dialog with a summary first (`?confirm=`), which without
+ * JavaScript is the same dialog rendered open in the page.
  */
-function memberId(params: { id?: string }): number {
-  if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
-  return Number(params.id);
+const checkedSchemas = { credits: creditsSchema, refund: refundSchema, suspend: suspendSchema, ban: banSchema, erase: eraseSchema } as const;
+const plainIntents = ["lift", "hide_profile", "show_profile", "resend_activation", "lift_debit_block"] as const;
+
+function confirmOf(url: URL): Confirm {
+  const kind = url.searchParams.get("confirm");
+  if (kind === "suspend" || kind === "ban" || kind === "erase") return { kind };
+  const paymentId = Number(url.searchParams.get("payment"));
+  if (kind === "refund" && Number.isInteger(paymentId) && paymentId > 0) return { kind, paymentId };
+  return null;
 }
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const id = memberId(params);
+  const id = staffRouteId(params);
   const texts = staffTexts();
+  const t = staffT();
   const result = await apiFor(request, context).call(endpoints.staffMember, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
+  const url = new URL(request.url);
   return {
-    title: fill(texts.members.detail.metaTitle, { id }),
+    title: t("members.detail.metaTitle", { id }),
     description: texts.members.lead,
-    texts: { ...texts.members.detail, reasons: texts.reasons.moderation, reportStatus: texts.reports.status, reportSource: texts.reports.source },
+    texts: { members: { detail: texts.members.detail }, reasons: { moderation: texts.reasons.moderation }, reports: { status: texts.reports.status, source: texts.reports.source } },
+    constraints: Object.fromEntries(Object.entries(checkedSchemas).map(([intent, schema]) => [intent, formConstraint(schema(t))])) as Record<CheckedIntent, ReturnType<typeof formConstraint>>,
     member: result.data,
     role: staff.role,
-    done: new URL(request.url).searchParams.get("done") === "1",
-    // The money form's key, new with each rendering: the api books one form once, however often it is sent.
+    done: { what: url.searchParams.get("done"), delta: Number(url.searchParams.get("delta")) || 0, payment: Number(url.searchParams.get("payment")) || 0 },
+    confirm: confirmOf(url),
+    // The first day a suspension may end on (the date field's min).
+    tomorrow: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    // A booking form's key, new with each rendering: the api books one form once, however often it is sent.
     formKey: crypto.randomUUID(),
   };
 }
 
-const intents = ["suspend", "ban", "lift", "hide_profile", "show_profile", "resend_activation", "credits", "refund", "lift_debit_block", "erase"] as const;
-
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const id = memberId(params);
-  const form = await request.formData();
-  const intent = intents.find((i) => i === form.get("intent"));
-  if (!intent) throw data(null, { status: 400 });
-  const body: Record<string, unknown> = { id, action: intent };
-  if (intent === "suspend" || intent === "ban") body.reason = formText(form, "reason");
-  if (intent === "suspend") body.until = formText(form, "until");
-  if (intent === "credits") Object.assign(body, { delta: formNumber(form, "delta"), note: formText(form, "note"), form_key: formText(form, "form_key") });
-  if (intent === "refund") body.payment_id = formNumber(form, "payment_id");
-  if (intent === "erase") body.confirm = formText(form, "confirm");
-  const result = await staffWrite(request, context, endpoints.actOnMember, body);
-  if (!result.ok) return data({ intent, error: result.message }, { status: result.status });
-  throw redirect(`/staff/members/${id}?done=1`);
+  const id = staffRouteId(params);
+  const t = staffT();
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const page = `/staff/members/${id}`;
+  if (typeof intent === "string" && intent in checkedSchemas) {
+    const checked = intent as CheckedIntent;
+    const submission = parseWithZod(formData, { schema: checkedSchemas[checked](t) });
+    if (submission.status !== "success") return data<MemberActionData>({ intent: checked, result: submission.reply() }, { status: 400 });
+    const value = submission.value;
+    const body =
+      value.intent === "refund"
+        ? { id, action: "refund", payment_id: value.payment_id, amount: minorUnitsOf(value.amount), reason: value.reason, form_key: value.form_key }
+        : { id, ...value, intent: undefined, action: value.intent };
+    const result = await staffWrite(request, context, endpoints.actOnMember, body);
+    if (!result.ok) {
+      const fields = Object.fromEntries(Object.entries(result.fields).filter(([name]) => name in value));
+      const reply = Object.keys(fields).length ? submission.reply({ fieldErrors: fields }) : submission.reply({ formErrors: [result.message] });
+      return data<MemberActionData>({ intent: checked, result: reply }, { status: result.status });
+    }
+    if (result.data.replay) throw redirect(`${page}?done=replay`);
+    if (value.intent === "credits") throw redirect(`${page}?done=credits&delta=${value.delta}`);
+    if (value.intent === "refund") throw redirect(`${page}?done=refund&payment=${value.payment_id}`);
+    throw redirect(`${page}?done=${value.intent}`);
+  }
+  const plain = plainIntents.find((name) => name === intent);
+  if (!plain) throw data(null, { status: 400 });
+  const result = await staffWrite(request, context, endpoints.actOnMember, { id, action: plain });
+  if (!result.ok) return data<MemberActionData>({ intent: "other", error: result.message }, { status: result.status });
+  throw redirect(`${page}?done=${plain}`);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
+/** What the last action did, in words ("25 credits booked for Dennis, balance 45"). */
+function doneText(t: TFunction, done: { what: string | null; delta: number; payment: number }, member: StaffMemberDetail): string | null {
+  const name = member.name;
+  switch (done.what) {
+    case "credits":
+      return t(done.delta > 0 ? "members.detail.creditsBooked" : "members.detail.creditsDeducted", { count: Math.abs(done.delta), name, balance: member.credits });
+    case "replay":
+      return t("members.detail.replay", { name, balance: member.credits });
+    case "refund": {
+      const payment = member.payments.find((p) => p.id === done.payment);
+      if (!payment?.refund) return null;
+      return t("members.detail.refundDone", { amount: formatMoney(payment.refund.amount, payment.currency, "en"), id: payment.id, name, credits: payment.refund.credits, balance: member.credits });
+    }
+    case "suspend":
+      return t("members.detail.suspendDone", { name, until: member.suspension?.until ? utcMinute(member.suspension.until) : "" });
+    case "ban":
+      return t("members.detail.banDone", { name });
+    case "lift":
+      return t("members.detail.liftDone", { name });
+    case "hide_profile":
+      return t("members.detail.hideDone", { name });
+    case "show_profile":
+      return t("members.detail.showDone", { name });
+    case "resend_activation":
+      return t("members.detail.resendDone", { email: member.email });
+    case "lift_debit_block":
+      return t("members.detail.debitDone", { name });
+    case "erase":
+      return t("members.detail.eraseDone");
+    default:
+      return null;
+  }
+}
+
 export default function StaffMember() {
-  const { texts, member, role, done, formKey } = useLoaderData<typeof loader>();
-  const failed = useActionData<typeof action>();
+  const { texts, member, role, done, confirm } = useLoaderData<typeof loader>();
+  const t = useStaffT(texts);
+  const answer = useActionData<MemberActionData>();
   const busy = useNavigation().state !== "idle";
-  const error = (...intent: string[]) => (failed && intent.includes(failed.intent) ? <FormAlert>{failed.error}</FormAlert> : null);
+  // After each completed action the credits form mounts again, empty.
+  const formKey = useFormMountKey();
   const mayMoney = may(role, "members.money");
   const erased = member.status === "erased";
-  const reasonOf = (reason: string) => (texts.reasons as Record<string, string>)[reason] ?? reason;
+  const reasonOf = (reason: string) => t(`reasons.moderation.${reason}`, { defaultValue: reason });
+  const doneMessage = doneText(t, done, member);
+  const status = member.suspension ? (member.suspension.until ? t("members.detail.statusSuspended", { until: utcMinute(member.suspension.until) }) : t("members.detail.statusBanned")) : member.status;
+  const refunding = confirm?.kind === "refund" ? member.payments.find((payment) => payment.id === confirm.paymentId && payment.refundable) : undefined;
   return (
     <>
       <p>
         <Link to="/staff/members" className="text-sm">
-          ← {texts.back}
+          ← {t("members.detail.back")}
         </Link>
       </p>
       <h1 className="mt-2 text-2xl font-bold text-gray-900">
         {member.name} <span className="font-normal text-gray-600">#{member.user_id}</span>
       </h1>
       <p className="mt-1 text-sm text-gray-700">
-        {member.email} · {member.site.name} · {texts.status}: <span data-testid="staff-member-status">{member.status}</span> · {texts.emailConfirmed}: {member.email_confirmed ? "✓" : "–"}
+        {member.email} · {member.site.name} · {t("members.detail.status")}: <span data-testid="staff-member-status">{status}</span> · {t("members.detail.emailConfirmed")}: {member.email_confirmed ? "✓" : "–"}
       </p>
       <div className="mt-4 space-y-2">
-        {done ? <Notice testId="staff-member-done">{texts.done}</Notice> : null}
+        {doneMessage ? <Notice testId="staff-member-done">{doneMessage}</Notice> : null}
+        {answer?.intent === "other" ? <FormAlert>{answer.error}</FormAlert> : null}
         {member.suspension ? (
           <p role="status" className="rounded-md bg-red-50 px-4 py-2 text-sm text-red-900 ring-1 ring-red-200" data-testid="staff-member-suspension">
-            {member.suspension.until ? fill(texts.suspension, { until: utcMinute(member.suspension.until), reason: reasonOf(member.suspension.reason) }) : fill(texts.ban, { reason: reasonOf(member.suspension.reason) })}
+            {member.suspension.until ? t("members.detail.suspension", { until: utcMinute(member.suspension.until), reason: reasonOf(member.suspension.reason) }) : t("members.detail.ban", { reason: reasonOf(member.suspension.reason) })}
           </p>
         ) : null}
-        {member.debit_blocked_at ? <p className="rounded-md bg-amber-50 px-4 py-2 text-sm text-gray-900 ring-1 ring-amber-200">{fill(texts.debitBlocked, { when: utcMinute(member.debit_blocked_at) })}</p> : null}
+        {member.debit_blocked_at ? <p className="rounded-md bg-amber-50 px-4 py-2 text-sm text-gray-900 ring-1 ring-amber-200">{t("members.detail.debitBlocked", { when: utcMinute(member.debit_blocked_at) })}</p> : null}
       </div>
 
       <div className="mt-6 grid gap-4 lg:grid-cols-2">
-        <StaffCard title={texts.profile}>
+        <StaffCard title={t("members.detail.profile")}>
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-            <dt className="text-gray-600">{texts.profileStatus}</dt>
+            <dt className="text-gray-600">{t("members.detail.profileStatus")}</dt>
             <dd data-testid="staff-profile-status">{member.profile.status}</dd>
-            <dt className="text-gray-600">{texts.born}</dt>
+            <dt className="text-gray-600">{t("members.detail.born")}</dt>
             <dd>
               {member.profile.date_of_birth} · {member.profile.gender}
             </dd>
-            <dt className="text-gray-600">{texts.place}</dt>
+            <dt className="text-gray-600">{t("members.detail.place")}</dt>
             <dd>{[member.profile.city, member.profile.region, member.profile.country].filter(Boolean).join(", ")}</dd>
             {member.profile.fictional ? (
               <>
-                <dt className="text-gray-600">{texts.fictional}</dt>
+                <dt className="text-gray-600">{t("members.detail.fictional")}</dt>
                 <dd>✓</dd>
               </>
             ) : null}
           </dl>
           <p className="mt-2 whitespace-pre-line text-sm text-gray-900">{member.profile.about_me}</p>
-          <h3 className="mt-3 text-sm font-semibold text-gray-900">{texts.photos}</h3>
+          <h3 className="mt-3 text-sm font-semibold text-gray-900">{t("members.detail.photos")}</h3>
           {member.photos.length === 0 ? (
-            <p className="text-sm text-gray-700">{texts.noPhotos}</p>
+            <p className="text-sm text-gray-700">{t("members.detail.noPhotos")}</p>
           ) : (
             <ul className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-4">
               {member.photos.map((photo) => (
-                <li key={photo.id} className="text-xs text-gray-700">
-                  <img src={photo.thumb_url} alt={`${member.name} ${photo.id}`} width={120} height={120} className={`aspect-square w-full rounded-md object-cover ${photo.status === "rejected" ? "opacity-40" : ""}`} />
+                <li key={photo.id} className="text-xs text-gray-700" data-testid="staff-member-photo">
+                  {photo.status === "rejected" ? (
+                    // A rejected photo's files are deleted (docs/staff.md): a marked place, not a broken image.
+                    <div className="flex aspect-square w-full items-center justify-center rounded-md bg-gray-100 p-1 text-center text-gray-700 ring-1 ring-gray-200">{t("members.detail.photoRejected")}</div>
+                  ) : (
+                    <img src={photo.thumb_url} alt={`${member.name} ${photo.id}`} width={120} height={120} className="aspect-square w-full rounded-md object-cover" />
+                  )}
                   {photo.status}
-                  {photo.reviewed ? "" : `, ${texts.notReviewed}`}
+                  {photo.reviewed ? "" : `, ${t("members.detail.notReviewed")}`}
                 </li>
               ))}
             </ul>
           )}
         </StaffCard>
 
-        <StaffCard title={fill(texts.credits, { credits: member.credits, sum: member.ledger_sum })} testId="staff-member-credits">
+        <StaffCard title={t("members.detail.credits", { credits: member.credits, sum: member.ledger_sum })} testId="staff-member-credits">
           {member.ledger.length === 0 ? (
-            <p className="text-sm text-gray-700">{texts.noLedger}</p>
+            <p className="text-sm text-gray-700">{t("members.detail.noLedger")}</p>
           ) : (
-            <div className="max-h-72 overflow-auto">
+            <div className="max-h-72 overflow-auto" tabIndex={0}>
               <table className="min-w-full text-left text-xs" data-testid="staff-member-ledger">
-                <caption className="sr-only">{texts.ledger}</caption>
+                <caption className="sr-only">{t("members.detail.ledger")}</caption>
                 <thead>
                   <tr className="text-gray-700">
-                    {Object.values(texts.ledgerColumns).map((heading) => (
+                    {Object.values(texts.members.detail.ledgerColumns).map((heading) => (
                       <th key={heading} scope="col" className="py-1 pr-3 font-semibold">
                         {heading}
                       </th>
@@ -161,39 +243,18 @@ export default function StaffMember() {
               </table>
             </div>
           )}
-          {mayMoney && !erased ? (
-            <Form method="post" className="mt-3 grid gap-2 sm:grid-cols-[8rem_1fr_auto] sm:items-end">
-              <input type="hidden" name="intent" value="credits" />
-              <input type="hidden" name="form_key" value={formKey} />
-              <div>
-                <label htmlFor="credits-delta" className="block text-xs font-medium text-gray-700">
-                  {texts.delta}
-                </label>
-                <input id="credits-delta" name="delta" type="number" step={1} required className={staffField} />
-              </div>
-              <div>
-                <label htmlFor="credits-note" className="block text-xs font-medium text-gray-700">
-                  {texts.note}
-                </label>
-                <input id="credits-note" name="note" required minLength={3} maxLength={200} className={staffField} />
-              </div>
-              <Button size="md" disabled={busy}>
-                {texts.creditsSubmit}
-              </Button>
-            </Form>
-          ) : null}
-          {error("credits")}
+          {mayMoney && !erased ? <CreditsForm key={formKey} t={t} /> : null}
         </StaffCard>
 
-        <StaffCard title={texts.payments}>
+        <StaffCard title={t("members.detail.payments")}>
           {member.payments.length === 0 ? (
-            <p className="text-sm text-gray-700">{texts.noPayments}</p>
+            <p className="text-sm text-gray-700">{t("members.detail.noPayments")}</p>
           ) : (
-            <div className="overflow-x-auto">
+            <div className="overflow-x-auto" tabIndex={0}>
               <table className="min-w-full text-left text-xs" data-testid="staff-member-payments">
                 <thead>
                   <tr className="text-gray-700">
-                    {Object.values(texts.paymentColumns).map((heading) => (
+                    {Object.values(texts.members.detail.paymentColumns).map((heading) => (
                       <th key={heading} scope="col" className="py-1 pr-3 font-semibold">
                         {heading}
                       </th>
@@ -208,33 +269,31 @@ export default function StaffMember() {
                       <td className="py-1 pr-3">
                         {payment.provider}/{payment.method}
                       </td>
-                      <td className="py-1 pr-3">{payment.status}</td>
+                      <td className="py-1 pr-3">
+                        {payment.status}
+                        {payment.refund ? <span className="block text-gray-600">{t("members.detail.refunded", { amount: formatMoney(payment.refund.amount, payment.currency, "en"), reason: payment.refund.reason ?? "" })}</span> : null}
+                      </td>
                       <td className="py-1 pr-3 tabular-nums">{formatMoney(payment.amount, payment.currency, "en")}</td>
                       <td className="py-1 pr-3 tabular-nums">{payment.credits}</td>
                       <td className="py-1 pr-3">
                         {payment.refundable && mayMoney ? (
-                          <Form method="post">
-                            <input type="hidden" name="intent" value="refund" />
-                            <input type="hidden" name="payment_id" value={payment.id} />
-                            <Button size="sm" variant="neutral" disabled={busy} aria-label={`${texts.refund} ${payment.id}`}>
-                              {texts.refund}
-                            </Button>
-                          </Form>
+                          <ButtonLink to={`?confirm=refund&payment=${payment.id}`} preventScrollReset size="sm" variant="neutral" aria-label={`${t("members.detail.refund")} ${payment.id}`}>
+                            {t("members.detail.refund")}
+                          </ButtonLink>
                         ) : null}
                       </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-              {mayMoney ? <p className="mt-2 text-xs text-gray-600">{texts.refundHint}</p> : null}
+              {mayMoney ? <p className="mt-2 text-xs text-gray-600">{t("members.detail.refundHint")}</p> : null}
             </div>
           )}
-          {error("refund")}
         </StaffCard>
 
-        <StaffCard title={texts.logins}>
+        <StaffCard title={t("members.detail.logins")}>
           {member.logins.length === 0 ? (
-            <p className="text-sm text-gray-700">{texts.noLogins}</p>
+            <p className="text-sm text-gray-700">{t("members.detail.noLogins")}</p>
           ) : (
             <ul className="text-xs text-gray-800">
               {member.logins.map((login) => (
@@ -245,105 +304,74 @@ export default function StaffMember() {
               ))}
             </ul>
           )}
-          <p className="mt-2 text-sm text-gray-700">{fill(texts.conversations, { count: member.conversations })}</p>
+          <p className="mt-2 text-sm text-gray-700">{t("members.detail.conversations", { count: member.conversations })}</p>
         </StaffCard>
 
-        <StaffCard title={texts.reportsAbout}>
-          <ReportList reports={member.reports_about} none={texts.noReports} status={texts.reportStatus} source={texts.reportSource} />
+        <StaffCard title={t("members.detail.reportsAbout")}>
+          <ReportList reports={member.reports_about} t={t} />
         </StaffCard>
-        <StaffCard title={texts.reportsBy}>
-          <ReportList reports={member.reports_by} none={texts.noReports} status={texts.reportStatus} source={texts.reportSource} />
+        <StaffCard title={t("members.detail.reportsBy")}>
+          <ReportList reports={member.reports_by} t={t} />
         </StaffCard>
       </div>
 
       {erased ? null : (
         <section className="mt-6" aria-labelledby="member-actions">
           <h2 id="member-actions" className="text-lg font-semibold text-gray-900">
-            {texts.actions}
+            {t("members.detail.actions")}
           </h2>
-          <div className="mt-3 grid gap-4 lg:grid-cols-2">
-            <StaffCard title={texts.suspendTitle}>
-              <Form method="post" className="space-y-2">
-                <ReasonSelect id="suspend-reason" label={texts.reason} reasons={texts.reasons} />
-                <div>
-                  <label htmlFor="suspend-until" className="block text-sm font-medium text-gray-700">
-                    {texts.suspendUntil}
-                  </label>
-                  <input id="suspend-until" name="until" type="date" required className={staffField} />
-                </div>
-                <Button name="intent" value="suspend" size="md" variant="danger" disabled={busy}>
-                  {texts.suspendSubmit}
-                </Button>
-              </Form>
-              {error("suspend")}
-            </StaffCard>
-            <StaffCard title={texts.banTitle}>
-              <Form method="post" className="space-y-2">
-                <ReasonSelect id="ban-reason" label={texts.reason} reasons={texts.reasons} />
-                <Button name="intent" value="ban" size="md" variant="danger" disabled={busy}>
-                  {texts.banSubmit}
-                </Button>
-              </Form>
-              {error("ban")}
-            </StaffCard>
-            <StaffCard title={texts.actions}>
-              <Form method="post" className="flex flex-wrap gap-2">
-                {member.suspension ? (
-                  <Button name="intent" value="lift" size="md" disabled={busy}>
-                    {texts.lift}
-                  </Button>
-                ) : null}
-                {member.profile.status === "active" ? (
-                  <Button name="intent" value="hide_profile" size="md" variant="neutral" disabled={busy}>
-                    {texts.hideProfile}
-                  </Button>
-                ) : member.suspension ? null : (
-                  <Button name="intent" value="show_profile" size="md" variant="neutral" disabled={busy}>
-                    {texts.showProfile}
-                  </Button>
-                )}
-                {member.email_confirmed ? null : (
-                  <Button name="intent" value="resend_activation" size="md" variant="neutral" disabled={busy}>
-                    {texts.resend}
-                  </Button>
-                )}
-                {member.debit_blocked_at && mayMoney ? (
-                  <Button name="intent" value="lift_debit_block" size="md" variant="neutral" disabled={busy}>
-                    {texts.liftDebit}
-                  </Button>
-                ) : null}
-              </Form>
-              {error("lift", "hide_profile", "show_profile", "resend_activation", "lift_debit_block")}
-            </StaffCard>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <ButtonLink to="?confirm=suspend" preventScrollReset size="md" variant="danger">
+              {t("members.detail.suspendOpen")}
+            </ButtonLink>
+            <ButtonLink to="?confirm=ban" preventScrollReset size="md" variant="danger">
+              {t("members.detail.banOpen")}
+            </ButtonLink>
             {may(role, "members.erase") ? (
-              <StaffCard title={texts.eraseTitle}>
-                <p className="text-sm text-gray-700">{texts.eraseHint}</p>
-                <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
-                  <input type="hidden" name="intent" value="erase" />
-                  <div>
-                    <label htmlFor="erase-confirm" className="block text-sm font-medium text-gray-700">
-                      {texts.eraseConfirm}
-                    </label>
-                    <input id="erase-confirm" name="confirm" required pattern="ERASE" autoComplete="off" className={staffField} />
-                  </div>
-                  <Button size="md" variant="danger" disabled={busy}>
-                    {texts.eraseSubmit}
-                  </Button>
-                </Form>
-                {error("erase")}
-              </StaffCard>
+              <ButtonLink to="?confirm=erase" preventScrollReset size="md" variant="danger">
+                {t("members.detail.eraseOpen")}
+              </ButtonLink>
             ) : null}
           </div>
+          <Form method="post" className="mt-3 flex flex-wrap gap-2">
+            {member.suspension ? (
+              <Button name="intent" value="lift" size="md" disabled={busy}>
+                {t("members.detail.lift")}
+              </Button>
+            ) : null}
+            {member.profile.status === "active" ? (
+              <Button name="intent" value="hide_profile" size="md" variant="neutral" disabled={busy}>
+                {t("members.detail.hideProfile")}
+              </Button>
+            ) : member.suspension ? null : (
+              <Button name="intent" value="show_profile" size="md" variant="neutral" disabled={busy}>
+                {t("members.detail.showProfile")}
+              </Button>
+            )}
+            {member.email_confirmed ? null : (
+              <Button name="intent" value="resend_activation" size="md" variant="neutral" disabled={busy}>
+                {t("members.detail.resend")}
+              </Button>
+            )}
+            {member.debit_blocked_at && mayMoney ? (
+              <Button name="intent" value="lift_debit_block" size="md" variant="neutral" disabled={busy}>
+                {t("members.detail.liftDebit")}
+              </Button>
+            ) : null}
+          </Form>
         </section>
       )}
+      {refunding && mayMoney ? <RefundConfirm t={t} member={member} payment={refunding} /> : null}
+      {!erased && (confirm?.kind === "suspend" || confirm?.kind === "ban") ? <SuspendConfirm t={t} member={member} kind={confirm.kind} /> : null}
+      {!erased && confirm?.kind === "erase" && may(role, "members.erase") ? <EraseConfirm t={t} member={member} /> : null}
     </>
   );
 }
 
 type ReportRow = StaffMemberDetail["reports_about"][number];
 
-function ReportList({ reports, none, status, source }: { reports: ReportRow[]; none: string; status: Record<string, string>; source: Record<string, string> }) {
-  if (reports.length === 0) return <p className="text-sm text-gray-700">{none}</p>;
+function ReportList({ reports, t }: { reports: ReportRow[]; t: TFunction }) {
+  if (reports.length === 0) return <p className="text-sm text-gray-700">{t("members.detail.noReports")}</p>;
   return (
     <ul className="space-y-1 text-sm">
       {reports.map((report) => (
@@ -351,7 +379,7 @@ function ReportList({ reports, none, status, source }: { reports: ReportRow[]; n
           <Link to={`/staff/reports/${report.id}`} className="font-semibold">
             #{report.id}
           </Link>{" "}
-          {source[report.source]} · {report.reason} · {status[report.status]} · {utcMinute(report.created_at)}
+          {t(`reports.source.${report.source}`)} · {report.reason} · {t(`reports.status.${report.status}`)} · {utcMinute(report.created_at)}
         </li>
       ))}
     </ul>

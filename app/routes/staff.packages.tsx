@@ -1,15 +1,19 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { PackagesQuery,  type PackageRow } from "#contract/staff-sites";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import type { TFunction } from "i18next";
+import { useMemo } from "react";
+import { PackagesQuery, type PackageRow } from "#contract/staff-sites";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { formDecimal, formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
-import { fill, staffField } from "~/features/staff/staff-format";
+import { staffField } from "~/features/staff/staff-format";
 import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts";
-import { Button } from "~/components/ui/button";
+import { Button, ButtonLink } from "~/components/ui/button";
+import { Modal } from "~/components/ui/modal";
+import { useStaffT } from "~/features/staff/staff-i18n";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
@@ -30,7 +34,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     texts,
     list: result.data,
     editing: result.data.packages.find((pkg) => pkg.id === editId) ?? null,
-    done: url.searchParams.get("done") === "1",
+    done: { what: url.searchParams.get("done"), id: Number(url.searchParams.get("id")) || 0 },
+    // Ending a sale is asked first (a dialog; without JavaScript the same dialog open in the page).
+    ending: result.data.packages.find((pkg) => pkg.active && pkg.id === Number(url.searchParams.get("end"))) ?? null,
+    // The new package form's key, new with each rendering: one form makes one package, however often it is sent.
+    formKey: crypto.randomUUID(),
   };
 }
 
@@ -51,7 +59,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   const body =
     intent === "create"
-      ? { action: "create", site_id: siteId, ...fields() }
+      ? { action: "create", site_id: siteId, form_key: formText(form, "form_key"), ...fields() }
       : intent === "update"
         ? { action: "update", id: formNumber(form, "id"), ...fields() }
         : intent === "disable" || intent === "enable"
@@ -64,7 +72,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const error = "amount" in body && Number.isNaN(body.amount) ? texts.badAmount : result.message;
     return data({ intent, error, typed: Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === "string")) }, { status: result.status });
   }
-  throw redirect(`/staff/packages?site=${Number.isNaN(siteId) ? "" : siteId}&done=1`);
+  const page = `/staff/packages?site=${Number.isNaN(siteId) ? "" : siteId}`;
+  if (result.data.replay) throw redirect(`${page}&done=replay`);
+  if (body.action === "create" && "credits" in body) throw redirect(`${page}&done=created&credits=${body.credits}&amount=${body.amount}&currency=${body.currency}&country=${body.country}`);
+  throw redirect(`${page}&done=${body.action}d&id=${"id" in body ? body.id : ""}`);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
@@ -73,8 +84,29 @@ function price(pkg: Pick<PackageRow, "amount" | "currency">): string {
   return `${(pkg.amount / 100).toFixed(2)} ${pkg.currency}`;
 }
 
+/** What the last write did, in words. */
+function doneText(t: TFunction, done: { what: string | null; id: number }, search: URLSearchParams): string | null {
+  switch (done.what) {
+    case "created":
+      return t("packages.doneCreated", { credits: search.get("credits"), price: `${(Number(search.get("amount")) / 100).toFixed(2)} ${search.get("currency")}`, country: search.get("country") });
+    case "updated":
+      return t("packages.doneUpdated", { id: done.id });
+    case "disabled":
+      return t("packages.doneDisabled", { id: done.id });
+    case "enabled":
+      return t("packages.doneEnabled", { id: done.id });
+    case "replay":
+      return t("packages.doneReplay");
+    default:
+      return null;
+  }
+}
+
 export default function StaffPackages() {
-  const { texts, list, editing, done } = useLoaderData<typeof loader>();
+  const { texts, list, editing, done, ending, formKey } = useLoaderData<typeof loader>();
+  const t = useStaffT(useMemo(() => ({ packages: texts }), [texts]));
+  const [search] = useSearchParams();
+  const doneMessage = doneText(t, done, search);
   const refused = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const c = texts.columns;
@@ -100,7 +132,7 @@ export default function StaffPackages() {
           {texts.show}
         </Button>
       </Form>
-      <div className="mt-4">{refused ? <FormAlert>{refused.error}</FormAlert> : done ? <Notice testId="staff-packages-done">{texts.done}</Notice> : null}</div>
+      <div className="mt-4">{refused ? <FormAlert>{refused.error}</FormAlert> : doneMessage ? <Notice testId="staff-packages-done">{doneMessage}</Notice> : null}</div>
       {list.packages.length === 0 ? (
         <p className="mt-4 text-gray-700">{texts.empty}</p>
       ) : (
@@ -119,14 +151,20 @@ export default function StaffPackages() {
                   <Link to={`/staff/packages?site=${site?.id ?? ""}&edit=${pkg.id}#package-form`} className="font-semibold underline" aria-label={`${texts.edit} ${pkg.credits} ${c.credits}, ${pkg.country}, ${price(pkg)}`}>
                     {texts.edit}
                   </Link>
-                  <Form method="post">
-                    <input type="hidden" name="intent" value={pkg.active ? "disable" : "enable"} />
-                    <input type="hidden" name="id" value={pkg.id} />
-                    <input type="hidden" name="site_id" value={site?.id ?? ""} />
-                    <Button size="sm" variant="neutral" disabled={busy} aria-label={`${pkg.active ? texts.disable : texts.enable}: ${pkg.credits} ${c.credits}, ${pkg.country}, ${price(pkg)}`}>
-                      {pkg.active ? texts.disable : texts.enable}
-                    </Button>
-                  </Form>
+                  {pkg.active ? (
+                    <ButtonLink to={`/staff/packages?site=${site?.id ?? ""}&end=${pkg.id}`} preventScrollReset size="sm" variant="neutral" aria-label={`${texts.disable} ${pkg.credits} ${c.credits}, ${pkg.country}, ${price(pkg)}`}>
+                      {texts.disable}
+                    </ButtonLink>
+                  ) : (
+                    <Form method="post">
+                      <input type="hidden" name="intent" value="enable" />
+                      <input type="hidden" name="id" value={pkg.id} />
+                      <input type="hidden" name="site_id" value={site?.id ?? ""} />
+                      <Button size="sm" variant="neutral" disabled={busy} aria-label={`${texts.enable}: ${pkg.credits} ${c.credits}, ${pkg.country}, ${price(pkg)}`}>
+                        {texts.enable}
+                      </Button>
+                    </Form>
+                  )}
                 </div>
               </td>
             </tr>
@@ -135,9 +173,10 @@ export default function StaffPackages() {
       )}
       {site ? (
         <div className="mt-6 max-w-xl" id="package-form">
-          <StaffCard title={editing ? fill(texts.editTitle, { id: editing.id }) : texts.createTitle} testId="staff-package-form">
-            <Form method="post" className="grid gap-3 sm:grid-cols-2" key={editing?.id ?? "new"}>
+          <StaffCard title={editing ? t("packages.editTitle", { id: editing.id }) : texts.createTitle} testId="staff-package-form">
+            <Form method="post" className="grid gap-3 sm:grid-cols-2" key={editing?.id ?? formKey}>
               <input type="hidden" name="intent" value={editing ? "update" : "create"} />
+              {editing ? null : <input type="hidden" name="form_key" value={formKey} />}
               <input type="hidden" name="site_id" value={site.id} />
               {editing ? <input type="hidden" name="id" value={editing.id} /> : null}
               <StaffField id="package-country" label={texts.country}>
@@ -181,6 +220,24 @@ export default function StaffPackages() {
             </Form>
           </StaffCard>
         </div>
+      ) : null}
+      {ending && site ? (
+        <Modal title={t("packages.confirmTitle")} titleClassName="text-xl font-bold text-gray-900" closeLabel={texts.cancel} closeHref={`/staff/packages?site=${site.id}`} size="md" testId="staff-confirm">
+          <p className="mt-2 text-sm text-gray-700" data-testid="staff-confirm-summary">
+            {t("packages.confirmSummary", { credits: ending.credits, price: price(ending), country: ending.country, payments: ending.payments })}
+          </p>
+          <Form method="post" className="mt-4 flex flex-wrap gap-2">
+            <input type="hidden" name="intent" value="disable" />
+            <input type="hidden" name="id" value={ending.id} />
+            <input type="hidden" name="site_id" value={site.id} />
+            <Button size="md" variant="danger" disabled={busy}>
+              {t("packages.confirmSubmit")}
+            </Button>
+            <ButtonLink to={`/staff/packages?site=${site.id}`} replace preventScrollReset size="md" variant="neutral">
+              {texts.cancel}
+            </ButtonLink>
+          </Form>
+        </Modal>
       ) : null}
     </>
   );

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
-import { useRef, type KeyboardEvent } from "react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { photoRejectionReasons } from "#contract/moderation-reasons";
 import {   queueCountText } from "#contract/staff-moderation";
 import { apiFor } from "~/utils/api.server";
@@ -11,15 +11,16 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
-import { FormAlert } from "~/components/ui/form-fields";
+import { FormAlert, PlainSelect } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
 
 /**
  * The photo queue (moderators and admins). One form: approve or reject one photo by its own buttons,
- * or the selected ones at once; rejections take the reason chosen at the top. Works without JavaScript; with it,
- * keyboard shortcuts (J/K move, X selects, A approves, R rejects).
+ * or the selected ones at once; a card's Reject takes the reason chosen on the card, else the one at the top. Works
+ * without JavaScript; with it, keyboard shortcuts from the page's load (J/K move, X selects, A approves, R rejects: on
+ * the focused card, else the first), focus moving to the next card after a decision.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireStaff(request, context);
@@ -43,7 +44,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (decision !== "approve" && decision !== "reject") throw data(null, { status: 400 });
   const ids = (one ? [one] : form.getAll("ids").map(String)).filter((id) => /^\d{1,9}$/.test(id)).map(Number);
   if (ids.length === 0) return data({ error: texts.noneSelected }, { status: 400 });
-  const body = decision === "approve" ? { decision, ids } : { decision, ids, reason: String(form.get("reason") ?? "") };
+  // A card's own Reject takes that card's reason when one is chosen there, else the one at the top.
+  const reason = (one ? String(form.get(`reason:${one}`) ?? "") : "") || String(form.get("reason") ?? "");
+  const body = decision === "approve" ? { decision, ids } : { decision, ids, reason };
   const result = await staffWrite(request, context, endpoints.reviewPhoto, body);
   if (!result.ok) return data({ error: result.message }, { status: result.status });
   throw redirect(decision === "approve" ? `/staff/photos?approved=${result.data.approved.length}` : `/staff/photos?rejected=${result.data.rejected.length}`);
@@ -57,22 +60,41 @@ export default function StaffPhotos() {
   const busy = useNavigation().state !== "idle";
   const formRef = useRef<HTMLFormElement>(null);
   const submit = useSubmit();
-  // Shortcuts act on the photo card that has the focus (or holds it); they never fire while typing in a field.
-  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>) => {
-    const card = (event.target as HTMLElement).closest<HTMLElement>("[data-photo-card]");
-    if (!card || !formRef.current || event.altKey || event.ctrlKey || event.metaKey || (event.target as HTMLElement).tagName === "SELECT") return;
+  /** The place of the card last decided: after the queue reloads, focus goes to the card now there (the next one). */
+  const decidedAt = useRef<number | null>(null);
+  useEffect(() => {
+    if (decidedAt.current === null || !formRef.current) return;
     const cards = [...formRef.current.querySelectorAll<HTMLElement>("[data-photo-card]")];
-    const index = cards.indexOf(card);
-    const key = event.key.toLowerCase();
-    if (key === "j" || key === "k") cards[Math.min(cards.length - 1, Math.max(0, index + (key === "j" ? 1 : -1)))]?.focus();
-    else if (key === "x") card.querySelector<HTMLInputElement>("input[type=checkbox]")?.click();
-    else if (key === "a" || key === "r") {
-      const data = new FormData(formRef.current);
-      data.set("intent", `${key === "a" ? "approve" : "reject"}:${card.dataset.photoCard}`);
-      submit(data, { method: "post" });
-    } else return;
-    event.preventDefault();
-  };
+    cards[Math.min(decidedAt.current, cards.length - 1)]?.focus();
+    decidedAt.current = null;
+  }, [queue]);
+  // Shortcuts from the page's load: on the focused card, else the first; never while typing in a field or a list.
+  useEffect(() => {
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      const form = formRef.current;
+      const target = event.target instanceof HTMLElement ? event.target : null;
+      if (!form || event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+      if (target && (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) && target.getAttribute("type") !== "checkbox") return;
+      const cards = [...form.querySelectorAll<HTMLElement>("[data-photo-card]")];
+      const focused = target?.closest<HTMLElement>("[data-photo-card]") ?? null;
+      const card = focused ?? cards[0];
+      if (!card) return;
+      const index = cards.indexOf(card);
+      const key = event.key.toLowerCase();
+      if (key === "j" || key === "k") (focused ? cards[Math.min(cards.length - 1, Math.max(0, index + (key === "j" ? 1 : -1)))] : card)?.focus();
+      else if (key === "x") card.querySelector<HTMLInputElement>("input[type=checkbox]")?.click();
+      else if (key === "a" || key === "r") {
+        const data = new FormData(form);
+        data.set("intent", `${key === "a" ? "approve" : "reject"}:${card.dataset.photoCard}`);
+        decidedAt.current = index;
+        submit(data, { method: "post", preventScrollReset: true });
+      } else return;
+      event.preventDefault();
+    };
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, [submit]);
+  const cardReasons = [{ value: "", label: texts.reasonAbove }, ...photoRejectionReasons.map((reason) => ({ value: reason, label: texts.reasons[reason] }))];
   return (
     <>
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
@@ -89,7 +111,7 @@ export default function StaffPhotos() {
           {texts.empty}
         </p>
       ) : (
-        <Form method="post" ref={formRef} onKeyDown={onKeyDown} className="mt-6" aria-describedby="photo-shortcuts">
+        <Form method="post" ref={formRef} className="mt-6" aria-describedby="photo-shortcuts">
           <div className="sticky top-0 z-10 flex flex-wrap items-end gap-3 rounded-xl bg-white p-3 ring-1 ring-gray-200">
             <div>
               <label htmlFor="reject-reason" className="block text-sm font-medium text-gray-700">
@@ -123,15 +145,22 @@ export default function StaffPhotos() {
                 data-testid="staff-photo"
               >
                 <a href={photo.url} target="_blank" rel="noreferrer">
-                  <img src={photo.thumb_url} alt={fill(texts.by, { name: photo.member.name, site: photo.site.name })} width={320} height={320} loading="lazy" className="aspect-square w-full rounded-lg object-cover" />
+                  <img src={photo.thumb_url} alt={fill(texts.fullSize, { id: photo.id, name: photo.member.name })} width={320} height={320} loading="lazy" className="aspect-square w-full rounded-lg object-cover" />
                 </a>
-                <p className="mt-2 text-xs text-gray-700">{fill(texts.by, { name: photo.member.name, site: photo.site.name })}</p>
+                <p className="mt-2 text-xs text-gray-700">
+                  <Link to={`/staff/members/${photo.member.user_id}`} className="font-semibold underline">
+                    {fill(texts.by, { name: photo.member.name, site: photo.site.name })}
+                  </Link>
+                </p>
                 <p className="text-xs text-gray-600">{fill(texts.uploaded, { when: utcMinute(photo.created_at) })}</p>
                 <p className="text-xs font-medium text-gray-800">{photo.status === "pending" ? texts.pending : texts.live}</p>
                 <label className="mt-2 flex items-center gap-2 text-sm text-gray-800">
                   <input type="checkbox" name="ids" value={photo.id} className="h-4 w-4" />
                   {fill(texts.select, { id: photo.id })}
                 </label>
+                <div className="mt-2">
+                  <PlainSelect id={`reason-${photo.id}`} name={`reason:${photo.id}`} label={fill(texts.photoReason, { id: photo.id })} options={cardReasons} small />
+                </div>
                 <div className="mt-2 flex gap-2">
                   <Button name="intent" value={`approve:${photo.id}`} size="sm" disabled={busy} aria-label={`${texts.approve} ${photo.id}`}>
                     {texts.approve}

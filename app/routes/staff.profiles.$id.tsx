@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
-import { requireStaff } from "~/features/staff/staff-api.server";
+import { requireStaff, staffRouteId } from "~/features/staff/staff-api.server";
 import { formNumber, formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffField } from "~/features/staff/staff-format";
 import { StaffCard } from "~/features/staff/staff-parts";
@@ -17,14 +17,10 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
 
 /** One site-run profile (admins): its fields, its photos (upload, delete), disable and enable. */
-function profileId(params: { id?: string }): number {
-  if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
-  return Number(params.id);
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireStaff(request, context);
-  const id = profileId(params);
+  const id = staffRouteId(params);
   const texts = staffTexts().profiles;
   const result = await apiFor(request, context).call(endpoints.siteRunProfile, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
@@ -33,7 +29,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const id = profileId(params);
+  const id = staffRouteId(params);
   if (isMultipart(request)) {
     const outcome = await forwardPhotoUpload(request, context, "en", { endpoint: endpoints.uploadSiteRunProfilePhoto, id });
     if (!outcome.ok) return data({ intent: "upload", error: outcome.error }, { status: outcome.status });

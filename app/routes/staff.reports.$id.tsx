@@ -6,11 +6,21 @@ import { photoRejectionReasons } from "#contract/moderation-reasons";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
-import { requireStaff } from "~/features/staff/staff-api.server";
+import { requireStaff, staffRouteId } from "~/features/staff/staff-api.server";
 import { formText, staffWrite } from "~/features/staff/staff-write.server";
 import { fill, staffCard, staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
-import { FormAlert } from "~/components/ui/form-fields";
+import { FormAlert, InputField, SelectField, TextareaField } from "~/components/ui/form-fields";
+import { useValidatedForm } from "~/components/ui/validated-form";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { TFunction } from "i18next";
+import { useMemo } from "react";
+import { moderationReasons } from "#contract/moderation-reasons";
+import { reportMeasures } from "#contract/staff-moderation";
+import { formConstraint } from "~/utils/form-constraint";
+import { staffT } from "~/features/staff/staff-i18n.server";
+import { useStaffT } from "~/features/staff/staff-i18n";
+import { decideSchema } from "~/features/staff/report-forms";
 import { Notice } from "~/components/ui/notice";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
@@ -21,14 +31,10 @@ import { endpoints } from "#contract/endpoints/index";
  * the profile, suspend, reply to the sender, a statement of reasons to the member, resolve or reject). Each action is a
  * plain form (intent=...), so everything works without JavaScript; the api checks each one's role and site.
  */
-function reportId(params: { id?: string }): number {
-  if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
-  return Number(params.id);
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
-  const id = reportId(params);
+  const id = staffRouteId(params);
   const texts = staffTexts();
   const result = await apiFor(request, context).call(endpoints.staffReport, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
@@ -39,6 +45,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     report: result.data,
     role: staff.role,
     done: new URL(request.url).searchParams.get("done") === "1",
+    decideConstraint: formConstraint(decideSchema(staffT())),
   };
 }
 
@@ -46,8 +53,19 @@ const intents = ["take", "note", "resolve", "reject", "reopen", "hide_photo", "h
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const id = reportId(params);
+  const id = staffRouteId(params);
   const form = await request.formData();
+  if (form.get("intent") === "decide") {
+    const submission = parseWithZod(form, { schema: decideSchema(staffT()) });
+    if (submission.status !== "success") return data({ intent: "decide" as const, result: submission.reply(), error: null }, { status: 400 });
+    const { intent: _intent, ...decision } = submission.value;
+    const result = await staffWrite(request, context, endpoints.handleReport, { id, action: "decide", ...decision });
+    if (!result.ok) {
+      const fields = Object.fromEntries(Object.entries(result.fields).filter(([name]) => name in decision));
+      return data({ intent: "decide" as const, result: Object.keys(fields).length ? submission.reply({ fieldErrors: fields }) : submission.reply({ formErrors: [result.message] }), error: null }, { status: result.status });
+    }
+    throw redirect(`/staff/reports/${id}?done=1`);
+  }
   const intent = intents.find((i) => i === form.get("intent"));
   if (!intent) throw data(null, { status: 400 });
   const text = formText(form, "text");
@@ -59,14 +77,59 @@ export async function action({ request, context, params }: ActionFunctionArgs) {
   if (intent === "hide_photo") body.photo_id = Number(formText(form, "photo_id")) || 0;
   if (intent === "suspend" && formText(form, "until")) body.until = formText(form, "until");
   const result = await staffWrite(request, context, endpoints.handleReport, body);
-  if (!result.ok) return data({ intent, error: result.message }, { status: result.status });
+  if (!result.ok) return data({ intent, error: result.message, result: null }, { status: result.status });
   throw redirect(`/staff/reports/${id}?done=1`);
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta(data, matches);
 
+const decideSchemaLoader = () => import("~/features/staff/report-forms").then((m) => m.decideSchema);
+
+/** Act, state the reasons and close in one submit (docs/staff.md Reports). */
+function DecideForm({ t, canAct }: { t: TFunction; canAct: boolean }) {
+  const { decideConstraint } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "decide";
+  const lastResult = answer?.intent === "decide" ? answer.result : undefined;
+  const { form, fields, formProps, validation } = useValidatedForm({ id: "report-decide", schema: decideSchemaLoader, constraint: decideConstraint, lastResult, t });
+  const option = (value: string, label: string) => ({ value, label });
+  return (
+    <section className="mt-6 rounded-xl bg-white p-4 ring-2 ring-primary/40" aria-labelledby="report-decide-title" data-testid="staff-report-decide">
+      <h2 id="report-decide-title" className="font-semibold text-gray-900">
+        {t("reports.decide.title")}
+      </h2>
+      <p className="mt-1 text-sm text-gray-600">{t("reports.decide.lead")}</p>
+      <Form method="post" className="mt-3 grid gap-3 sm:grid-cols-2" {...formProps}>
+        {validation}
+        <input type="hidden" name="intent" value="decide" />
+        <div className="sm:col-span-2">{form.errors ? <FormAlert id={form.errorId}>{form.errors.join(" ")}</FormAlert> : null}</div>
+        <SelectField field={fields.outcome} label={t("reports.decide.outcome")} options={[option("resolve", t("reports.decide.resolve")), option("reject", t("reports.decide.reject"))]} fallback="resolve" />
+        {canAct ? (
+          <>
+            <SelectField field={fields.measure} label={t("reports.decide.measure")} options={reportMeasures.map((m) => option(m, t(`reports.decide.measures.${m}`)))} fallback="none" />
+            <SelectField field={fields.reason} label={t("reports.decide.reason")} options={moderationReasons.map((r) => option(r, t(`reasons.moderation.${r}`)))} placeholder={t("reports.decide.reasonPlaceholder")} />
+            <InputField field={fields.until} label={t("reports.decide.until")} type="date" />
+            <div className="sm:col-span-2">
+              <TextareaField field={fields.statement} label={t("reports.decide.statement")} rows={3} />
+            </div>
+          </>
+        ) : null}
+        <TextareaField field={fields.reply} label={t("reports.decide.reply")} rows={2} />
+        <TextareaField field={fields.note} label={t("reports.decide.note")} rows={2} />
+        <div className="sm:col-span-2">
+          <Button size="md" disabled={busy}>
+            {t("reports.decide.submit")}
+          </Button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
 export default function StaffReport() {
   const { texts, report, role, done } = useLoaderData<typeof loader>();
+  const t = useStaffT(useMemo(() => ({ reports: texts, reasons: { moderation: texts.moderationReasons } }), [texts]));
   const failed = useActionData<typeof action>();
   const busy = useNavigation().state !== "idle";
   const d = texts.detail;
@@ -121,7 +184,22 @@ export default function StaffReport() {
               <p className="mt-2 whitespace-pre-line text-gray-900">{report.complaint.message}</p>
             </div>
           ) : null}
-          {report.message ? (
+          {report.conversation.length > 0 ? (
+            <div className="mt-3 text-sm">
+              <p className="font-medium">{texts.decide.conversation}</p>
+              <ol className="mt-1 max-h-96 space-y-1 overflow-y-auto rounded-md bg-gray-50 p-2" data-testid="staff-report-conversation" tabIndex={0}>
+                {report.conversation.map((message) => (
+                  <li key={message.id} className={message.reported ? "rounded-md bg-red-50 p-2 ring-2 ring-red-300" : "p-2"} data-reported={message.reported || undefined}>
+                    <p className="text-xs text-gray-600">
+                      {message.sender} · {utcMinute(message.at)}
+                      {message.reported ? <strong className="ml-2 text-red-800">{texts.decide.reported}</strong> : null}
+                    </p>
+                    <p className="whitespace-pre-line text-gray-900">{message.kind === "text" ? message.body : `(${message.kind})`}</p>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          ) : report.message ? (
             <div className="mt-3 text-sm">
               <p className="font-medium">{d.message}</p>
               <p className="mt-1 whitespace-pre-line rounded-md bg-gray-50 p-2 text-gray-900" data-testid="staff-report-message">
@@ -168,6 +246,8 @@ export default function StaffReport() {
           </section>
         ) : null}
       </div>
+
+      {open ? <DecideForm t={t} canAct={report.can_state && may(role, "members.suspend")} /> : null}
 
       <div className="mt-6 grid gap-4 lg:grid-cols-2">
         {open ? (

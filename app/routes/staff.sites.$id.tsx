@@ -7,7 +7,7 @@ import { paymentMethodIds, paymentMethodNames, type PaymentMethodId } from "#con
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
-import { requireStaff } from "~/features/staff/staff-api.server";
+import { requireStaff, staffRouteId } from "~/features/staff/staff-api.server";
 import { formDecimal, formNumber, formText } from "~/features/staff/staff-write.server";
 import { saveSite } from "~/features/staff/site-settings.server";
 import { siteSettingsFormSchema, siteSettingsFormValues, siteSettingsLayout } from "~/features/staff/site-settings-form";
@@ -22,14 +22,10 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
 
 /** One site's settings (admins), its minimum message costs per country and its push keys. */
-function siteId(params: { id?: string }): number {
-  if (!params.id || !/^\d{1,9}$/.test(params.id)) throw data(null, { status: 404 });
-  return Number(params.id);
-}
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
   await requireStaff(request, context);
-  const id = siteId(params);
+  const id = staffRouteId(params);
   const texts = staffTexts().sites;
   const result = await apiFor(request, context).call(endpoints.staffSite, { query: { id } });
   if (!result.ok) throw new Response(null, { status: result.status === 400 ? 404 : result.status });
@@ -48,7 +44,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 
 export async function action({ request, context, params }: ActionFunctionArgs) {
   await requireStaff(request, context);
-  const id = siteId(params);
+  const id = staffRouteId(params);
   const form = await request.formData();
   const intent = formText(form, "intent");
   const number = (name: string) => (formText(form, name) ? formNumber(form, name) : 0);

@@ -68,6 +68,9 @@ export default function StaffFrame() {
                 <NavLink to="/staff/accounts" className={navLink}>
                   {texts.nav.accounts}
                 </NavLink>
+                <NavLink to="/staff/analytics" className={navLink}>
+                  {texts.nav.analytics}
+                </NavLink>
                 <NavLink to="/staff/operators" className={navLink}>
                   {texts.nav.operators}
                 </NavLink>

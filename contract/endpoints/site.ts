@@ -73,7 +73,7 @@ export const site = endpointGroup("site", "The site a request is for (chosen by 
   recordVisit: {
     method: "post",
     path: "/api/visit.php",
-    summary: "Records an entry URL's tracking values (funnel attribution)",
+    summary: "Records an entry URL's tracking values or a landing page's first view (funnel attribution, analytics)",
     caller: "anyone",
     body: VisitRequest,
     answers: { 200: json(OkResponse, "counted") },

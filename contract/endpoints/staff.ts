@@ -1,6 +1,6 @@
 import { OkResponse } from "../account";
 import { StaffAccountAction, StaffAccountOutcome, StaffAccountsResponse } from "../staff-accounts";
-import { DiscountCodeAction, DiscountCodesResponse, InvitationAction, InvitationOutcome, InvitationsResponse } from "../staff-catalogue";
+import { CatalogueOutcome, DiscountCodeAction, DiscountCodesResponse, InvitationAction, InvitationOutcome, InvitationsResponse } from "../staff-catalogue";
 import { DeskResponse, InboxImageQuery, InboxNextBody, SavedRepliesQuery, SavedRepliesResponse, SavedReplyAction, InboxAction, InboxQuery, InboxActionResponse, InboxConversation, InboxConversationQuery, InboxNextResponse, InboxResponse, OperatorsQuery, OperatorsResponse } from "../staff-inbox";
 import {
   MemberActionRequest,
@@ -20,6 +20,7 @@ import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesQuery, SiteRunProf
 import { StaffPasswordChange, StaffSetupDone, StaffSetupQuery, StaffSetupRequest, StaffSetupResponse } from "../staff-setup";
 import { PackageAction, PackagesQuery, PackagesResponse, SiteAction, SiteOutcome, SiteQuery, SiteResponse, SitesResponse } from "../staff-sites";
 import { AuditQuery, IdQuery, AuditResponse, DashboardResponse, StaffLoginRequest, StaffResponse } from "../staff";
+import { AnalyticsQuery, AnalyticsResponse } from "../staff-analytics";
 import { HeldMessageDecision, HeldMessageOutcome, HeldMessagesQuery, HeldMessagesResponse } from "../staff-held-messages";
 import { photoUploadField } from "../photos";
 import { json, media, endpointGroup } from "./endpoint";
@@ -235,6 +236,15 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
     query: OperatorsQuery,
     answers: { 200: json(OperatorsResponse, "the rows") },
   },
+  staffAnalytics: {
+    method: "get",
+    path: "/api/staff/analytics.php",
+    summary: "The owners' analytics of one site or every site for a period, beside the period before (admins)",
+    caller: { staff: "analytics.read" },
+    query: AnalyticsQuery,
+    answers: { 200: json(AnalyticsResponse, "funnel, revenue, cohorts and chat") },
+    errors: ["not_found"],
+  },
   discountCodes: {
     method: "get",
     path: "/api/staff/discount-codes.php",
@@ -249,8 +259,8 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
     caller: { staff: "catalogue.manage" },
     body: DiscountCodeAction,
     answers: {
-      201: json(OkResponse, "added"),
-      200: json(OkResponse, "ended"),
+      201: json(CatalogueOutcome, "added"),
+      200: json(CatalogueOutcome, "ended, or the same form again (replay: nothing made)"),
     },
     errors: ["not_found"],
   },
@@ -269,7 +279,7 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
     body: InvitationAction,
     answers: {
       201: json(InvitationOutcome, "created, with its link"),
-      200: json(InvitationOutcome, "withdrawn"),
+      200: json(InvitationOutcome, "withdrawn, or the same form again (replay: no link)"),
     },
     errors: ["not_found"],
   },
@@ -316,8 +326,8 @@ export const staff = endpointGroup("staff", "The staff console: moderation, supp
     caller: { staff: "catalogue.manage" },
     body: PackageAction,
     answers: {
-      201: json(OkResponse, "created"),
-      200: json(OkResponse, "changed"),
+      201: json(CatalogueOutcome, "created"),
+      200: json(CatalogueOutcome, "changed, or the same form again (replay: nothing made)"),
     },
     errors: ["not_found"],
   },

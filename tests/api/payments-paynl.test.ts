@@ -341,7 +341,7 @@ describe("PAY. adapter", () => {
     let answers: number[];
     try {
       answers = await Promise.all(
-        [support, admin, support, admin].map(async (token) => (await staffCall(api, token, "POST", "/api/staff/member.php", { id: a.userId, action: "refund", payment_id })).status),
+        [support, admin, support, admin].map(async (token) => (await staffCall(api, token, "POST", "/api/staff/member.php", { id: a.userId, action: "refund", payment_id, reason: "Asked for it", form_key: randomUUID() })).status),
       );
     } finally {
       refundDelayMs = 0;
@@ -353,12 +353,28 @@ describe("PAY. adapter", () => {
     expect(await api.db.select().from(auditLog).where(and(eq(auditLog.action, "member.refund"), eq(auditLog.targetId, String(payment_id))))).toHaveLength(1);
   });
 
+  it("a partial refund asks PAY. for exactly that amount and takes back the same share of the credits", async () => {
+    const a = await newMember();
+    const { pkg, payment_id, redirect_url, order } = await startAtPaynl(a);
+    await fetch(redirect_url, { redirect: "manual" });
+    const support = await staffToken(api, await newStaff(api, "support"));
+    const refunds = seen.refunds.length;
+    const amount = Math.floor(pkg.amount / 4);
+    const res = await staffCall(api, support, "POST", "/api/staff/member.php", { id: a.userId, action: "refund", payment_id, amount, reason: "A quarter back", form_key: randomUUID() });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(seen.refunds.slice(refunds)).toEqual([{ orderId: order.orderId, body: { amount: { value: amount, currency: "EUR" }, description: "Refund" } }]);
+    const left = pkg.credits - Math.floor((pkg.credits * amount) / pkg.amount);
+    expect(await balanceOf(api, a.userId)).toEqual({ credits: left, paidUser: false, ledgerSum: left });
+  });
+
   it("a refund PAY. fails leaves the payment paid with the failure recorded, nothing audited; support's retry refunds it", async () => {
     const a = await newMember();
     const { pkg, payment_id, redirect_url } = await startAtPaynl(a);
     await fetch(redirect_url, { redirect: "manual" });
     const support = await staffToken(api, await newStaff(api, "support"));
-    const refund = () => staffCall(api, support, "POST", "/api/staff/member.php", { id: a.userId, action: "refund", payment_id });
+    // The failed refund gives its form's key back: the same form works on the retry.
+    const form = { id: a.userId, action: "refund", payment_id, reason: "Charged twice", form_key: randomUUID() };
+    const refund = () => staffCall(api, support, "POST", "/api/staff/member.php", form);
     refundsDown = true;
     try {
       await expectApiError(await refund(), 503, "provider_unavailable");

@@ -1,9 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DiscountCodeResponse } from "#contract/payments";
 import sharp from "sharp";
 import { MemberResponse } from "#contract/members";
-import { DiscountCodesResponse, InvitationOutcome, InvitationsResponse } from "#contract/staff-catalogue";
+import { CatalogueOutcome, DiscountCodesResponse, InvitationOutcome, InvitationsResponse } from "#contract/staff-catalogue";
 import { SiteRunProfile } from "#contract/staff-profiles";
 import { auditLog, sites } from "../../api/db/schema";
 import { hashPassword } from "../../api/domain/passwords";
@@ -35,8 +36,13 @@ describe("discount codes", () => {
     const member = await insertMember(api, { passwordHash: await hashPassword(password) });
     const token = await login(api.baseUrl, member.email, password);
     const create = (body: Record<string, unknown>) =>
-      staffCall(api, admin, "POST", "/api/staff/discount-codes.php", { action: "create", site_id: 1, percentage: 25, validity: "once_per_user", max_uses: null, minimum_order_value: 0, currency: null, country: null, expires_at: null, ...body });
-    expect((await create({ code: "console25" })).status).toBe(201);
+      staffCall(api, admin, "POST", "/api/staff/discount-codes.php", { action: "create", form_key: randomUUID(), site_id: 1, percentage: 25, validity: "once_per_user", max_uses: null, minimum_order_value: 0, currency: null, country: null, expires_at: null, ...body });
+    const form = { code: "console25", form_key: randomUUID() };
+    expect((await create(form)).status).toBe(201);
+    // The same form again makes nothing and says so (not "exists already": it is the same code, made once).
+    const again = await create(form);
+    expect(again.status).toBe(200);
+    expect(CatalogueOutcome.parse(await again.json()).replay).toBe(true);
     const lookUp = async () => DiscountCodeResponse.parse(await (await call(api, "GET", "/api/discountcode.php?code=CoNsOlE25", { token })).json());
     expect((await lookUp()).discount).toMatchObject({ code: "CONSOLE25", value_percentage: 25 });
     await expectApiError(await create({ code: "CONSOLE25" }), 400, "validation_failed");
@@ -62,8 +68,9 @@ describe("invitations", () => {
     await api.db.update(sites).set({ signups: "other" }).where(eq(sites.id, 1));
     clearSiteCache();
     try {
-      const invite = async () => InvitationOutcome.parse(await (await staffCall(api, admin, "POST", "/api/staff/invitations.php", { action: "create", site_id: 1, days: 7 })).json());
+      const invite = async () => InvitationOutcome.parse(await (await staffCall(api, admin, "POST", "/api/staff/invitations.php", { action: "create", site_id: 1, days: 7, form_key: randomUUID() })).json());
       const created = await invite();
+      expect(created.replay).toBeUndefined();
       const code = new URL(created.link ?? "").searchParams.get("invitation");
       expect(new URL(created.link ?? "").pathname).toBe("/signup");
       const signup = (invitation: string, n: number) =>

@@ -241,6 +241,86 @@ describe("reports", () => {
   });
 });
 
+describe("a report decided in one step", () => {
+  /** A conversation of two members with `count` messages, alternating senders, the first from `a`. */
+  async function chatOf(a: { profileId: number }, b: { profileId: number }, count: number) {
+    const [conversation] = await api.db
+      .insert(conversations)
+      .values({ siteId: 1, lowProfileId: Math.min(a.profileId, b.profileId), highProfileId: Math.max(a.profileId, b.profileId), startedBy: a.profileId })
+      .returning();
+    await api.db.insert(conversationMembers).values([
+      { conversationId: conversation!.id, profileId: a.profileId, otherProfileId: b.profileId },
+      { conversationId: conversation!.id, profileId: b.profileId, otherProfileId: a.profileId },
+    ]);
+    const rows = [];
+    for (let n = 1; n <= count; n++) {
+      const [row] = await api.db.insert(messages).values({ conversationId: conversation!.id, senderProfileId: n % 2 ? a.profileId : b.profileId, body: `message ${n}` }).returning();
+      rows.push(row!);
+    }
+    return rows;
+  }
+
+  it("shows the message in its conversation; suspends, states the reasons, resolves and tells the sender in their language at once", async () => {
+    const reporter = await member();
+    const reported = await member();
+    await api.db.update(users).set({ language: "nl" }).where(eq(users.id, reporter.userId));
+    const chat = await chatOf(reported, reporter, 30);
+    // Message 15 is the reported member's (odd numbers are theirs).
+    const reportedMessage = chat[14]!;
+    const made = await call(api, "POST", "/api/report.php", { token: reporter.token, body: { message_id: reportedMessage.id, reason: "harassment" } });
+    const reportId = ((await made.json()) as { report_id: number }).report_id;
+    const moderator = await staffToken(api, await newStaff(api, "moderator"));
+    const detail = ReportDetail.parse(await (await staffCall(api, moderator, "GET", `/api/staff/report.php?id=${reportId}`)).json());
+    // A bounded window around it, oldest first, the reported one marked.
+    expect(detail.conversation.map((m) => m.body)).toEqual(Array.from({ length: 17 }, (_, i) => `message ${i + 7}`));
+    expect(detail.conversation.filter((m) => m.reported).map((m) => m.id)).toEqual([reportedMessage.id]);
+    // Support reads no message contents, so no conversation either.
+    const support = await staffToken(api, await newStaff(api, "support"));
+    expect(ReportDetail.parse(await (await staffCall(api, support, "GET", `/api/staff/report.php?id=${reportId}`)).json()).conversation).toEqual([]);
+
+    const decide = (body: Record<string, unknown>) => staffCall(api, moderator, "POST", "/api/staff/report.php", { id: reportId, action: "decide", ...body });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // A measure needs its reason and statement; a rejection takes none.
+    const incomplete = await expectApiError(await decide({ outcome: "resolve", measure: "suspend" }), 400, "validation_failed");
+    expect(Object.keys(incomplete.fields ?? {}).sort()).toEqual(["reason", "statement", "until"]);
+    await expectApiError(await decide({ outcome: "reject", measure: "ban", reason: "spam", statement: "No." }), 400, "validation_failed");
+    const decided = ReportDetail.parse(
+      await (await decide({ outcome: "resolve", measure: "suspend", reason: "harassment", until: tomorrow, statement: "You threatened another member.", reply: "Thank you, we acted." })).json(),
+    );
+    expect(decided.status).toBe("resolved");
+    // The history: taken, the measure, the statement, resolved, the sender told.
+    expect(decided.notes.map((n) => [n.kind, n.body])).toEqual([
+      ["action", "Taken."],
+      ["action", `Member suspended until ${tomorrow} (harassment).`],
+      ["statement", "harassment: You threatened another member."],
+      ["action", "Resolved."],
+      ["reply", "Sender told (resolved): Thank you, we acted."],
+    ]);
+    const [suspended] = await api.db.select({ reason: users.suspensionReason }).from(users).where(eq(users.id, reported.userId));
+    expect(suspended?.reason).toBe("harassment");
+    const told = await mailsTo(api, reporter.email);
+    expect(told.some((mail) => /De uitkomst van je melding/.test(mail.subject) && /maatregelen genomen/.test(mail.text) && /Thank you, we acted/.test(mail.text))).toBe(true);
+    expect((await mailsTo(api, reported.email)).some((mail) => /A decision about your account/.test(mail.subject) && /You threatened another member/.test(mail.text))).toBe(true);
+    for (const action of ["report.in_progress", "report.resolved", "member.suspend"]) expect(await auditOf(action, action.startsWith("member") ? reported.userId : reportId), action).toHaveLength(1);
+    // Decided once.
+    await expectApiError(await decide({ outcome: "reject", measure: "none" }), 400, "validation_failed");
+  });
+
+  it("a rejected report tells its sender too, and its history says who rejected it", async () => {
+    const reporter = await member();
+    const reported = await member();
+    const made = await call(api, "POST", "/api/report.php", { token: reporter.token, body: { profile_id: reported.profileId, reason: "fake_profile" } });
+    const reportId = ((await made.json()) as { report_id: number }).report_id;
+    const support = await staffToken(api, await newStaff(api, "support"));
+    const rejected = ReportDetail.parse(await (await staffCall(api, support, "POST", "/api/staff/report.php", { id: reportId, action: "reject", text: "Real photos." })).json());
+    expect(rejected.status).toBe("rejected");
+    expect(rejected.notes.map((n) => n.body)).toEqual(["Taken.", "Real photos.", "Rejected.", "Sender told (rejected)."]);
+    expect((await mailsTo(api, reporter.email)).some((mail) => /The outcome of your report/.test(mail.subject) && /found nothing against our terms/.test(mail.text))).toBe(true);
+    // The member reported hears nothing of a rejected report.
+    expect(await mailsTo(api, reported.email)).toEqual([]);
+  });
+});
+
 describe("member support", () => {
   it("finds members by e-mail, name, id and payment id, on the staff member's sites only", async () => {
     const target = await member();
@@ -295,9 +375,14 @@ describe("member support", () => {
     const grant = { id: target.userId, action: "credits", delta: 40, note: "Goodwill, sent twice", form_key: formKey() };
     const answers = await Promise.all([1, 2, 3, 4].map(() => staffCall(api, support, "POST", "/api/staff/member.php", grant)));
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    for (const res of answers) expect(StaffMemberDetail.parse(await res.json()).credits).toBe(before + 40);
-    const replay = await staffCall(api, support, "POST", "/api/staff/member.php", grant);
-    expect(StaffMemberDetail.parse(await replay.json()).credits).toBe(before + 40);
+    const details = await Promise.all(answers.map(async (res) => StaffMemberDetail.parse(await res.json())));
+    for (const detail of details) expect(detail.credits).toBe(before + 40);
+    // One booked it; the others say they booked nothing.
+    expect(details.map((detail) => detail.replay ?? false).sort()).toEqual([false, true, true, true]);
+    const replay = StaffMemberDetail.parse(await (await staffCall(api, support, "POST", "/api/staff/member.php", grant)).json());
+    expect(replay).toMatchObject({ credits: before + 40, replay: true });
+    // The ledger names who booked it.
+    expect(replay.ledger[0]?.reference).toBe(`Test support ${supportAccount.email.split("-")[2]}: Goodwill, sent twice`);
     expect(await balanceOf(api, target.userId)).toEqual({ credits: before + 40, paidUser: false, ledgerSum: before + 40 });
     expect(await auditOf("member.credits_grant", target.userId)).toHaveLength(1);
     // Another form (a new key) books again; a post without a key is refused.
@@ -325,12 +410,19 @@ describe("member support", () => {
     await act({ action: "credits", delta: -20, note: "Correction", form_key: formKey() });
     expect(granted.payments.find((p) => p.id === payment_id)?.refundable).toBe(true);
 
-    const refunded = StaffMemberDetail.parse(await (await act({ action: "refund", payment_id })).json());
-    expect(refunded.payments.find((p) => p.id === payment_id)?.status).toBe("refunded");
+    // A refund needs its reason and its form's key.
+    await expectApiError(await act({ action: "refund", payment_id, form_key: formKey() }), 400, "validation_failed");
+    await expectApiError(await act({ action: "refund", payment_id, reason: "No key" }), 400, "validation_failed");
+    const refundForm = { action: "refund", payment_id, reason: "Charged by mistake", form_key: formKey() };
+    const refunded = StaffMemberDetail.parse(await (await act(refundForm)).json());
+    expect(refunded.payments.find((p) => p.id === payment_id)).toMatchObject({ status: "refunded", refund: { amount: pkg.amount, credits: pkg.credits, reason: "Charged by mistake" } });
     expect(refunded.credits).toBe(30);
     expect(refunded.paid_user).toBe(false);
+    expect(refunded.replay).toBeUndefined();
     expect(await balanceOf(api, buyer.userId)).toEqual({ credits: 30, paidUser: false, ledgerSum: 30 });
-    await expectApiError(await act({ action: "refund", payment_id }), 400, "validation_failed");
+    // The same form again books nothing and says so; another form finds it refunded already.
+    expect(StaffMemberDetail.parse(await (await act(refundForm)).json()).replay).toBe(true);
+    await expectApiError(await act({ ...refundForm, form_key: formKey() }), 400, "validation_failed");
     const [grant] = await auditOf("member.credits_grant", buyer.userId);
     expect(grant).toMatchObject({ staffUserId: supportAccount.id, role: "support", changes: { credits: { before: pkg.credits, after: pkg.credits + 50 } } });
     expect(await auditOf("member.credits_deduct", buyer.userId)).toHaveLength(1);
@@ -338,6 +430,25 @@ describe("member support", () => {
     // Moderators do not touch money.
     const moderator = await staffToken(api, await newStaff(api, "moderator"));
     await expectApiError(await staffCall(api, moderator, "POST", "/api/staff/member.php", { id: buyer.userId, action: "credits", delta: 5, note: "Not mine to give", form_key: formKey() }), 403, "forbidden");
+  });
+
+  it("refunds a part of a payment: the provider is asked for that amount and the same share of the credits is taken back", async () => {
+    const buyer = await newPayingMember(api, passwordHash, password);
+    const pkg = (await packagesFor(api, buyer)).packages[0]!;
+    const { payment_id } = await startPayment(api, buyer, { package_id: pkg.id, method: "ideal" });
+    await notifyStatus(api, payment_id, "paid");
+    const support = await staffToken(api, await newStaff(api, "support"));
+    const act = (body: Record<string, unknown>) => staffCall(api, support, "POST", "/api/staff/member.php", { id: buyer.userId, action: "refund", payment_id, reason: "Half the package", ...body });
+    const refused = await expectApiError(await act({ amount: pkg.amount + 1, form_key: formKey() }), 400, "validation_failed");
+    expect(refused.fields?.amount).toBeDefined();
+    const half = Math.floor(pkg.amount / 2);
+    const detail = StaffMemberDetail.parse(await (await act({ amount: half, form_key: formKey() })).json());
+    const credits = Math.floor((pkg.credits * half) / pkg.amount);
+    expect(detail.payments.find((p) => p.id === payment_id)).toMatchObject({ status: "refunded", refund: { amount: half, credits, reason: "Half the package" } });
+    expect(await balanceOf(api, buyer.userId)).toEqual({ credits: pkg.credits - credits, paidUser: false, ledgerSum: pkg.credits - credits });
+    expect(detail.ledger[0]).toMatchObject({ delta: -credits, reason: "refund" });
+    const [audit] = await auditOf("member.refund", payment_id);
+    expect(audit?.changes).toMatchObject({ amount: { after: half }, credits_taken_back: { after: credits }, reason: { after: "Half the package" } });
   });
 
   it("lifts a direct-debit block, resends the activation mail, hides and shows a profile, and erases an account (admins only)", async () => {

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { CatalogueOutcome } from "#contract/staff-catalogue";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Settings } from "#contract/settings";
@@ -66,6 +68,7 @@ function newSettings(domain: string, overrides: Partial<SiteSettingsInput> = {})
     photo_moderation: "post",
     contact_filter: "off",
     mail_name: "Console Dates",
+    time_zone: "Europe/Amsterdam",
     company_id: 1,
     cam_tiles: null,
     ...overrides,
@@ -85,9 +88,11 @@ describe("sites and their settings", () => {
     expect(settings).toMatchObject({ name: "Console Dates", domain: "console.example", niche: 2, countries: ["NL", "BE"], message_credits: 12, message_length: 800, fictional_plural: "hosts", support_phone: expect.any(String) });
     expect(settings.push_public_key, "a new site gets its own push keys").toMatch(/^[A-Za-z0-9_-]{80,}$/);
     expect((await siteOf(id)).settings.support_phone).toBeNull();
+    expect((await siteOf(id)).settings.time_zone, "the analytics' days are this site's").toBe("Europe/Amsterdam");
     expect(SitesResponse.parse(await (await staffCall(api, admin, "GET", "/api/staff/sites.php")).json()).sites.find((s) => s.id === id)).toMatchObject({ domain: "console.example", packages: 0 });
 
     const refused = async (settings: SiteSettingsInput, field: string) => expect((await expectApiError(await postSite({ action: "create", settings }), 400, "validation_failed")).fields?.[`settings.${field}`], field).toBeDefined();
+    await refused(newSettings("zone.example", { time_zone: "Mars/Olympus" }), "time_zone");
     await refused(newSettings("console.example"), "domain");
     await refused(newSettings("localhost"), "domain");
     await refused(newSettings("not a domain/x"), "domain");
@@ -173,7 +178,7 @@ describe("credit packages", () => {
     const id = await createSite("packages.example");
     const forSale = async () => MemberPackages.parse(await (await call(api, "GET", "/api/packages.php?country=BE", { host: "packages.example" })).json()).packages;
     expect(await forSale()).toEqual([]);
-    const create = await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", site_id: id, country: "BE", credits: 150, amount: 2999, currency: "EUR", mark: "best_value", position: 1 });
+    const create = await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", form_key: randomUUID(), site_id: id, country: "BE", credits: 150, amount: 2999, currency: "EUR", mark: "best_value", position: 1 });
     expect(create.status, await create.clone().text()).toBe(201);
     expect(await forSale()).toMatchObject([{ credits: 150, amount: 2999, currency: "EUR", mark: "best_value" }]);
     const list = PackagesResponse.parse(await (await staffCall(api, admin, "GET", `/api/staff/packages.php?site_id=${id}`)).json());
@@ -183,8 +188,29 @@ describe("credit packages", () => {
     expect(await forSale()).toMatchObject([{ credits: 200, mark: null }]);
     expect((await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "disable", id: pkg.id })).status).toBe(200);
     expect(await forSale()).toEqual([]);
-    await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", site_id: id, country: "BE", credits: 0, amount: 100, currency: "EUR", mark: null, position: 0 }), 400, "validation_failed");
-    await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", site_id: 99999, country: "BE", credits: 10, amount: 100, currency: "EUR", mark: null, position: 0 }), 404, "not_found");
+    await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", form_key: randomUUID(), site_id: id, country: "BE", credits: 0, amount: 100, currency: "EUR", mark: null, position: 0 }), 400, "validation_failed");
+    await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "create", form_key: randomUUID(), site_id: 99999, country: "BE", credits: 10, amount: 100, currency: "EUR", mark: null, position: 0 }), 404, "not_found");
     expect([await audited("package.create"), await audited("package.update"), await audited("package.disable")]).toEqual([1, 1, 1]);
+  });
+
+  it("a package form makes one package however often it is sent, and a package like one on sale is refused", async () => {
+    const id = await createSite("package-twins.example");
+    const fields = { action: "create", site_id: id, country: "BE", credits: 100, amount: 1999, currency: "EUR", mark: null, position: 0 };
+    const form = { ...fields, form_key: randomUUID() };
+    const answers = await Promise.all([1, 2, 3].map(() => staffCall(api, admin, "POST", "/api/staff/packages.php", form)));
+    const outcomes = await Promise.all(answers.map(async (res) => CatalogueOutcome.parse(await res.json())));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 200, 201]);
+    expect(outcomes.filter((outcome) => outcome.replay)).toHaveLength(2);
+    const listed = async () => PackagesResponse.parse(await (await staffCall(api, admin, "GET", `/api/staff/packages.php?site_id=${id}`)).json()).packages;
+    expect(await listed()).toHaveLength(1);
+    // Another form with the same package: members would see two identical cards.
+    const twin = await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", { ...fields, form_key: randomUUID() }), 400, "validation_failed");
+    expect(twin.fields?.credits?.[0]).toMatch(/on sale in this country already/);
+    // Its key was given back: after the first is ended the same form makes the package.
+    const retry = { ...fields, form_key: randomUUID() };
+    await expectApiError(await staffCall(api, admin, "POST", "/api/staff/packages.php", retry), 400, "validation_failed");
+    await staffCall(api, admin, "POST", "/api/staff/packages.php", { action: "disable", id: (await listed())[0]!.id });
+    expect((await staffCall(api, admin, "POST", "/api/staff/packages.php", retry)).status).toBe(201);
+    expect(await listed()).toHaveLength(2);
   });
 });

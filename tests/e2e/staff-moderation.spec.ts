@@ -116,9 +116,11 @@ test("support grants credits, then suspends the member, whose login shows the ba
   await expect(page.getByTestId("staff-member-ledger").getByRole("row").nth(1)).toContainText("+25");
 
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-  await page.getByLabel("Reason", { exact: true }).first().selectOption({ label: "Spam or advertising" });
-  await page.getByLabel("Until (inclusive)").fill(tomorrow);
-  await page.getByRole("button", { name: "Suspend", exact: true }).click();
+  await page.getByRole("link", { name: "Suspend…" }).click();
+  const dialog = page.getByTestId("staff-confirm");
+  await dialog.getByLabel("Reason", { exact: true }).selectOption({ label: "Spam or advertising" });
+  await dialog.getByLabel("Until (inclusive)").fill(tomorrow);
+  await dialog.getByRole("button", { name: "Suspend", exact: true }).click();
   await expect(page.getByTestId("staff-member-suspension")).toContainText("Spam or advertising");
 
   // The member's session has ended; logging in again shows the ban page with the reason and the end date.

@@ -84,6 +84,10 @@ export const payments = pgTable(
     refundedCredits: integer("refunded_credits").notNull().default(0),
     /** Credits already spent when refunded: not taken back (the balance never goes below zero). */
     refundShortfall: integer("refund_shortfall").notNull().default(0),
+    /** What was paid back (minor units): the whole amount or a part of it, as the provider was asked; null before a refund. */
+    refundAmount: integer("refund_amount"),
+    /** Why staff refunded it (the console's refund form asks). */
+    refundReason: text("refund_reason"),
     /** The discount this payment got: its code (upper case), percentage and amount off the package's price. */
     discountCode: text("discount_code"),
     discountPercentage: integer("discount_percentage"),
@@ -107,6 +111,8 @@ export const payments = pgTable(
     index("payments_user_idx").on(t.userId, t.createdAt),
     // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
     // these few rows rather than every payment ever made.
+    // The analytics' paying members of a period (api/domain/analytics/report.ts): a range of paid times, read from the index alone.
+    index("payments_paid_at_idx").on(t.paidAt, t.siteId, t.currency, t.userId).where(sql`${t.paidAt} is not null`),
     index("payments_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
     // The paid ones by when: the dashboard's revenue of the day (api/domain/staff/dashboard.ts) reads that day's.
     index("payments_paid_idx").on(t.paidAt).where(sql`${t.status} = 'paid'`),

@@ -83,8 +83,9 @@ export const staffLoginFailures = pgTable(
 );
 
 /**
- * The keys of staff money forms already booked (a credit grant or deduction): each form carries a key made when it
- * was rendered, taken here in the booking's transaction, so a double click, a resent form or two tabs book once.
+ * The keys of staff forms already booked (a credit grant or deduction, a refund, a new package, discount code or
+ * invitation): each form carries a key made when it was rendered, taken here in the booking's transaction, so a
+ * double click, a resent form or two tabs book once (api/domain/staff/form-keys.ts).
  */
 export const staffFormKeys = pgTable(
   "staff_form_keys",

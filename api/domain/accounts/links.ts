@@ -18,6 +18,7 @@ export const linkPaths: Record<MailKind, string> = {
   photo_rejected: "/profile/photos",
   moderation_statement: "/pages/terms",
   report_reply: "/complaints",
+  report_outcome: "/complaints",
 };
 
 /** A link into web, with the member's locale as path prefix except for English (docs/product.md §1); the token, if the mail has one. */

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { countPaymentPaid, countPaymentRefunded } from "../analytics/rollups";
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
@@ -302,6 +303,7 @@ export async function applyNotification(db: Db, provider: Pick<PaymentProvider, 
       if (!user) throw new Error("credits update found no user");
       await tx.insert(creditLedger).values({ userId: changed.userId, delta: changed.credits, balanceAfter: user.credits, reason: "purchase", reference: `payment:${payment.id}`, createdAt: now });
       await useHeldDiscount(tx, payment.id, now);
+      await countPaymentPaid(tx, payment.id);
     } else if (changed) {
       // Ended unpaid: the discount it held is free again (a cancelled payment does not use a code up).
       await releaseHeldDiscount(tx, payment.id);
@@ -341,7 +343,19 @@ export type RefundOutcome =
   | { kind: "refunded"; takenBack: number; shortfall: number; manual: boolean }
   /** The provider failed: the payment is `paid` again and the failure is kept in payment_events (`refund_failed`); try again. */
   | { kind: "provider_failed"; error: unknown }
-  | { kind: "not_found" | "not_paid" | "window_passed" };
+  | { kind: "not_found" | "not_paid" | "window_passed" }
+  /** A partial amount larger than the payment's, or below one cent. */
+  | { kind: "bad_amount" };
+
+/**
+ * The credits a refund of `amount` (minor units) of a payment takes back: all of them for the whole amount, else the
+ * same share of the credits, rounded down (a member keeps a credit they paid part of). Integers only, so the ledger's
+ * entry matches what the provider pays back.
+ */
+export function creditsForRefund(payment: { amount: number; credits: number }, amount: number): number {
+  if (amount >= payment.amount) return payment.credits;
+  return Math.floor((payment.credits * amount) / payment.amount);
+}
 
 /** A claim older than this is taken to be from a process that died before the provider answered: it may be claimed again. */
 export const staleRefundClaimMs = 10 * 60_000;
@@ -359,7 +373,9 @@ export async function refundPayment(
   paymentId: number,
   now = new Date(),
   /** Runs inside the settling transaction (the staff side's audit entry): only when the refund happened. */
-  onRefunded?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], outcome: { takenBack: number; shortfall: number; userId: number; siteId: number }) => Promise<void>,
+  onRefunded?: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0], outcome: { takenBack: number; shortfall: number; userId: number; siteId: number; amount: number; currency: string }) => Promise<void>,
+  /** A part of the amount (minor units; default the whole) and why (the console asks both). */
+  options: { amount?: number; reason?: string } = {},
 ): Promise<RefundOutcome> {
   const [found] = await db
     .select({ payment: payments, refundDays: sites.refundDays })
@@ -371,6 +387,9 @@ export async function refundPayment(
   const { payment, refundDays } = found;
   if ((payment.status !== "paid" && payment.status !== "refunding") || !payment.paidAt) return { kind: "not_paid" };
   if (now.getTime() - payment.paidAt.getTime() > refundDays * 86_400_000) return { kind: "window_passed" };
+  const amount = options.amount ?? payment.amount;
+  if (!Number.isInteger(amount) || amount < 1 || amount > payment.amount) return { kind: "bad_amount" };
+  const credits = creditsForRefund(payment, amount);
   const provider = providers.byId(payment.provider);
   if (!provider) throw new Error(`provider ${payment.provider} is not configured`);
   // The claim: only one refund gets past it, so the provider is asked once. refunded_at holds when it was claimed.
@@ -387,7 +406,7 @@ export async function refundPayment(
   if (!claimed) return { kind: "not_paid" };
   let manual: boolean;
   try {
-    ({ manual } = await provider.refund({ reference: payment.reference, providerReference: payment.providerReference, amount: payment.amount, currency: payment.currency }));
+    ({ manual } = await provider.refund({ reference: payment.reference, providerReference: payment.providerReference, amount, currency: payment.currency }));
   } catch (error) {
     await db.transaction(async (tx) => {
       await tx
@@ -409,7 +428,7 @@ export async function refundPayment(
     const result = await tx.execute<{ before: number; after: number }>(sql`
       with old as (select id, credits from users where id = ${payment.userId} for update)
       update users u
-         set credits = greatest(u.credits - ${payment.credits}, 0),
+         set credits = greatest(u.credits - ${credits}, 0),
              paid_user = u.paid_user and exists (select 1 from payments p where p.user_id = u.id and p.status = 'paid' and p.id <> ${payment.id})
         from old
        where u.id = old.id
@@ -420,9 +439,14 @@ export async function refundPayment(
     if (takenBack > 0) {
       await tx.insert(creditLedger).values({ userId: payment.userId, delta: -takenBack, balanceAfter: Number(row.after), reason: "refund", reference: `payment:${payment.id}`, createdAt: now });
     }
-    const shortfall = payment.credits - takenBack;
-    await tx.update(payments).set({ refundedCredits: takenBack, refundShortfall: shortfall }).where(eq(payments.id, payment.id));
-    await onRefunded?.(tx, { takenBack, shortfall, userId: payment.userId, siteId: payment.siteId });
+    const shortfall = credits - takenBack;
+    await tx
+      .update(payments)
+      .set({ refundedCredits: takenBack, refundShortfall: shortfall, refundAmount: amount, refundReason: options.reason ?? null })
+      .where(eq(payments.id, payment.id));
+    // After the refund's amount is on the payment: the analytics subtract what was refunded (a part or the whole).
+    await countPaymentRefunded(tx, payment.id);
+    await onRefunded?.(tx, { takenBack, shortfall, userId: payment.userId, siteId: payment.siteId, amount, currency: payment.currency });
     return { kind: "refunded", takenBack, shortfall, manual } as const;
   });
   if (outcome.kind === "refunded") countPayment(payment.provider, "refunded");

@@ -1,9 +1,10 @@
-import { and, desc, eq, sql, TransactionRollbackError, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, TransactionRollbackError, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, staffFormKeys, users } from "../../db/schema";
+import { conversationMembers, creditLedger, memberLogins, payments, photos, profiles, sessions, sites, staffUsers, users } from "../../db/schema";
 import type { ModerationReason } from "#contract/staff-moderation";
 import { liftSuspension, loginsKept } from "../login";
 import { recordAudit } from "./audit";
+import { takeFormKey } from "./form-keys";
 import { staleRefundClaimMs } from "../payments/payments";
 import { onStaffSites, sitesOf } from "./photo-review";
 import type { StaffMember } from "./sessions";
@@ -119,7 +120,22 @@ export async function memberPage(db: Db, userId: number) {
     db.select({ n: sql<number>`count(*)::int` }).from(conversationMembers).where(eq(conversationMembers.profileId, profile.id)),
     db.select({ refundDays: sites.refundDays }).from(sites).where(eq(sites.id, profile.siteId)),
   ]);
-  return { profile, user, photos: photoRows, ledger, ledgerSum: sum?.n ?? 0, payments: paymentRows, logins, conversations: chats?.n ?? 0, refundDays: site?.refundDays ?? 0 };
+  return { profile, user, photos: photoRows, ledger: await withStaffNames(db, ledger), ledgerSum: sum?.n ?? 0, payments: paymentRows, logins, conversations: chats?.n ?? 0, refundDays: site?.refundDays ?? 0 };
+}
+
+/** A staff entry's reference as written by adjustCredits: "staff:{id}: {note}". */
+const staffReference = /^staff:(\d{1,9}): /;
+
+/** The ledger with each staff entry's "staff:{id}" replaced by that staff member's name (one lookup for the page's few ids). */
+async function withStaffNames<T extends { reference: string | null }>(db: Db, ledger: T[]): Promise<T[]> {
+  const ids = [...new Set(ledger.flatMap((entry) => (entry.reference ? [Number(staffReference.exec(entry.reference)?.[1] ?? 0)] : [])).filter((id) => id > 0))];
+  if (ids.length === 0) return ledger;
+  const names = new Map((await db.select({ id: staffUsers.id, name: staffUsers.name }).from(staffUsers).where(inArray(staffUsers.id, ids))).map((row) => [row.id, row.name]));
+  return ledger.map((entry) => {
+    const id = entry.reference ? Number(staffReference.exec(entry.reference)?.[1] ?? 0) : 0;
+    const name = names.get(id);
+    return name && entry.reference ? { ...entry, reference: entry.reference.replace(staffReference, `${name}: `) } : entry;
+  });
 }
 
 /**
@@ -136,20 +152,23 @@ export function refundable(payment: { status: string; paidAt: Date | null; refun
  * close at their next heartbeat), their profile is hidden, and login shows /pages/ban with the reason and the end.
  */
 export async function suspendMember(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, reason: ModerationReason, until: Date | null): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.update(users).set({ suspensionReason: reason, suspendedUntil: until }).where(eq(users.id, member.userId));
-    await tx.update(profiles).set({ status: "disabled" }).where(eq(profiles.userId, member.userId));
-    await tx.delete(sessions).where(eq(sessions.userId, member.userId));
-    await recordAudit(tx, staff, clientIp, {
-      action: until ? "member.suspend" : "member.ban",
-      targetType: "member",
-      targetId: member.userId,
-      siteId: member.siteId,
-      changes: {
-        suspension_reason: { before: member.suspensionReason, after: reason },
-        suspended_until: { before: member.suspendedUntil?.toISOString() ?? null, after: until?.toISOString() ?? null },
-      },
-    });
+  await db.transaction((tx) => suspendMemberIn(tx, staff, clientIp, member, reason, until));
+}
+
+/** suspendMember in the caller's transaction (a report decided in one step). */
+export async function suspendMemberIn(tx: Db | Tx, staff: StaffMember, clientIp: string | null, member: MemberRow, reason: ModerationReason, until: Date | null): Promise<void> {
+  await tx.update(users).set({ suspensionReason: reason, suspendedUntil: until }).where(eq(users.id, member.userId));
+  await tx.update(profiles).set({ status: "disabled" }).where(eq(profiles.userId, member.userId));
+  await tx.delete(sessions).where(eq(sessions.userId, member.userId));
+  await recordAudit(tx, staff, clientIp, {
+    action: until ? "member.suspend" : "member.ban",
+    targetType: "member",
+    targetId: member.userId,
+    siteId: member.siteId,
+    changes: {
+      suspension_reason: { before: member.suspensionReason, after: reason },
+      suspended_until: { before: member.suspendedUntil?.toISOString() ?? null, after: until?.toISOString() ?? null },
+    },
   });
 }
 
@@ -193,8 +212,7 @@ export async function setProfileShown(tx: Db | Tx, staff: StaffMember, clientIp:
  */
 export async function adjustCredits(db: Db, staff: StaffMember, clientIp: string | null, member: MemberRow, delta: number, note: string, formKey: string, now = new Date()): Promise<boolean | "replay"> {
   const booked = db.transaction(async (tx) => {
-    const [taken] = await tx.insert(staffFormKeys).values({ staffUserId: staff.id, formKey, createdAt: now }).onConflictDoNothing().returning({ key: staffFormKeys.formKey });
-    if (!taken) return "replay" as const;
+    if (!(await takeFormKey(tx, staff, formKey, now))) return "replay" as const;
     const [row] = await tx
       .update(users)
       .set({ credits: sql`${users.credits} + ${delta}` })

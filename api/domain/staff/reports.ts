@@ -172,6 +172,7 @@ export async function reportDetail(db: Db | Tx, staff: StaffMember, reportId: nu
     : [];
   const [message] = report.messageId ? await db.select({ id: messages.id, kind: messages.kind, body: messages.body, at: messages.createdAt }).from(messages).where(eq(messages.id, report.messageId)).limit(1) : [];
   const notes = await db.select().from(reportNotes).where(eq(reportNotes.reportId, reportId)).orderBy(reportNotes.id);
+  const conversation = message && withMessage ? await messageWindow(db, message.id) : [];
   return {
     ...summaryJson(summary),
     details: report.details,
@@ -183,6 +184,7 @@ export async function reportDetail(db: Db | Tx, staff: StaffMember, reportId: nu
     complaint: complaint ? { reference: complaint.reference, content_url: complaint.contentUrl, message: complaint.message } : null,
     profile: profile ? { ...profile, photos: profilePhotos } : null,
     message: message ? { id: message.id, kind: message.kind, body: withMessage ? message.body : null, at: message.at.toISOString() } : null,
+    conversation,
     notes: notes.map((n) => ({ id: n.id, kind: n.kind, body: n.body, staff_name: n.staffName, at: n.createdAt.toISOString() })),
     can_reply: Boolean(complaint?.email ?? reporter?.email),
     can_state: report.reportedUserId !== null,
@@ -190,6 +192,29 @@ export async function reportDetail(db: Db | Tx, staff: StaffMember, reportId: nu
     reportedUserId: report.reportedUserId,
     reporterUserId: report.reporterUserId,
   };
+}
+
+/** How many messages before and after the reported one its page shows. */
+export const messageWindowSize = 8;
+
+/**
+ * The reported message inside its conversation: up to messageWindowSize messages before and after it, oldest first,
+ * each with its sender's name. Two index ranges over messages_conversation_idx (conversation, id), never the whole chat.
+ */
+export async function messageWindow(db: Db | Tx, messageId: number) {
+  const [reportedMessage] = await db.select({ conversationId: messages.conversationId }).from(messages).where(eq(messages.id, messageId)).limit(1);
+  if (!reportedMessage) return [];
+  const columns = { id: messages.id, kind: messages.kind, body: messages.body, at: messages.createdAt, sender: profiles.name, senderProfileId: messages.senderProfileId };
+  const around = (where: SQL, newestFirst: boolean, limit: number) =>
+    db
+      .select(columns)
+      .from(messages)
+      .innerJoin(profiles, eq(profiles.id, messages.senderProfileId))
+      .where(and(eq(messages.conversationId, reportedMessage.conversationId), where))
+      .orderBy(newestFirst ? desc(messages.id) : messages.id)
+      .limit(limit);
+  const [before, after] = await Promise.all([around(sql`${messages.id} <= ${messageId}`, true, messageWindowSize + 1), around(sql`${messages.id} > ${messageId}`, false, messageWindowSize)]);
+  return [...before.reverse(), ...after].map((row) => ({ id: row.id, kind: row.kind, body: row.body, at: row.at.toISOString(), sender: row.sender, reported: row.id === messageId }));
 }
 
 export type ReportDetailRow = NonNullable<Awaited<ReturnType<typeof reportDetail>>>;
@@ -219,5 +244,15 @@ export async function moveReport(
     .returning({ id: reports.id });
   if (!row) return false;
   await recordAudit(tx, staff, clientIp, { action: `report.${to}`, targetType: "report", targetId: report.id, siteId: report.siteId, changes: { status: { before: report.status, after: to } } });
+  // The report's own history says who took, reopened, resolved or rejected it, and when.
+  await addReportNote(tx, staff, report.id, "action", statusNotes[to === "in_progress" && (report.status === "resolved" || report.status === "rejected") ? "reopened" : to]);
   return true;
 }
+
+const statusNotes: Record<ReportStatus | "reopened", string> = {
+  new: "Back to new.",
+  in_progress: "Taken.",
+  reopened: "Reopened.",
+  resolved: "Resolved.",
+  rejected: "Rejected.",
+};

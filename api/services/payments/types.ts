@@ -67,7 +67,7 @@ export interface PaymentProvider {
   confirm(claim: ProviderNotification): Promise<ProviderNotification | null>;
   /** The answer the provider expects once we stored the notification. */
   acknowledge(): NotificationReply;
-  /** Gives the money back; `manual` when the operator must do it in the provider's own dashboard. */
+  /** Gives `amount` back (the whole payment or a part); `manual` when the operator must do it in the provider's own dashboard. */
   refund(payment: { reference: string; providerReference: string | null; amount: number; currency: string }): Promise<{ manual: boolean }>;
 }
 

@@ -22,16 +22,18 @@ type InputFieldProps = {
   hint?: ReactNode;
   inputRef?: Ref<HTMLInputElement>;
   max?: string;
+  min?: string;
+  inputMode?: "decimal" | "numeric";
 };
 
 /** A labelled input of a validated form (validated-form.tsx): constraint attributes, aria-invalid and its error text. */
-export function InputField({ field, label, type, autoComplete, hint, inputRef, max }: InputFieldProps) {
+export function InputField({ field, label, type, autoComplete, hint, inputRef, max, min, inputMode }: InputFieldProps) {
   return (
     <div>
       <label htmlFor={field.id} className="block text-sm font-medium text-gray-700">
         {label}
       </label>
-      <input {...inputProps(field, { type })} ref={inputRef} autoComplete={autoComplete} max={max} className={inputClass} />
+      <input {...inputProps(field, { type })} {...(max === undefined ? {} : { max })} {...(min === undefined ? {} : { min })} ref={inputRef} autoComplete={autoComplete} inputMode={inputMode} className={inputClass} />
       <FieldErrors field={field} />
       {hint}
     </div>
@@ -72,6 +74,24 @@ export function SelectField({ field, label, options, placeholder, fallback }: Se
         ))}
       </select>
       <FieldErrors field={field} />
+    </div>
+  );
+}
+
+/** A labelled select outside a validated form (a choice among many on one list, e.g. one per row), in the same look. */
+export function PlainSelect({ id, name, label, options, defaultValue = "", small = false }: { id: string; name: string; label: string; options: readonly { value: string; label: string }[]; defaultValue?: string; small?: boolean }) {
+  return (
+    <div>
+      <label htmlFor={id} className={`block font-medium text-gray-700 ${small ? "text-xs" : "text-sm"}`}>
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={defaultValue} className={inputClass}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }
