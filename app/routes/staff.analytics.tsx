@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { SitesResponse } from "#contract/staff-sites";
 import { analyticsPeriods, funnelStepNames } from "#contract/staff-analytics";
 import { apiFor } from "~/utils/api.server";
 import { fixedT } from "~/utils/i18n.server";
@@ -14,12 +13,13 @@ import { Button, ButtonAnchor } from "~/components/ui/button";
 import { LineChart } from "~/components/charts/line-chart";
 import { BarChart } from "~/components/charts/bar-chart";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { endpoints } from "#contract/endpoints/index";
 
 /** docs/staff.md, Analytics: the owners' figures (admins), their charts drawn on the server, each table as CSV. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const { query, invalid } = analyticsQueryOf(url);
-  const [report, sites] = await Promise.all([loadAnalytics(request, context, query), apiFor(request, context).get("/api/staff/sites.php", SitesResponse)]);
+  const [report, sites] = await Promise.all([loadAnalytics(request, context, query), apiFor(request, context).call(endpoints.staffSites)]);
   const t = fixedT("en", "staff");
   const tables = analyticsTables(report, t);
   const search = analyticsSearch(query);

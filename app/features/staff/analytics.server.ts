@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/node";
-import { AnalyticsQuery, AnalyticsResponse } from "#contract/staff-analytics";
+import { AnalyticsQuery, type AnalyticsResponse } from "#contract/staff-analytics";
+import { endpoints } from "#contract/endpoints/index";
 import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "./staff-api.server";
 
@@ -27,7 +28,9 @@ export function analyticsSearch(query: AnalyticsQuery): string {
 
 export async function loadAnalytics(request: Request, context: AppLoadContext, query: AnalyticsQuery): Promise<AnalyticsResponse> {
   await requireStaff(request, context);
-  const result = await apiFor(request, context).get("/api/staff/analytics.php", AnalyticsResponse, Object.fromEntries(new URLSearchParams(analyticsSearch(query))));
+  // What the view's URL carries (analyticsSearch): from and to only with a custom period.
+  const { site, period, from, to } = query;
+  const result = await apiFor(request, context).call(endpoints.staffAnalytics, { query: period === "custom" ? { site, period, from, to } : { site, period } });
   if (!result.ok) throw new Response(null, { status: result.status });
   return result.data;
 }
