@@ -8,7 +8,7 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffField } from "~/features/staff/staff-format";
 import { formatWait } from "~/features/staff/operator-figures";
 import { Button, ButtonAnchor } from "~/components/ui/button";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { StaffTable } from "~/features/staff/staff-parts";
 
 /** The operators' figures per day (admins), as a table and as CSV (/staff/operators.csv). */
@@ -67,5 +67,5 @@ export default function StaffOperators() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }
