@@ -58,6 +58,7 @@ import { staffProfileRoutes } from "./http/staff-profiles";
 import { staffInboxRoutes } from "./http/staff-inbox";
 import { staffModerationRoutes } from "./http/staff-moderation";
 import { staffRoutes } from "./http/staff";
+import { staffAnalyticsRoutes } from "./http/staff-analytics";
 import { staffSetupRoutes } from "./http/staff-setup";
 import { apiMetricsEndpoint, apiRequestMetrics, labelRoute } from "./http/metrics";
 
@@ -216,6 +217,7 @@ export function createApiApp(options: {
         staffSiteRoutes({ db, siteCache }),
         staffHeldMessageRoutes({ db }),
         staffProfileRoutes({ db, dataDir: config.DATA_DIR }),
+        staffAnalyticsRoutes({ db }),
       ],
     }),
   );

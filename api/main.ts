@@ -12,6 +12,7 @@ import { logProcessFailures } from "#contract/log-redaction";
 import { startEraseJob } from "./jobs/erase-deleted-accounts";
 import { startChatImageSweep } from "./jobs/sweep-chat-images";
 import { startClientLimitsPrune } from "./jobs/prune-client-limits";
+import { startAnalyticsRollUp } from "./jobs/analytics-messages";
 import { startPushWorker } from "./jobs/push";
 import { createPushSender, deploymentVapidKeys } from "./services/push";
 import { startSettlePaymentsJob } from "./jobs/settle-payments";
@@ -48,6 +49,7 @@ async function main() {
   startEraseJob(database.db, { dataDir: config.DATA_DIR, logger, intervalScale: config.JOB_INTERVAL_SCALE });
   startChatImageSweep(database.db, { dataDir: config.DATA_DIR, logger, intervalScale: config.JOB_INTERVAL_SCALE });
   startClientLimitsPrune(database.db, { logger, intervalScale: config.JOB_INTERVAL_SCALE });
+  startAnalyticsRollUp(database.db, { logger, intervalScale: config.JOB_INTERVAL_SCALE });
   // Web push (docs/push.md): sites without their own VAPID pair push with the deployment's when allowed,
   // and the settings then report that public key, so browsers subscribe with the key pushes are signed with.
   const keylessSites = config.PUSH_KEYLESS_SITES ?? Boolean(config.VAPID_PUBLIC_KEY);

@@ -31,7 +31,7 @@ export function observeDbQuery(seconds: number): void {
 }
 
 /** The background jobs (api/jobs/*.ts), by the name their log lines carry. */
-export const jobNames = ["push", "settle-payments", "notification-mails", "data-export", "erase-deleted-accounts", "sweep-chat-images", "prune-client-limits"] as const;
+export const jobNames = ["push", "settle-payments", "notification-mails", "data-export", "erase-deleted-accounts", "sweep-chat-images", "prune-client-limits", "analytics-messages"] as const;
 export type JobName = (typeof jobNames)[number];
 
 const jobRuns = new Counter({ name: "job_runs_total", help: "Passes of each background job, by outcome (ok, failed)", labelNames: ["job", "outcome"], registers });

@@ -8,7 +8,7 @@ import stylesheet from "./tailwind.css?url";
 import { getSettings, getUser, getUserCounts, getUserOffer } from "./utils/session.server";
 import { resolveLocale } from "./utils/locale.server";
 import { entryWarningEligible } from "./features/entry-warning/entry-warning.server";
-import { newTracking, trackingCookieFor } from "./features/landers/tracking.server";
+import { keptLander, keptTracking, landerCookie, landerOfPath, newTracking, trackingCookieFor } from "./features/landers/tracking.server";
 import { countVisit } from "./features/landers/attribution.server";
 import { signupGate } from "./features/signup/signup-gate.server";
 import { signupConstraint } from "./features/signup/signup.server";
@@ -40,9 +40,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // Funnel URLs (network, ref, sub1-sub3) are kept before any redirect, whichever page they land on.
   const tracking = trackingCookieFor(request);
   if (tracking) context.forwardSetCookie(tracking);
-  // A new funnel entry is counted; the page does not wait for it.
+  // A new funnel entry, or the first view of a landing or lander page, is counted (docs/attribution.md, docs/staff.md
+  // Analytics); the page does not wait for it.
   const entry = newTracking(request);
-  if (entry) countVisit(request, context, entry);
+  const lander = landerOfPath(splitLocale(new URL(request.url).pathname).path);
+  const newLander = lander !== null && keptLander(request) !== lander ? lander : null;
+  if (newLander) context.forwardSetCookie(landerCookie(newLander));
+  if (entry || newLander) countVisit(request, context, entry ?? keptTracking(request) ?? {}, { entry: entry !== null, ...(newLander ? { lander: newLander } : {}) });
   const settings = await getSettings(request, context);
   const locale = resolveLocale(request, settings);
   context.locale = locale;

@@ -46,10 +46,23 @@ export const Tracking = z.object({
 });
 export type Tracking = z.infer<typeof Tracking>;
 
-/** POST /api/visit.php: an entry URL carried these tracking values (at least one). */
-export const VisitRequest = z.object({
-  tracking: Tracking.refine((t) => trackingKeys.some((k) => t[k]), "at least one tracking value"),
-});
+/**
+ * The landing or lander page a visitor entered by, as the analytics name it (app/features/landers/tracking.server.ts
+ * landerOfPath): "landers/tinderswipe", "members/landing2". No personal data.
+ */
+export const Lander = z.string().regex(/^(landers|members)\/[a-z0-9]{1,30}$/);
+
+/**
+ * POST /api/visit.php: an entry through a tracked URL (new tracking values, `entry`: counted for the attribution
+ * report) or the first view of a landing or lander page (`lander`), with the tracking values the visitor holds.
+ */
+export const VisitRequest = z
+  .object({
+    tracking: Tracking,
+    lander: Lander.optional(),
+    entry: z.boolean().optional(),
+  })
+  .refine((v) => v.lander !== undefined || trackingKeys.some((k) => v.tracking[k]), "a lander or at least one tracking value");
 
 /** A traffic source exists when the visitor arrived with a network or ref (docs/product.md §3 Settings.signups). */
 export function hasTrafficSource(tracking: Tracking | null | undefined): boolean {
@@ -73,6 +86,8 @@ export const SignupRequest = z.object({
   /** A locale code; one the site does not speak becomes English. */
   language: z.string().regex(/^[A-Za-z]{2}$/).optional(),
   tracking: Tracking.optional(),
+  /** The landing or lander page the visitor entered by (the analytics funnel's lander). */
+  lander: Lander.optional(),
   invitation: text(64, { trim: true }).optional(),
 });
 export type SignupRequest = z.infer<typeof SignupRequest>;

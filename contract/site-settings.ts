@@ -16,6 +16,12 @@ import { siteNiches, siteProfileFields, siteSearchFields } from "./site-fields";
 
 export const Signups = z.enum(["all", "with_trafficsource", "other"]);
 
+
+/** The time zones a site may have: the IANA names the runtime knows, UTC first. */
+export const siteTimeZones: readonly string[] = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
+export function isTimeZone(zone: string): boolean {
+  return siteTimeZones.includes(zone);
+}
 /** The host name of a site (as web's Host header gives it, with or without a port). */
 export const SiteDomain = text(253, { trim: true }).toLowerCase();
 
@@ -102,6 +108,8 @@ export const siteSettings = {
   }),
   index_title: setting({ input: label(200).pipe(z.string().min(1, "The home page needs a title.")), read: z.string(), default: "", public: true, section: "identity", form: { kind: "text" } }),
   mail_name: setting({ input: label(100).pipe(z.string().min(1, "Mails need a sender name.")), read: z.string(), default: "", public: true, section: "identity", form: { kind: "text" } }),
+  /** The site's IANA time zone: a day of the analytics is the site's day (docs/staff.md, Analytics). */
+  time_zone: setting({ input: z.string().refine(isTimeZone, "Choose a time zone from the list."), read: z.string(), default: "UTC", public: false, section: "identity", form: { kind: "select", options: siteTimeZones } }),
   description: setting({ input: label(1000), read: z.string(), default: "", public: true, section: "identity", form: { kind: "textarea" } }),
   is_default: setting({ input: z.boolean(), read: z.boolean(), default: false, public: false, section: "identity", form: { kind: "checkbox" } }),
   countries: setting({

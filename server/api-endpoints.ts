@@ -15,7 +15,7 @@ export const apiEndpoints: readonly string[] = [
   "/api/password.php", "/api/payment.php", "/api/photo.php", "/api/photos.php", "/api/profile.php",
   "/api/reactivate.php", "/api/regions.php", "/api/repeat-order.php", "/api/report.php", "/api/sandbox-checkout.php",
   "/api/sandbox-debit.php", "/api/settings.php", "/api/signup-matches.php", "/api/signup.php",
-  "/api/staff/accounts.php", "/api/staff/audit.php", "/api/staff/dashboard.php", "/api/staff/desk.php", "/api/staff/discount-codes.php",
+  "/api/staff/accounts.php", "/api/staff/analytics.php", "/api/staff/audit.php", "/api/staff/dashboard.php", "/api/staff/desk.php", "/api/staff/discount-codes.php",
   "/api/staff/events.php", "/api/staff/held-messages.php", "/api/staff/inbox-conversation.php", "/api/staff/inbox-image.php", "/api/staff/inbox-next.php", "/api/staff/inbox.php",
   "/api/staff/invitations.php", "/api/staff/login.php", "/api/staff/logout.php", "/api/staff/me.php",
   "/api/staff/member.php", "/api/staff/members.php", "/api/staff/operators.php", "/api/staff/packages.php",

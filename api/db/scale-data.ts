@@ -422,6 +422,8 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
      select ${siteId}, (now() - make_interval(days => d))::date, 100 + ${h("d", 140)} % 400 from generate_series(0, 364) d on conflict do nothing`,
   );
   await exec("set session_replication_role = origin");
+  // The analytics rollups from the rows generated straight into their tables (migration 0036's analytics_rebuild).
+  await step("analytics rollups", "select analytics_rebuild()");
   await step("analyze", "analyze");
   const counts: Record<string, number> = {};
   for (const table of ["users", "profiles", "photos", "likes", "conversations", "messages", "payments", "credit_ledger", "operator_replies", "reports", "audit_log"]) {

@@ -10,3 +10,4 @@ export * from "./schema/chat";
 export * from "./schema/payments";
 export * from "./schema/operations";
 export * from "./schema/staff";
+export * from "./schema/analytics";

@@ -3,6 +3,7 @@ import { and, gte, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { attributionVisits, payments, users } from "../db/schema";
 import type { Tracking } from "#contract/account";
+import { countFunnelVisit } from "./analytics/rollups";
 
 /**
  * Attribution: which funnel (network, ref, sub1-sub3) brought visits, signups, paying members and
@@ -12,8 +13,15 @@ import type { Tracking } from "#contract/account";
 
 const keys = ["network", "ref", "sub1", "sub2", "sub3"] as const;
 
-export async function recordVisit(db: Db, siteId: number, tracking: Tracking, now = new Date()): Promise<void> {
+/**
+ * A visit: always one of the analytics funnel (per site's day, source and lander, api/domain/analytics/rollups.ts);
+ * an entry through new tracking values (`entry`) is also one of the attribution report's (per UTC day and source).
+ */
+export async function recordVisit(db: Db, siteId: number, tracking: Tracking, now = new Date(), visit: { lander?: string; entry?: boolean } = {}): Promise<void> {
   const values = Object.fromEntries(keys.map((k) => [k, tracking[k] ?? ""])) as Record<(typeof keys)[number], string>;
+  await countFunnelVisit(db, siteId, { ...values, lander: visit.lander ?? "" }, now);
+  const entry = visit.entry ?? visit.lander === undefined;
+  if (!entry || !keys.some((k) => values[k])) return;
   await db
     .insert(attributionVisits)
     .values({ day: now.toISOString().slice(0, 10), siteId, ...values, visits: 1 })

@@ -20,6 +20,7 @@ export const jobIntervalsMs = {
   "erase-deleted-accounts": 60 * 60_000,
   "sweep-chat-images": 6 * 60 * 60_000,
   "prune-client-limits": 60 * 60_000,
+  "analytics-messages": 60_000,
 } as const;
 export type ScheduledJobName = keyof typeof jobIntervalsMs;
 

@@ -37,6 +37,7 @@ import { SiteRunProfile, SiteRunProfileAction, SiteRunProfilesResponse } from "#
 import { StaffPasswordChange, StaffSetupDone, StaffSetupQuery, StaffSetupRequest, StaffSetupResponse } from "#contract/staff-setup";
 import { HeldMessageDecision, HeldMessageOutcome, HeldMessagesQuery, HeldMessagesResponse } from "#contract/staff-held-messages";
 import { PackageAction, PackagesQuery, PackagesResponse, SiteAction, SiteOutcome, SiteQuery, SiteResponse, SitesResponse } from "#contract/staff-sites";
+import { AnalyticsQuery, AnalyticsResponse } from "#contract/staff-analytics";
 import { AuditQuery, AuditResponse, DashboardResponse, StaffLoginRequest, StaffResponse } from "#contract/staff";
 import { photoUploadField } from "#contract/photos";
 import { json, media, type OperationGroup } from "./operation";
@@ -246,6 +247,15 @@ export const staffOperations: OperationGroup = {
       caller: "staff",
       query: OperatorsQuery,
       answers: { 200: json(OperatorsResponse, "the rows") },
+    },
+    {
+      method: "get",
+      path: "/api/staff/analytics.php",
+      summary: "The owners' analytics of one site or every site for a period, beside the period before (admins)",
+      caller: "staff",
+      query: AnalyticsQuery,
+      answers: { 200: json(AnalyticsResponse, "funnel, revenue, cohorts and chat") },
+      errors: ["not_found"],
     },
     { method: "get", path: "/api/staff/discount-codes.php", summary: "The discount codes", caller: "staff", answers: { 200: json(DiscountCodesResponse, "the codes") } },
     {

@@ -122,6 +122,7 @@ type Queues = { photos: number; reports: number };
 /** The admin's pages, in one menu so the navigation stays one row at 1280 px (docs/staff.md). */
 const adminLinks = [
   ["/staff/accounts", "accounts"],
+  ["/staff/analytics", "analytics"],
   ["/staff/operators", "operators"],
   ["/staff/sites", "sites"],
   ["/staff/packages", "packages"],

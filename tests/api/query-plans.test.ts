@@ -133,6 +133,8 @@ describe("at 50,000 members, the pages' queries read a bounded number of rows", 
     ["staff: the operators' figures of 90 days", () => staff_(() => admin, "/api/staff/operators.php?days=90")],
     ["staff: the audit log", () => staff_(() => admin, "/api/staff/audit.php")],
     ["staff: the audit log of a range of days and an action", () => staff_(() => admin, "/api/staff/audit.php?action=staff.login&from=2026-01-01&to=2026-01-31")],
+    ["staff: the analytics of 30 days, every site", () => staff_(() => admin, "/api/staff/analytics.php")],
+    ["staff: the analytics of 90 days, one site", () => staff_(() => admin, "/api/staff/analytics.php?site=1&period=90")],
     ["staff: the messages held for contact details", () => staff_(() => admin, "/api/staff/held-messages.php")],
   ];
   // Not listed (docs/performance.md, what is left): the dashboard counts every paying member (kept a minute).

@@ -68,6 +68,7 @@ function newSettings(domain: string, overrides: Partial<SiteSettingsInput> = {})
     photo_moderation: "post",
     contact_filter: "off",
     mail_name: "Console Dates",
+    time_zone: "Europe/Amsterdam",
     company_id: 1,
     cam_tiles: null,
     ...overrides,
@@ -87,9 +88,11 @@ describe("sites and their settings", () => {
     expect(settings).toMatchObject({ name: "Console Dates", domain: "console.example", niche: 2, countries: ["NL", "BE"], message_credits: 12, message_length: 800, fictional_plural: "hosts", support_phone: expect.any(String) });
     expect(settings.push_public_key, "a new site gets its own push keys").toMatch(/^[A-Za-z0-9_-]{80,}$/);
     expect((await siteOf(id)).settings.support_phone).toBeNull();
+    expect((await siteOf(id)).settings.time_zone, "the analytics' days are this site's").toBe("Europe/Amsterdam");
     expect(SitesResponse.parse(await (await staffCall(api, admin, "GET", "/api/staff/sites.php")).json()).sites.find((s) => s.id === id)).toMatchObject({ domain: "console.example", packages: 0 });
 
     const refused = async (settings: SiteSettingsInput, field: string) => expect((await expectApiError(await postSite({ action: "create", settings }), 400, "validation_failed")).fields?.[`settings.${field}`], field).toBeDefined();
+    await refused(newSettings("zone.example", { time_zone: "Mars/Olympus" }), "time_zone");
     await refused(newSettings("console.example"), "domain");
     await refused(newSettings("localhost"), "domain");
     await refused(newSettings("not a domain/x"), "domain");

@@ -120,6 +120,8 @@ describe("the staff gate", () => {
   it("lets every role through exactly the endpoints its role may use, and answers the others 403 forbidden", async () => {
     const endpoints = [...staffEndpoints.values()];
     expect(endpoints.length).toBeGreaterThanOrEqual(2);
+    // The owners' analytics are admins' alone (docs/staff.md): the walk below checks every role against it.
+    expect(staffEndpoints.get("get /api/staff/analytics.php")?.action).toBe("analytics.read");
     for (const endpoint of endpoints) {
       for (const role of staffRoles) {
         const res = await fetch(`${api.baseUrl}${endpoint.path}`, { method: endpoint.method.toUpperCase(), headers: asStaff(tokens[role]) });

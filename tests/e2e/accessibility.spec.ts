@@ -118,6 +118,8 @@ const pages: Record<string, Entry> = {
   "staff.profiles.$id.tsx": { group: "staff", visits: (s) => at(`/staff/profiles/${s.siteRunProfile}`) },
   "staff.events.ts": { notAPage: "the staff frame's live queue sizes (server-sent events)" },
   "staff.inbox._index.tsx": { group: "staff", visits: () => at("/staff/inbox", "/staff/inbox?queue=waiting") },
+  "staff.analytics.tsx": { group: "staff", visits: () => at("/staff/analytics", "/staff/analytics?period=7&site=1") },
+  "staff.analytics[.]csv.ts": { notAPage: "one table of the analytics as a CSV download" },
   "staff.operators.tsx": { group: "staff", visits: () => at("/staff/operators") },
   "staff.operators[.]csv.ts": { notAPage: "the operator figures as a CSV download" },
   "staff.inbox.$id.tsx": { group: "staff", visits: (s) => at(`/staff/inbox/${s.inboxConversation}`) },

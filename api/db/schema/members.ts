@@ -30,6 +30,10 @@ export const users = pgTable(
     sub1: text("sub1"),
     sub2: text("sub2"),
     sub3: text("sub3"),
+    /** The landing or lander page the member entered by before signing up (docs/staff.md, Analytics); null: none. */
+    lander: text("lander"),
+    /** When the member sent their first message (the analytics funnel's step, api/domain/analytics/rollups.ts). */
+    firstMessageAt: timestamp("first_message_at", { withTimezone: true }),
     /** Set when the member soft-deletes; reactivable for 14 days, then the erase job clears personal data. */
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
     emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),

@@ -111,6 +111,8 @@ export const payments = pgTable(
     index("payments_user_idx").on(t.userId, t.createdAt),
     // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
     // these few rows rather than every payment ever made.
+    // The analytics' paying members of a period (api/domain/analytics/report.ts): a range of paid times, read from the index alone.
+    index("payments_paid_at_idx").on(t.paidAt, t.siteId, t.currency, t.userId).where(sql`${t.paidAt} is not null`),
     index("payments_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
     // The paid ones by when: the dashboard's revenue of the day (api/domain/staff/dashboard.ts) reads that day's.
     index("payments_paid_idx").on(t.paidAt).where(sql`${t.status} = 'paid'`),

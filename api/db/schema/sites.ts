@@ -72,6 +72,8 @@ export const sites = pgTable(
     /** docs/staff.md, contact details in chat: what a member's message with contact details gets (contract/site-settings.ts). */
     contactFilter: text("contact_filter", { enum: contactFilterModes }).notNull().default(siteSettingDefaults.contact_filter),
     mailName: text("mail_name").notNull(),
+    /** The site's time zone (IANA name): a day of the analytics is the site's day (docs/staff.md, Analytics). */
+    timeZone: text("time_zone").notNull().default("UTC"),
     /** When staff last changed the site (docs/staff.md, the catalogue): an edit made on an older copy is refused. */
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     companyId: integer("company_id")

@@ -1,6 +1,7 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { profiles, users } from "../../db/schema";
+import { countFunnelStep } from "../analytics/rollups";
 import { consumeToken, issueTokenLimited, type Tx } from "./tokens";
 
 /** Resending the activation mail: at most 3 an hour per member, counted in the database. */
@@ -16,6 +17,13 @@ export function mayReplyTo(user: { status: string }): boolean {
  * A pending deletion stays pending (its profile stays hidden).
  */
 export async function confirmEmail(tx: Tx, userId: number, now: Date): Promise<void> {
+  // The first confirmation is the analytics funnel's activation (docs/staff.md, Analytics); a later one changes nothing.
+  const [first] = await tx
+    .update(users)
+    .set({ emailConfirmedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
+    .returning({ id: users.id });
+  if (first) await countFunnelStep(tx, userId, "activations", now);
   const [user] = await tx
     .update(users)
     .set({

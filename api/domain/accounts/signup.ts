@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { countFunnelStep } from "../analytics/rollups";
 import type { Db } from "../../db/client";
 import { creditLedger, invitations, profiles, users } from "../../db/schema";
 import { hasTrafficSource, type SignupRequest } from "#contract/account";
@@ -77,6 +78,7 @@ export async function createAccount(
           sub1: tracking.sub1 || null,
           sub2: tracking.sub2 || null,
           sub3: tracking.sub3 || null,
+          lander: body.lander || null,
         })
         .returning({ id: users.id });
       if (!user) throw new Error("user insert returned nothing");
@@ -93,6 +95,7 @@ export async function createAccount(
         createdAt: now,
       });
       await grantCredits(tx, user.id, site.signupCredits, "signup", now);
+      await countFunnelStep(tx, user.id, "signups", now);
       const activationToken = await issueToken(tx, secret, user.id, "activation", { now });
       return { userId: user.id, activationToken };
     });

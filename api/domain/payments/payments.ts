@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { countPaymentPaid, countPaymentRefunded } from "../analytics/rollups";
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { creditLedger, creditPackages, paymentEvents, payments, sites, users } from "../../db/schema";
@@ -302,6 +303,7 @@ export async function applyNotification(db: Db, provider: Pick<PaymentProvider, 
       if (!user) throw new Error("credits update found no user");
       await tx.insert(creditLedger).values({ userId: changed.userId, delta: changed.credits, balanceAfter: user.credits, reason: "purchase", reference: `payment:${payment.id}`, createdAt: now });
       await useHeldDiscount(tx, payment.id, now);
+      await countPaymentPaid(tx, payment.id);
     } else if (changed) {
       // Ended unpaid: the discount it held is free again (a cancelled payment does not use a code up).
       await releaseHeldDiscount(tx, payment.id);
@@ -442,6 +444,8 @@ export async function refundPayment(
       .update(payments)
       .set({ refundedCredits: takenBack, refundShortfall: shortfall, refundAmount: amount, refundReason: options.reason ?? null })
       .where(eq(payments.id, payment.id));
+    // After the refund's amount is on the payment: the analytics subtract what was refunded (a part or the whole).
+    await countPaymentRefunded(tx, payment.id);
     await onRefunded?.(tx, { takenBack, shortfall, userId: payment.userId, siteId: payment.siteId, amount, currency: payment.currency });
     return { kind: "refunded", takenBack, shortfall, manual } as const;
   });

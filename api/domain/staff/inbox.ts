@@ -427,7 +427,9 @@ async function reckonDays(db: Db, from: Date, until: Date): Promise<void> {
   if (from >= until) return;
   const missing = await db.execute<{ day: string }>(sql`
     select to_char(d, 'YYYY-MM-DD') as day from generate_series(${isoDay(from)}::date, ${isoDay(until)}::date - 1, interval '1 day') d
-     where not exists (select 1 from ${operatorDayRollups} r where r.day = d::date)`);
+     where not exists (select 1 from ${operatorDayRollups} r where r.day = d::date)
+     order by d`);
+  // In day order (the anti-join may hand them back in any): the first and last bound the range read below.
   const days = (missing as unknown as { rows: { day: string }[] }).rows.map((row) => row.day);
   if (days.length === 0) return;
   const first = days[0]!;

@@ -34,6 +34,8 @@ export const staffPermissions = {
   "replies.manage": ["admin"],
   /** The operators' figures per day. */
   "operators.read": ["admin"],
+  /** The owners' analytics: funnel, revenue, cohorts and chat per site or every site (/staff/analytics). */
+  "analytics.read": ["admin"],
   /** The catalogue: sites and their settings, credit packages, discount codes, invitations. */
   "catalogue.manage": ["admin"],
   /** Site-run profiles: make, change, disable, their photos. */

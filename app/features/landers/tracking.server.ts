@@ -1,5 +1,5 @@
 import { parse, serialize } from "cookie";
-import { Tracking, trackingKeys } from "#contract/account";
+import { Lander, Tracking, trackingKeys } from "#contract/account";
 
 export const trackingCookieName = "rdv_tracking";
 const maxAgeSeconds = 30 * 24 * 60 * 60; // kept 30 days
@@ -48,4 +48,28 @@ export function newTracking(request: Request): Tracking | null {
 export function trackingCookieFor(request: Request): string | null {
   const fromUrl = urlTracking(request);
   return fromUrl ? serialize(trackingCookieName, JSON.stringify(fromUrl), { path: "/", maxAge: maxAgeSeconds, sameSite: "lax", httpOnly: true }) : null;
+}
+
+export const landerCookieName = "rdv_lander";
+
+/**
+ * The landing or lander page a path is, as the analytics name it ("landers/tinderswipe", "members/landing2"), or null:
+ * the lander designs of /landers/{design}/{slug?} and the member funnel pages of /members/{id}/{page}/{slug?}.
+ */
+export function landerOfPath(path: string): string | null {
+  const lander = /^\/landers\/([a-z0-9]{1,30})(?:\/[^/]*)?\/?$/.exec(path);
+  if (lander) return `landers/${lander[1]}`;
+  const funnel = /^\/members\/\d+\/(landing|landing2|landing3|signup)(?:\/[^/]*)?\/?$/.exec(path);
+  return funnel ? `members/${funnel[1]}` : null;
+}
+
+/** The lander the visitor last entered by (cookie rdv_lander, 30 days; no personal data), or null. */
+export function keptLander(request: Request): string | null {
+  const raw = parse(request.headers.get("Cookie") ?? "")[landerCookieName];
+  return raw && Lander.safeParse(raw).success ? raw : null;
+}
+
+/** A Set-Cookie keeping the lander this visitor entered by: the last lander counts, as the last funnel does. */
+export function landerCookie(lander: string): string {
+  return serialize(landerCookieName, lander, { path: "/", maxAge: maxAgeSeconds, sameSite: "lax", httpOnly: true });
 }

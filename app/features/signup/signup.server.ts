@@ -13,7 +13,7 @@ import { formConstraint } from "~/utils/form-constraint";
 import type { Constraint } from "~/components/ui/form-view";
 import type { Settings } from "#contract/settings";
 import { nextSignupPath } from "~/features/signup/signup-steps";
-import { keptTracking } from "~/features/landers/tracking.server";
+import { keptLander, keptTracking } from "~/features/landers/tracking.server";
 import type { SignupActionData } from "~/types";
 
 /**
@@ -42,6 +42,7 @@ export async function signupAction({ request, context }: ActionFunctionArgs, opt
     ...values,
     language: locale,
     tracking: keptTracking(request) ?? undefined,
+    lander: keptLander(request) ?? undefined,
     invitation: invitation || undefined,
   });
   if (result.ok) throw redirect(options.next ?? nextSignupPath(0, settings));
