@@ -1,4 +1,5 @@
 import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { activeMember } from "./accounts-support";
 import { adminMenuLink, staffLogin } from "./staff-support";
 
 /**
@@ -50,4 +51,31 @@ test("the site settings say the home page title is the browser's title, not the 
   const title = page.getByLabel("Home page title");
   await expect(title).toBeVisible();
   await expect(title.locator("xpath=..")).toContainText("The title in the browser tab and in search results for the home page. The headline on the page itself does not change");
+});
+
+test("the audit log filters by an action chosen from a list and links a member target to the member's page", { tag: "@nojs" }, async ({ page, browser, baseURL }) => {
+  const member = await activeMember(browser, baseURL ?? "");
+  await staffLogin(page, "admin");
+  await page.goto("/staff/members");
+  await page.getByLabel("E-mail, name, id or payment id").fill(member.email);
+  await page.getByRole("button", { name: "Search" }).click();
+  await page.getByTestId("staff-member-row").getByRole("link").click();
+  await expect(page).toHaveURL(/\/staff\/members\/\d+$/);
+  const memberPath = new URL(page.url()).pathname;
+  const userId = memberPath.split("/").pop()!;
+  await page.getByLabel("Credits (negative to deduct)").fill("1");
+  await page.getByLabel("Reason (shown in the ledger)").fill("Audit link check");
+  await page.getByRole("button", { name: "Book" }).click();
+  await expect(page.getByTestId("staff-member-done")).toBeVisible();
+
+  await page.goto("/staff/audit");
+  await page.getByLabel("Action").selectOption("member.credits_grant");
+  await page.getByLabel("Target id").fill(userId);
+  await page.getByRole("button", { name: "Apply" }).click();
+  const entry = page.getByTestId("staff-audit-entry");
+  await expect(entry).toHaveCount(1);
+  await axe(page);
+  await entry.getByRole("link", { name: `member #${userId}` }).click();
+  await expect(page).toHaveURL(new RegExp(`${memberPath}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(member.name);
 });
