@@ -98,6 +98,9 @@ export function timedGets(ids: EndpointIds): (TimedGet | { name: string; missing
     { name: "staff invitations.php", path: "/api/staff/invitations.php", who: "admin" },
     { name: "staff inbox.php (operator)", path: "/api/staff/inbox.php", who: "operator" },
     { name: "staff queues.php (operator)", path: "/api/staff/queues.php", who: "operator" },
+    { name: "staff desk.php (operator)", path: "/api/staff/desk.php", who: "operator" },
+    { name: "staff held-messages.php", path: "/api/staff/held-messages.php", who: "admin" },
+    { name: "staff saved-replies.php?site=1", path: "/api/staff/saved-replies.php?site=1", who: "admin" },
     optional("staff inbox-conversation.php?id= (operator)", ids.inboxConversationId, (id) => `/api/staff/inbox-conversation.php?id=${id}`, "operator", "the operator's inbox is empty"),
   ];
 }
@@ -109,6 +112,7 @@ export const untimedGets: Record<string, string> = {
   "/api/chat-image.php": "an image file download (a chat attachment), not a query",
   "/api/gif.php": "a GIF file download (catalogue or the provider's cached media)",
   "/api/dataexport-file.php": "a data export's zip download by a one-shot token",
+  "/api/staff/inbox-image.php": "an image file of a conversation for the operator (a member's photo message), not a query",
   "/api/sandbox-checkout.php": "the sandbox provider's checkout page by a payment's one-shot token",
   "/api/unsubscribe.php": "a one-shot signed link from a notification mail",
   "/api/staff/setup.php": "a staff account's one-shot set-up link",
