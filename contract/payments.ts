@@ -34,7 +34,7 @@ export const CreditPackage = z.object({
   /** Price in minor units of `currency`. */
   amount: z.number().int(),
   currency: z.string(),
-  /** Price per credit in minor units, to 2 decimals (a display ratio, not an amount charged). */
+  /** Price per credit in minor units, to 2 decimals (a display ratio, not an amount charged); of `discounted_amount` when set. */
   price_per_credit: z.number(),
   mark: PackageMark.nullable(),
   /** The price with the page's discount (minor units); null when no discount applies to this package. */

@@ -40,9 +40,35 @@ export type StaffResponse = z.infer<typeof StaffResponse>;
 
 export const auditPageSize = 50;
 
+/**
+ * Every action the audit log records (api/domain/staff/audit.ts takes only these, so the list stays complete): the
+ * audit page's action filter offers them.
+ */
+export const auditActions = [
+  "discount_code.create", "discount_code.expire",
+  "inbox.answer", "inbox.note", "inbox.reply",
+  "invitation.create", "invitation.revoke",
+  "member.ban", "member.credits_deduct", "member.credits_grant", "member.erase", "member.hide_profile", "member.lift", "member.lift_debit_block", "member.refund", "member.resend_activation", "member.show_profile", "member.suspend",
+  "message.approve", "message.reject",
+  "package.create", "package.disable", "package.enable", "package.update",
+  "photo.approve", "photo.reject",
+  "profile.add_photo", "profile.create", "profile.delete_photo", "profile.disable", "profile.enable", "profile.update",
+  "report.in_progress", "report.new", "report.note", "report.rejected", "report.reply", "report.resolved", "report.statement",
+  "saved_reply.create", "saved_reply.delete", "saved_reply.update",
+  "site.create", "site.message_cost", "site.message_cost_remove", "site.push_keys", "site.push_keys_remove", "site.transaction_cost", "site.transaction_cost_remove", "site.update", "site.wait_thresholds",
+  "staff.add", "staff.disable", "staff.enable", "staff.login", "staff.login_failed", "staff.login_locked", "staff.login_recovery_code", "staff.logout", "staff.new_setup_link", "staff.password_changed", "staff.setup_completed",
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** A day as the date field sends it (YYYY-MM-DD), read as UTC. */
+const auditDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date as YYYY-MM-DD").refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), "a date that exists");
+
 export const AuditQuery = z.object({
   staff_id: queryId.optional(),
-  action: text(60, { min: 1 }).optional(),
+  action: z.enum(auditActions).optional(),
+  /** Entries from the start of this day (UTC) and to the end of `to`'s day. */
+  from: auditDay.optional(),
+  to: auditDay.optional(),
   target_type: text(30, { min: 1 }).optional(),
   target_id: text(40, { min: 1 }).optional(),
   /** Entries before this id (the next page). */

@@ -1,7 +1,7 @@
 import express, { Router, type Request, type Response } from "express";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { creditPackages, payments } from "../db/schema";
+import { creditPackages, payments, profiles } from "../db/schema";
 import {
   CreatePaymentRequest,
   DiscountCodeQuery,
@@ -19,7 +19,7 @@ import type { UserResponse } from "#contract/user";
 import { finalFailures } from "#contract/payment-methods";
 import { loadMe } from "../domain/me";
 import { publicOrigin } from "../domain/accounts/links";
-import { methodsFor, packagesFor, paymentCountry, retryMethodsFor } from "../domain/payments/catalogue";
+import { methodsFor, packagesFor, paymentCountry, pricePerCredit, retryMethodsFor } from "../domain/payments/catalogue";
 import { applyNotification, lastOrder, paymentOf, paymentsOf, receiveNotification, startPayment, toPayment, type PaymentRow } from "../domain/payments/payments";
 import { countryOfIp } from "../services/geo";
 import { users } from "../db/schema";
@@ -67,15 +67,22 @@ export function paymentRoutes({ db, providers, limit, publicUrl, debitLimit30d }
             .where(and(eq(creditPackages.id, query.package_id), eq(creditPackages.siteId, site.id)))
             .limit(1)
         : [];
-      const country = asked?.country ?? paymentCountry(site, query.country, countryOfIp(res.locals.clientIp));
       const m = res.locals.member;
+      const ipCountry = countryOfIp(res.locals.clientIp);
+      // The member's profile country counts only when neither the query nor the IP says where they pay from.
+      const [profile] =
+        !asked && !query.country && !ipCountry && m
+          ? await db.select({ country: profiles.country }).from(profiles).where(eq(profiles.id, m.profileId)).limit(1)
+          : [];
+      const country = asked?.country ?? paymentCountry(site, query.country, ipCountry, profile?.country ?? null);
       const [packages, last, meAnswer, member] = await Promise.all([packagesFor(db, site.id, country), m ? lastOrderToRepeat(db, site.id, m.userId) : null, me(req, res), discountMember(db, m?.userId)]);
       const now = new Date();
       const prices = await priceList(db, site, member, packages, query.code, now, query.package_id ? packages.find((p) => p.id === query.package_id) : undefined);
       const body: PackagesResponse = {
         country,
         countries: site.countries,
-        packages: prices.packages,
+        // The price per credit follows the discounted price, so the two never disagree on a card.
+        packages: prices.packages.map((p) => (p.discounted_amount === null ? p : { ...p, price_per_credit: pricePerCredit(p.discounted_amount, p.credits) })),
         discount: prices.discount,
         discount_error: prices.discountError,
         // Direct debit goes through our own form when the sandbox takes it (it settles the mandate's debit on command).

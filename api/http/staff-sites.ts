@@ -17,6 +17,7 @@ import { columnsOfSettings, settingsOfRow } from "../domain/site-settings";
 import { recordAudit } from "../domain/staff/audit";
 import { takeFormKey } from "../domain/staff/form-keys";
 import type { CatalogueOutcome } from "#contract/staff-catalogue";
+import type { AuditAction } from "#contract/staff";
 import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
@@ -58,7 +59,7 @@ export function staffSiteRoutes(deps: { db: Db; siteCache: Pick<SiteCache, "clea
   }
 
   /** Writes a site's change: the audit entry, the other sites' default flag when this one takes it, the announcement. */
-  async function afterSiteChange(tx: Tx, staff: StaffMember, ip: string | null, site: { id: number; isDefault: boolean }, entry: { action: string; changes?: Record<string, { before: unknown; after: unknown }> }) {
+  async function afterSiteChange(tx: Tx, staff: StaffMember, ip: string | null, site: { id: number; isDefault: boolean }, entry: { action: AuditAction; changes?: Record<string, { before: unknown; after: unknown }> }) {
     if (site.isDefault) await tx.update(sites).set({ isDefault: false }).where(and(ne(sites.id, site.id), eq(sites.isDefault, true)));
     await recordAudit(tx, staff, ip, { action: entry.action, targetType: "site", targetId: site.id, siteId: site.id, changes: entry.changes });
     await announceSiteChange(tx, site.id);

@@ -139,6 +139,8 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
         action: query.action,
         targetType: query.target_type,
         targetId: query.target_id,
+        from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
+        to: query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000) : undefined,
         before: query.before,
         limit: auditPageSize + 1,
       });

@@ -11,8 +11,8 @@ import { StaffCard, StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 const roles = ["admin", "moderator", "support", "operator"] as const;
 
@@ -154,5 +154,5 @@ export default function StaffAccounts() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -1,15 +1,25 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { auditActions } from "#contract/staff";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { Button, ButtonLink } from "~/components/ui/button";
-import { FormAlert } from "~/components/ui/form-fields";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { FormAlert, PlainSelect } from "~/components/ui/form-fields";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
-const filterNames = ["action", "staff_id", "target_type", "target_id"] as const;
+const filterNames = ["action", "staff_id", "target_type", "target_id", "from", "to"] as const;
+const textFilters = ["staff_id", "target_type", "target_id"] as const;
+
+/** The staff page of an entry's target, where there is one. */
+const targetPages: Record<string, (id: string) => string> = {
+  member: (id) => `/staff/members/${id}`,
+  site: (id) => `/staff/sites/${id}`,
+  report: (id) => `/staff/reports/${id}`,
+  profile: (id) => `/staff/profiles/${id}`,
+};
 
 /** The audit log, newest first, filtered; admins only (the api answers others 403). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -33,19 +43,28 @@ const field = "mt-1 block w-full rounded-md border border-gray-300 bg-white px-3
 
 export default function StaffAudit() {
   const { texts, filters, invalid, log } = useLoaderData<typeof loader>();
-  const labels: Record<(typeof filterNames)[number], string> = { action: texts.action, staff_id: texts.staffId, target_type: texts.targetType, target_id: texts.targetId };
+  const labels: Record<(typeof textFilters)[number], string> = { staff_id: texts.staffId, target_type: texts.targetType, target_id: texts.targetId };
   const next = log.next_before === null ? null : `?${new URLSearchParams({ ...filters, before: String(log.next_before) })}`;
   return (
     <>
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
       <p className="mt-1 text-sm text-gray-600">{texts.lead}</p>
-      <Form method="get" className="mt-6 grid gap-3 rounded-xl bg-white p-4 ring-1 ring-gray-200 sm:grid-cols-5 sm:items-end" aria-label={texts.filters}>
-        {filterNames.map((name) => (
+      <Form method="get" className="mt-6 grid gap-3 rounded-xl bg-white p-4 ring-1 ring-gray-200 sm:grid-cols-4 sm:items-end" aria-label={texts.filters}>
+        <PlainSelect id="audit-action" name="action" label={texts.action} defaultValue={filters.action ?? ""} options={[{ value: "", label: texts.anyAction }, ...auditActions.map((action) => ({ value: action, label: action }))]} />
+        {textFilters.map((name) => (
           <div key={name}>
             <label htmlFor={`audit-${name}`} className="block text-sm font-medium text-gray-700">
               {labels[name]}
             </label>
             <input id={`audit-${name}`} name={name} defaultValue={filters[name] ?? ""} className={field} inputMode={name === "staff_id" ? "numeric" : undefined} />
+          </div>
+        ))}
+        {(["from", "to"] as const).map((name) => (
+          <div key={name}>
+            <label htmlFor={`audit-${name}`} className="block text-sm font-medium text-gray-700">
+              {name === "from" ? texts.from : texts.to}
+            </label>
+            <input id={`audit-${name}`} name={name} type="date" defaultValue={filters[name] ?? ""} className={field} />
           </div>
         ))}
         <div className="flex gap-2">
@@ -85,8 +104,16 @@ export default function StaffAudit() {
                   </td>
                   <td className="px-4 py-3 font-mono text-xs">{entry.action}</td>
                   <td className="px-4 py-3">
-                    {entry.target_type}
-                    {entry.target_id ? ` #${entry.target_id}` : ""}
+                    {entry.target_id && targetPages[entry.target_type] ? (
+                      <Link to={targetPages[entry.target_type]!(entry.target_id)} data-testid="staff-audit-target">
+                        {entry.target_type} #{entry.target_id}
+                      </Link>
+                    ) : (
+                      <>
+                        {entry.target_type}
+                        {entry.target_id ? ` #${entry.target_id}` : ""}
+                      </>
+                    )}
                   </td>
                   <td className="px-4 py-3">
                     {Object.keys(entry.changes).length === 0 ? (
@@ -120,5 +147,5 @@ export default function StaffAudit() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

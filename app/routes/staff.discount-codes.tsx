@@ -12,8 +12,8 @@ import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts"
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** Discount codes (admins): the list with their uses, a new code, expire one. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -156,5 +156,5 @@ export default function StaffDiscountCodes() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -11,8 +11,8 @@ import { StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /**
  * Members' messages the contact filter held (docs/staff.md, contact details in chat), oldest first, for moderators and
@@ -100,5 +100,5 @@ export default function StaffHeldMessages() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -19,8 +19,8 @@ import { deskKeys, fillSavedReply, readDraft, rememberVisit, waitedText, writeDr
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /**
  * One conversation of the inbox. Opening it claims it for 5 minutes (unless another operator holds
@@ -650,5 +650,5 @@ function Photos({ photos, name }: { photos: { id: number; thumb_url: string; url
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

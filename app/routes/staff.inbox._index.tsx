@@ -14,7 +14,7 @@ import { Notice } from "~/components/ui/notice";
 import { useInboxLive } from "~/features/staff/inbox-live";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { StaffTable } from "~/features/staff/staff-parts";
 import { endpoints } from "#contract/endpoints/index";
 
@@ -231,5 +231,5 @@ export default function StaffInbox() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

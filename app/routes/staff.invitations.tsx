@@ -11,8 +11,8 @@ import { StaffCard, StaffTable } from "~/features/staff/staff-parts";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** Invitations for invite-only signup (admins): create (its signup link shown), list, revoke. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -122,5 +122,5 @@ export default function StaffInvitations() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -20,7 +20,7 @@ import { CreditsForm, EraseConfirm, RefundConfirm, SuspendConfirm, type CheckedI
 import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { StaffCard } from "~/features/staff/staff-parts";
 import { useFormMountKey } from "~/utils/form-key";
 import { endpoints } from "#contract/endpoints/index";
@@ -387,5 +387,5 @@ function ReportList({ reports, t }: { reports: ReportRow[]; t: TFunction }) {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

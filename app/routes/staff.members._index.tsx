@@ -6,7 +6,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { StaffTable } from "~/features/staff/staff-parts";
 import { endpoints } from "#contract/endpoints/index";
 
@@ -72,5 +72,5 @@ export default function StaffMembers() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

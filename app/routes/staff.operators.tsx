@@ -7,7 +7,7 @@ import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffField } from "~/features/staff/staff-format";
 import { formatWait } from "~/features/staff/operator-figures";
 import { Button, ButtonAnchor } from "~/components/ui/button";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { StaffTable } from "~/features/staff/staff-parts";
 import { endpoints } from "#contract/endpoints/index";
 
@@ -67,5 +67,5 @@ export default function StaffOperators() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -16,8 +16,8 @@ import { Modal } from "~/components/ui/modal";
 import { useStaffT } from "~/features/staff/staff-i18n";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** A site's credit packages per country and currency (admins): the list, a new one, change, end and resume a sale. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -244,5 +244,5 @@ export default function StaffPackages() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -13,8 +13,8 @@ import { fill, staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
 import { FormAlert, PlainSelect } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /**
  * The photo queue (moderators and admins). One form: approve or reject one photo by its own buttons,
@@ -179,5 +179,5 @@ export default function StaffPhotos() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -13,8 +13,8 @@ import { forwardPhotoUpload, isMultipart } from "~/features/account/photo-upload
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** One site-run profile (admins): its fields, its photos (upload, delete), disable and enable. */
 
@@ -126,5 +126,5 @@ export default function StaffProfile() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -12,8 +12,8 @@ import { StaffCard } from "~/features/staff/staff-parts";
 import { ProfileFields, profileBody } from "~/features/staff/profile-fields";
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** The site-run profiles (admins): the list, and a new one. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -114,5 +114,5 @@ export default function StaffProfiles() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -22,7 +22,7 @@ import { staffT } from "~/features/staff/staff-i18n.server";
 import { useStaffT } from "~/features/staff/staff-i18n";
 import { decideSchema } from "~/features/staff/report-forms";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { ReasonSelect, StaffCard } from "~/features/staff/staff-parts";
 import { endpoints } from "#contract/endpoints/index";
 
@@ -381,5 +381,5 @@ function TextArea({ id, label, required }: { id: string; label: string; required
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -7,7 +7,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffField, utcMinute } from "~/features/staff/staff-format";
 import { Button } from "~/components/ui/button";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { StaffTable } from "~/features/staff/staff-parts";
 import { endpoints } from "#contract/endpoints/index";
 
@@ -93,5 +93,5 @@ export default function StaffReports() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -12,8 +12,8 @@ import { Button, ButtonLink } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Modal } from "~/components/ui/modal";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /**
  * The desk's saved replies (admins, docs/staff.md): a site's list, a form for a new one, editing one (?edit=), deleting
@@ -211,5 +211,5 @@ export default function StaffSavedReplies() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

@@ -18,8 +18,8 @@ import { StaffCard, StaffField, StaffTable } from "~/features/staff/staff-parts"
 import { Button } from "~/components/ui/button";
 import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** One site's settings (admins), its minimum message costs per country and its push keys. */
 
@@ -241,5 +241,5 @@ function CostList({
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

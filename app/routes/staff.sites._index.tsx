@@ -6,8 +6,8 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { fill } from "~/features/staff/staff-format";
 import { StaffTable } from "~/features/staff/staff-parts";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** The sites of this deployment (admins), each leading to its settings and its packages. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -68,5 +68,5 @@ export default function StaffSites() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

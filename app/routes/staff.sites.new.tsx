@@ -10,8 +10,8 @@ import { saveSite } from "~/features/staff/site-settings.server";
 import { siteSettingsFormSchema, siteSettingsFormValues, siteSettingsLayout } from "~/features/staff/site-settings-form";
 import { formConstraint } from "~/utils/form-constraint";
 import { SiteSettingsForm } from "~/features/staff/site-settings";
-import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
+import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 /** A new site (admins). The form starts from the default site's settings, without its name and domain. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -56,5 +56,5 @@ export default function StaffNewSite() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return <StaffErrorBoundary />;
 }

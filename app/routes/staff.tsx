@@ -1,6 +1,6 @@
 import { may } from "#contract/endpoints/may";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import {  queueCountText } from "#contract/staff-moderation";
 import { inboxEventName } from "~/features/staff/inbox-live";
@@ -8,6 +8,7 @@ import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { Button } from "~/components/ui/button";
+import { ChevronDownIcon } from "~/components/ui/icons";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { endpoints } from "#contract/endpoints/index";
 
@@ -18,7 +19,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const staff = await requireStaff(request, context);
   const texts = staffTexts();
   const queues = await apiFor(request, context).call(endpoints.staffQueues);
-  return { staff, queues: queues.ok ? queues.data : { photos: 0, reports: 0 }, texts: { brand: texts.brand, nav: texts.nav, role: texts.roles[staff.role] } };
+  // `title`: the console's name, the title of a staff page's error (app/utils/page-title.ts pageMeta).
+  return { title: texts.brand, staff, queues: queues.ok ? queues.data : { photos: 0, reports: 0 }, texts: { brand: texts.brand, nav: texts.nav, role: texts.roles[staff.role], errors: texts.errors } };
 }
 
 const navLink = ({ isActive }: { isActive: boolean }) =>
@@ -30,7 +32,7 @@ export default function StaffFrame() {
   return (
     <div className="min-h-screen bg-gray-50">
       <header className="border-b border-gray-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
           <p className="font-semibold text-gray-900">{texts.brand}</p>
           <nav aria-label={texts.nav.label} className="flex flex-wrap gap-1">
             <NavLink to="/staff" end className={navLink}>
@@ -63,37 +65,7 @@ export default function StaffFrame() {
                 </NavLink>
               </>
             )}
-            {staff.role === "admin" ? (
-              <>
-                <NavLink to="/staff/accounts" className={navLink}>
-                  {texts.nav.accounts}
-                </NavLink>
-                <NavLink to="/staff/analytics" className={navLink}>
-                  {texts.nav.analytics}
-                </NavLink>
-                <NavLink to="/staff/operators" className={navLink}>
-                  {texts.nav.operators}
-                </NavLink>
-                <NavLink to="/staff/sites" className={navLink}>
-                  {texts.nav.sites}
-                </NavLink>
-                <NavLink to="/staff/packages" className={navLink}>
-                  {texts.nav.packages}
-                </NavLink>
-                <NavLink to="/staff/discount-codes" className={navLink}>
-                  {texts.nav.discountCodes}
-                </NavLink>
-                <NavLink to="/staff/invitations" className={navLink}>
-                  {texts.nav.invitations}
-                </NavLink>
-                <NavLink to="/staff/profiles" className={navLink}>
-                  {texts.nav.profiles}
-                </NavLink>
-                <NavLink to="/staff/audit" className={navLink}>
-                  {texts.nav.audit}
-                </NavLink>
-              </>
-            ) : null}
+            {staff.role === "admin" ? <AdminMenu label={texts.nav.admin} links={adminLinks.map(([to, key]) => ({ to, text: texts.nav[key] }))} /> : null}
           </nav>
           <div className="ml-auto flex items-center gap-3 text-sm text-gray-700">
             <span data-testid="staff-who">{texts.nav.signedInAs.replace("{{name}}", staff.name).replace("{{role}}", texts.role)}</span>
@@ -148,6 +120,45 @@ function useLiveQueues(loaded: Queues): Queues {
 }
 
 type Queues = { photos: number; reports: number };
+
+/** The admin's pages, in one menu so the navigation stays one row at 1280 px (docs/staff.md). */
+const adminLinks = [
+  ["/staff/accounts", "accounts"],
+  ["/staff/analytics", "analytics"],
+  ["/staff/operators", "operators"],
+  ["/staff/sites", "sites"],
+  ["/staff/packages", "packages"],
+  ["/staff/discount-codes", "discountCodes"],
+  ["/staff/invitations", "invitations"],
+  ["/staff/profiles", "profiles"],
+  ["/staff/audit", "audit"],
+] as const;
+
+/**
+ * A <details> menu: works without JavaScript; with it, it closes after a navigation (remounted per location). Its
+ * button is marked while one of its pages is open.
+ */
+function AdminMenu({ label, links }: { label: string; links: { to: string; text: string }[] }) {
+  const location = useLocation();
+  const current = links.some((link) => location.pathname === link.to || location.pathname.startsWith(`${link.to}/`));
+  return (
+    <details key={location.key} className="relative" data-testid="staff-admin-menu">
+      <summary className={`flex cursor-pointer items-center gap-1 ${navLink({ isActive: current })}`}>
+        {label}
+        <ChevronDownIcon className="h-4 w-4" />
+      </summary>
+      <ul className="absolute left-0 z-30 mt-1 w-56 rounded-md border border-gray-200 bg-white py-1 shadow-lg">
+        {links.map((link) => (
+          <li key={link.to}>
+            <NavLink to={link.to} className="menu-item">
+              {link.text}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
 
 /** How many items wait in a queue, beside its link (nothing when none). */
 function QueueBadge({ count, label }: { count: number; label: string }) {

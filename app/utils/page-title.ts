@@ -19,6 +19,8 @@ export function pageTitle(title: string | undefined, matches: Matches): string |
 
 /** A route's title (with the count prefix, pageTitle) and meta description, from what its loader returned. */
 export function pageMeta(data: { title?: string; description?: string } | undefined, matches: Matches): ({ title: string } | { name: string; content: string })[] {
-  const title = pageTitle(data?.title, matches);
+  // A route that failed has no data: its error page takes the nearest enclosing route's title (the staff console's).
+  const shown = data ?? ([...matches].reverse().find((m) => typeof (m.data as { title?: unknown } | undefined)?.title === "string")?.data as { title: string } | undefined);
+  const title = pageTitle(shown?.title, matches);
   return [...(title === undefined ? [] : [{ title }]), ...(data?.description ? [{ name: "description", content: data.description }] : [])];
 }

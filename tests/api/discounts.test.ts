@@ -60,6 +60,8 @@ describe("the member's automatic discount", () => {
     const list = await packagesFor(api, a, "NL");
     expect(list.discount?.code).toBe("TIMEBONUS25");
     for (const p of list.packages) expect(p.discounted_amount).toBe(p.amount - Math.round(p.amount / 4));
+    // The price per credit is of the discounted price, not the full one.
+    for (const p of list.packages) expect(p.price_per_credit).toBe(Math.round((p.discounted_amount! * 100) / p.credits) / 100);
     const pkg = list.packages[1]!;
     const { payment_id } = await startPayment(api, a, { package_id: pkg.id, method: "ideal" });
     const row = await paymentRow(api, payment_id);

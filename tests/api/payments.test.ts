@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { PackagesResponse, PaymentResponse, TransactionResponse, TransactionsResponse } from "#contract/payments";
 import { UserResponse } from "#contract/user";
-import { creditLedger, paymentEvents, sites } from "../../api/db/schema";
+import { creditLedger, paymentEvents, profiles, sites } from "../../api/db/schema";
 import { clearSiteCache } from "../../api/domain/sites";
 import { hashPassword } from "../../api/domain/passwords";
-import { call, expectApiError, startApi, type Harness } from "./harness";
+import { call, demoAccounts, expectApiError, login, startApi, type Harness } from "./harness";
 import { balanceOf, newPayingMember, notify, notifyStatus, packagesFor, paymentRow, paymentStatus, sandboxSecret, startPayment, type PayingMember } from "./payments-support";
 
 /** Credits and payments over HTTP: packages, starting a payment, every state transition by the provider's notification, and what changes nothing. */
@@ -45,6 +45,35 @@ describe("GET /api/packages.php", () => {
       expect((await packagesFor(api, null, country)).packages[0]?.currency).toBe(currency);
     }
     expect(nl.last_order).toBeNull();
+  });
+
+  it("takes the member's profile country when neither the query nor the address (a local one) says where they pay from", async () => {
+    const sited = await api.db.select({ id: sites.id, countries: sites.countries }).from(sites).where(eq(sites.domain, "localhost"));
+    const site = sited[0]!;
+    // The site's first country is the last resort: put one there that is no demo member's, as a site may.
+    await api.db.update(sites).set({ countries: ["US", ...site.countries.filter((c) => c !== "US")] }).where(eq(sites.id, site.id));
+    clearSiteCache();
+    try {
+      const token = await login(api.baseUrl, demoAccounts.premium.email);
+      const get = async (path: string, who: string | undefined) => {
+        const res = await call(api, "GET", path, { token: who });
+        expect(res.status).toBe(200);
+        return PackagesResponse.parse(await res.json());
+      };
+      // premium@example.com lives in Amsterdam (NL): euro prices, from 127.0.0.1.
+      const mine = await get("/api/packages.php", token);
+      expect(mine.country).toBe("NL");
+      expect(mine.packages.map((p) => p.currency)).toEqual(["EUR", "EUR", "EUR", "EUR"]);
+      // A member elsewhere gets their own; the asked country still wins; a visitor gets the site's first.
+      const other = await newMember();
+      await api.db.update(profiles).set({ country: "GB" }).where(eq(profiles.id, other.profileId));
+      expect((await get("/api/packages.php", other.token)).country).toBe("GB");
+      expect((await get("/api/packages.php?country=DE", token)).country).toBe("DE");
+      expect((await get("/api/packages.php", undefined)).country).toBe("US");
+    } finally {
+      await api.db.update(sites).set({ countries: site.countries }).where(eq(sites.id, site.id));
+      clearSiteCache();
+    }
   });
 
   it("offers the methods of the payment country", async () => {

@@ -216,6 +216,25 @@ describe("the audit log", () => {
     await expectApiError(await fetch(`${api.baseUrl}/api/staff/audit.php?before=0`, { headers: asStaff(token) }), 400, "validation_failed");
   });
 
+  it("filters by a known action and a range of UTC days, and refuses an unknown action or a date that is none", async () => {
+    const admin = await newStaff("admin");
+    const token = await staffLogin(admin, "");
+    const read = async (query: string) => {
+      const res = await fetch(`${api.baseUrl}/api/staff/audit.php?staff_id=${admin.id}&${query}`, { headers: asStaff(token) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return AuditResponse.parse(await res.json()).entries;
+    };
+    const today = new Date().toISOString().slice(0, 10);
+    // The login of a moment ago is within today (a day runs to its end: "to" is inclusive) and not in a past range.
+    expect((await read(`action=staff.login&from=${today}&to=${today}`)).map((e) => e.action)).toContain("staff.login");
+    expect(await read(`from=2001-01-01&to=2001-12-31`)).toEqual([]);
+    expect(await read(`to=2001-12-31`)).toEqual([]);
+    expect((await read(`from=${today}`)).length).toBeGreaterThan(0);
+    for (const bad of ["action=no.such.action", "from=2026-13-01", "to=yesterday"]) {
+      await expectApiError(await fetch(`${api.baseUrl}/api/staff/audit.php?${bad}`, { headers: asStaff(token) }), 400, "validation_failed");
+    }
+  });
+
   it("is append-only: the database refuses to change or delete an entry", async () => {
     // drizzle wraps the database's error: its cause is PostgreSQL's message from the trigger.
     const refusal = (attempt: Promise<unknown>) => attempt.then(() => "changed", (error: Error) => String((error.cause as Error | undefined)?.message ?? error.message));

@@ -105,6 +105,28 @@ test("a message shows in the other's open conversation and the list beside it wi
   await expectNotReloaded(alice.page);
 });
 
+test("the typing notice ends when the typing member's message arrives, not 5 s after the last signal", async ({ browser, baseURL }) => {
+  const alice = await activeMember(browser, baseURL);
+  const bob = await activeMember(browser, baseURL);
+  const { message: first } = await sendByApi(alice, bob, "Hi Bob, before typing");
+  const conversation = first.conversation_id;
+  await openLive(bob.page, `/chats/${conversation}`);
+  await openLive(alice.page, `/chats/${conversation}`);
+  await hydrated(composer(alice.page));
+
+  const typing = bob.page.getByTestId("chat-typing");
+  const body = `Typed then sent ${randomUUID().slice(0, 6)}`;
+  await composer(alice.page).getByRole("textbox").fill(body);
+  await expect(typing).toHaveText(t("conversation.typing", { name: alice.name }), { timeout: liveMs });
+  await composer(alice.page).getByRole("button", { name: t("composer.send"), exact: true }).click();
+  const sentAt = Date.now();
+  await expect(bob.page.getByTestId("chat-message").filter({ hasText: body })).toHaveCount(1, { timeout: liveMs });
+  // Gone with the message: well before the 5 s a typing signal is shown for.
+  await expect(typing).toHaveCount(0, { timeout: 1000 });
+  expect(Date.now() - sentAt, "the notice went with the message").toBeLessThan(3500);
+  await expectNotReloaded(bob.page);
+});
+
 test("a message shows in the other's /chats list (moved to the top, unread) and in their title within 2 s; Read shows once they open it", async ({ browser, baseURL }) => {
   const alice = await activeMember(browser, baseURL);
   const carol = await activeMember(browser, baseURL);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, expectPath, test } from "./fixtures";
 import { activeMember, newAccountDetails } from "./accounts-support";
-import { staffLogin } from "./staff-support";
+import { adminMenuLink, staffLogin } from "./staff-support";
 
 /**
  * The catalogue in the browser, with JavaScript and without: an admin creates a discount code in the console and a
@@ -12,7 +12,7 @@ test("an admin creates a discount code and a member applies it at once", { tag: 
   const code = `E2E${randomUUID().replace(/-/g, "").slice(0, 8).toUpperCase()}`;
   await staffLogin(page, "admin");
   await expectPath(page, "/staff");
-  await page.getByRole("link", { name: "Discount codes" }).click();
+  await adminMenuLink(page, "Discount codes");
   await page.getByLabel("Code", { exact: true }).fill(code.toLowerCase());
   await page.getByLabel("Percentage off (1 to 90)").fill("35");
   await page.getByRole("button", { name: "Create code" }).click();
@@ -41,7 +41,7 @@ test("an admin makes an invite-only site, invites one person, and the link signs
   await expect(page.getByTestId("staff-site-done")).toHaveText("Site created.");
   await expect(page.getByLabel("Who may sign up")).toHaveValue("other");
 
-  await page.getByRole("link", { name: "Invitations" }).click();
+  await adminMenuLink(page, "Invitations");
   await page.getByLabel("Site", { exact: true }).selectOption({ label: `Invite ${label} (invite-only)` });
   await page.getByRole("button", { name: "Create invitation" }).click();
   const link = (await page.getByTestId("staff-invitation-link").textContent())?.trim() ?? "";

@@ -120,3 +120,10 @@ export async function loadOnlyOwnPhotos(page: Page, own: string[]): Promise<void
     return own.includes(name) ? route.continue() : route.fulfill({ status: 200, contentType: "image/gif", body: standInImage });
   });
 }
+
+/** Follows a link of the admin's "Administration" menu in the staff navigation (a <details>: opened first). */
+export async function adminMenuLink(page: Page, name: string): Promise<void> {
+  const menu = page.getByTestId("staff-admin-menu");
+  if ((await menu.getAttribute("open")) === null) await menu.locator("summary").click();
+  await menu.getByRole("link", { name, exact: true }).click();
+}

@@ -1,6 +1,6 @@
 import { demoPassword } from "../../api/db/seed";
 import { expect, expectPath, test } from "./fixtures";
-import { demoStaffEmail, freshStaffCode, staffLogin } from "./staff-support";
+import { adminMenuLink, demoStaffEmail, freshStaffCode, staffLogin } from "./staff-support";
 import { activeMember } from "./accounts-support";
 
 /**
@@ -60,17 +60,25 @@ test.describe("staff login", () => {
 test("an admin's login is in the audit log, which filters by action", { tag: "@nojs" }, async ({ page }) => {
   await staffLogin(page, "admin", { fresh: true });
   await expectPath(page, "/staff");
-  await page.getByRole("link", { name: "Audit log" }).click();
+  await adminMenuLink(page, "Audit log");
   await expectPath(page, "/staff/audit");
   const entries = page.getByTestId("staff-audit-entry");
   // Other tests log staff in and out beside this one: the admin's own login is among the newest entries.
   await expect(entries.filter({ hasText: "admin@example.com" }).filter({ hasText: "staff.login" }).first()).toBeVisible();
-  await page.getByLabel("Action").fill("staff.login");
+  await page.getByLabel("Action").selectOption("staff.login");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/action=staff\.login/);
   await expect(entries.first()).toContainText("staff.login");
   await expect(entries.filter({ hasText: "staff.logout" })).toHaveCount(0);
-  await page.getByLabel("Action").fill("no.such.action");
+  // A date range: today (UTC) holds the login, a day long past holds nothing.
+  const today = new Date().toISOString().slice(0, 10);
+  await page.getByLabel("From (UTC day)").fill(today);
+  await page.getByLabel("To (UTC day)").fill(today);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`from=${today}&to=${today}`));
+  await expect(entries.first()).toContainText("staff.login");
+  await page.getByLabel("From (UTC day)").fill("2001-01-01");
+  await page.getByLabel("To (UTC day)").fill("2001-01-31");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("No entries match.")).toBeVisible();
   // A staff id that is no number is refused by the contract: the page says which filter.

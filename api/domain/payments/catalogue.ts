@@ -85,16 +85,23 @@ export function toCreditPackage(row: typeof creditPackages.$inferSelect): Omit<C
     credits: row.credits,
     amount: row.amount,
     currency: row.currency,
-    price_per_credit: Math.round((row.amount * 100) / row.credits) / 100,
+    price_per_credit: pricePerCredit(row.amount, row.credits),
     mark: row.mark ?? null,
   };
 }
 
-/** The payment country: the asked one if the site serves it, else the IP's, else the site's first. */
-export function paymentCountry(site: Pick<Site, "countries">, asked: string | undefined, ipCountry: string | null): string {
-  if (asked && site.countries.includes(asked)) return asked;
-  if (ipCountry && site.countries.includes(ipCountry)) return ipCountry;
+/**
+ * The payment country: the asked one if the site serves it, else the IP's, else the member's profile country (a
+ * request from a private or unknown address says nothing about where the member is), else the site's first.
+ */
+export function paymentCountry(site: Pick<Site, "countries">, asked: string | undefined, ipCountry: string | null, profileCountry: string | null = null): string {
+  for (const country of [asked, ipCountry, profileCountry]) if (country && site.countries.includes(country)) return country;
   return site.countries[0] ?? "US";
+}
+
+/** The price of one credit in minor units to 2 decimals (a display ratio): of the discounted price when there is one. */
+export function pricePerCredit(amount: number, credits: number): number {
+  return Math.round((amount * 100) / credits) / 100;
 }
 
 export async function packagesFor(db: Db, siteId: number, country: string): Promise<Omit<CreditPackage, "discounted_amount">[]> {

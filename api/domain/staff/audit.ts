@@ -2,6 +2,7 @@ import { and, desc, eq, gte, lt, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { auditLog } from "../../db/schema";
 import type { StaffMember } from "./sessions";
+import type { AuditAction } from "#contract/staff";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -23,7 +24,7 @@ function stable(value: unknown): string {
 }
 
 export type AuditEntry = {
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId?: string | number | null;
   siteId?: number | null;

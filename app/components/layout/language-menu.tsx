@@ -32,7 +32,7 @@ export function LanguageMenu({ options }: { options: readonly Locale[] }) {
       {/* The accessible name ("Language EN") contains the visible text (WCAG 2.5.3, axe label-content-name-mismatch). */}
       <summary className="rounded-md px-2 py-1 text-sm text-gray-700 hover:bg-gray-100">
         <span className="flex items-center gap-1">
-          <GlobeIcon className="h-4 w-4" />
+          <GlobeIcon className="h-4 w-4 max-sm:hidden" />
           <span className="sr-only">{t("nav.language")} </span>
           {locale.toUpperCase()}
         </span>

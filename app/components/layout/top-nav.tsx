@@ -20,7 +20,7 @@ function useHideLanguage(): boolean {
 export function Brand() {
   const root = useRootData();
   return (
-    <Link to={root?.user ? "/members" : "/"} className="truncate text-lg font-bold tracking-tight text-primary hover:text-primary-dark sm:text-xl">
+    <Link to={root?.user ? "/members" : "/"} className="min-w-0 truncate text-lg font-bold tracking-tight text-primary hover:text-primary-dark sm:text-xl">
       {root?.site.name ?? "Rendezvous"}
     </Link>
   );
@@ -47,7 +47,8 @@ export function TopNav() {
       <div className="container flex h-14 items-center gap-2">
         <BackButton />
         <Brand />
-        <nav aria-label={t("nav.main")} className="ml-auto flex items-center gap-0.5 sm:gap-1">
+        {/* The nav keeps its width (the account menu must stay a full tap target at 390 px); only the brand shrinks. */}
+        <nav aria-label={t("nav.main")} className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1">
           {user ? (
             <>
               <NavLink to="/members" className="nav-item">
@@ -66,7 +67,7 @@ export function TopNav() {
               </NavLink>
               {user.paidUser ? (
                 <NavLink to="/credits" className="nav-item" data-testid="nav-credits">
-                  <span>{t("nav.credits")}</span>
+                  <span className="max-sm:sr-only">{t("nav.credits")}</span>
                   <CreditsCount credits={user.credits} tone={tone} />
                 </NavLink>
               ) : (
@@ -117,9 +118,9 @@ function CreditsCount({ credits, tone }: { credits: number; tone: "warning" | "d
 function AccountMenu({ name, thumbnail }: { name: string; thumbnail: string | null }) {
   const { t } = useTranslation();
   return (
-    <details className="relative" data-testid="account-menu">
+    <details className="relative shrink-0" data-testid="account-menu">
       {/* The accessible name ("Account Dennis") contains the visible name (WCAG 2.5.3, axe label-content-name-mismatch). */}
-      <summary className="flex items-center gap-2 rounded-md px-1 py-1 hover:bg-gray-100">
+      <summary className="flex min-h-10 min-w-10 items-center gap-2 rounded-md px-1 py-1 hover:bg-gray-100" data-testid="account-menu-button">
         {thumbnail ? (
           <img src={thumbnail} alt="" width={32} height={32} className="h-8 w-8 rounded-full bg-gray-200 object-cover" />
         ) : (

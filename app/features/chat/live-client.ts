@@ -1,5 +1,5 @@
 import { browserPaths } from "#contract/endpoints/paths";
-import type { EndEvent, TypingEvent } from "#contract/events";
+import type { EndEvent, MessageEvent as LiveMessageEvent, TypingEvent } from "#contract/events";
 import { typingShowSeconds } from "#contract/live";
 
 /*
@@ -14,6 +14,8 @@ export type LiveOptions = {
   /** Re-read the page's data (the loaders): a message, like, match, read mark or count changed. */
   reload: () => void;
   typing: (event: TypingEvent, until: number) => void;
+  /** A message arrived in one of the member's conversations (the page's data is reloaded as well). */
+  message: (event: LiveMessageEvent) => void;
   connected: (connected: boolean) => void;
   /** Operator override of the polling interval (seconds), else the one of docs/product.md §9. */
   refetchSeconds: number | null;
@@ -73,6 +75,12 @@ export function startLive(options: LiveOptions): () => void {
       es.addEventListener(kind, (event) => {
         remember(event);
         reload();
+        if (kind !== "message") return;
+        try {
+          options.message(JSON.parse(event.data as string) as LiveMessageEvent);
+        } catch {
+          // A malformed event only misses the typing hint's early end; the reload above still shows the message.
+        }
       });
     }
     es.addEventListener("typing", (event) => {

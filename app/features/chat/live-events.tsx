@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "@remix-run/react";
 import { useSetAtom } from "jotai";
-import { liveConnectedAtom, typingAtom } from "~/features/chat/live-state";
+import { liveConnectedAtom, typingAfterMessage, typingAtom } from "~/features/chat/live-state";
 import { useRootData } from "~/utils/root-data";
 
 /**
@@ -31,7 +31,7 @@ export function LiveEvents() {
       stop = startLive({
         reload: () => reload.current(),
         typing: (event, until) => {
-          setTyping((all) => ({ ...all, [event.conversation_id]: { name: event.from.name, until } }));
+          setTyping((all) => ({ ...all, [event.conversation_id]: { fromId: event.from.id, name: event.from.name, until } }));
           // Shown for 5 s after the last signal: a later signal moves `until`, so only the last timer clears it.
           setTimeout(
             () =>
@@ -43,6 +43,7 @@ export function LiveEvents() {
             until - Date.now(),
           );
         },
+        message: (event) => setTyping((all) => typingAfterMessage(all, event)),
         connected: setConnected,
         refetchSeconds,
         pushSubscribed: () => typeof Notification !== "undefined" && Notification.permission === "granted",
