@@ -33,6 +33,7 @@ const filled: Record<string, string | string[]> = {
   refund_days: "14",
   photo_moderation: "pre",
   contact_filter: "mask",
+  time_zone: "Europe/Amsterdam",
   welcome_discount_hours: "72",
   delete_discount: "",
   "cam_tiles.first": "4",
