@@ -3,7 +3,7 @@ import type { FirstLoad } from "./http";
 import type { LoadResult } from "./load";
 import type { LiveStreamResult, MemoryUsage } from "./live-stream";
 import type { PaidSendsResult } from "./paid-sends";
-import { firstLoadBudgetBytes, type RouteFirstLoad } from "./route-budgets";
+import { firstLoadBudgetOf, type RouteFirstLoad } from "./route-budgets";
 
 export function table(headers: string[], rows: string[][], leftColumns = 1): string {
   const widths = headers.map((header, i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? "").length)));
@@ -85,7 +85,7 @@ export function ratio(value: number, ceiling: number): string {
 export function routeBudgetTable(routes: RouteFirstLoad[]): string {
   return table(
     ["route", "JS gz", "JS files", "budget"],
-    routes.map((r) => [r.route, kb(r.gzip), String(r.files), r.gzip <= firstLoadBudgetBytes ? "ok" : "OVER"]),
+    routes.map((r) => [r.route, kb(r.gzip), String(r.files), r.gzip <= firstLoadBudgetOf(r.route) ? "ok" : "OVER"]),
   );
 }
 

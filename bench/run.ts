@@ -63,7 +63,7 @@ import { describeWarmUp, measure, steadyRule, stopRunning, warmUp, type LoadResu
 import { ProcessGroup, freePort, waitUntil } from "./processes";
 import { checkAccounting, prepareDatabase, runPaidSends, stopSends, type PaidSendsResult } from "./paid-sends";
 import { runLiveStream, stopLiveStream, type LiveStreamResult } from "./live-stream";
-import { firstLoadBudgetBytes, routeFirstLoads } from "./route-budgets";
+import { firstLoadBudgetBytes, firstLoadBudgetOf, routeFirstLoads } from "./route-budgets";
 import { measureScale, scaleTable } from "./scale";
 import { firstLoadTable, kb, routeBudgetTable, liveStreamTable, loadTable, paidSendsTable, streamMemoryTable } from "./report";
 
@@ -537,7 +537,7 @@ async function main(): Promise<number> {
     const bareRemixOf = (set: SetResult) => set.load.find((r) => r.name === bareRemixName);
     const warnings: string[] = [];
     const routeLoads = routeFirstLoads(root);
-    for (const r of routeLoads.filter((r) => r.gzip > firstLoadBudgetBytes)) warnings.push(`${r.route}: first-load JS ${kb(r.gzip)}, over the budget of ${kb(firstLoadBudgetBytes)}`);
+    for (const r of routeLoads.filter((r) => r.gzip > firstLoadBudgetOf(r.route))) warnings.push(`${r.route}: first-load JS ${kb(r.gzip)}, over the budget of ${kb(firstLoadBudgetOf(r.route))}`);
     const source = newestSource(root, ["app", "contract", "locales", "public", "vite.config.ts", "package-lock.json"]);
     if (source && source.mtime > buildTime) {
       warnings.push(`the build (${buildTime.toISOString()}) is older than ${source.file} (${source.mtime.toISOString()}): run \`npm run bench -- --build\` to measure the current code`);

@@ -15,3 +15,6 @@ export const photoRejectionReasons = ["not_the_member", "nudity", "minor", "cont
 
 /** Where a report stands in the staff's queue. */
 export const reportStatusNames = ["new", "in_progress", "resolved", "rejected"] as const;
+
+/** What a report's decision does to the member reported. */
+export const reportMeasures = ["none", "hide_profile", "suspend", "ban"] as const;

@@ -2,8 +2,13 @@ import { z } from "zod";
 import { EventDate, FormKey, id, queryId, text } from "./input";
 
 export { FormKey };
-import { moderationReasons, reportReasons, reportStatusNames } from "./moderation-reasons";
+import { moderationReasons, reportMeasures, reportReasons, reportStatusNames } from "./moderation-reasons";
+
+export { reportMeasures } from "./moderation-reasons";
 import { PhotoRejectionReason } from "./photos";
+import { queueCountCap } from "./queue-count";
+
+export { queueCountCap, queueCountText } from "./queue-count";
 
 /*
  * The staff side's moderation and member support (docs/staff.md). Every endpoint is behind the
@@ -40,17 +45,6 @@ export const ReportRequest = z
   .refine((body) => (body.profile_id === undefined) !== (body.message_id === undefined), { message: "Report either a profile or a message", path: ["profile_id"] });
 export type ReportRequest = z.infer<typeof ReportRequest>;
 export const ReportResponse = z.object({ ok: z.literal(true), report_id: z.number() });
-
-/**
- * A queue's size is exact below this and this value stands for "this many or more" (queueCountText): the api counts
- * at most this many rows of a queue, however long it is.
- */
-export const queueCountCap = 1000;
-
-/** A queue's size as the console shows it: "1000+" (that many or more) at queueCountCap, as the inbox's queues. */
-export function queueCountText(count: number): string {
-  return count >= queueCountCap ? `${queueCountCap}+` : String(count);
-}
 
 export const QueuedPhoto = z.object({
   id: z.number(),
@@ -127,8 +121,6 @@ export const ReportDetail = ReportSummary.extend({
 export type ReportDetail = z.infer<typeof ReportDetail>;
 
 const note = text(2000, { min: 1 });
-/** What a report's decision does to the member reported. */
-export const reportMeasures = ["none", "hide_profile", "suspend", "ban"] as const;
 export const ReportActionRequest = z.discriminatedUnion("action", [
   z.object({ id, action: z.literal("take") }),
   z.object({ id, action: z.literal("note"), text: note }),

@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, NavLink, useLoaderData } from "@remix-run/react";
 import { useTranslation } from "react-i18next";
-import { LikesQuery,  likesPageSize, likesTabs } from "#contract/likes";
+import type { likesTabs } from "#contract/likes";
+import { LikesQuery, likesPageSize } from "#contract/likes";
 import { Pager } from "~/components/ui/pager";
 import type { MemberCard } from "#contract/members";
 import { apiFor } from "~/utils/api.server";
@@ -13,8 +14,11 @@ import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { pageMeta } from "~/utils/page-title";
 import { endpoints } from "#contract/endpoints/index";
 
-/** docs/product.md §2 /likes/{type}: the tabs received, sent and matches; the api answers the open tab's list only. */
-const tabs = likesTabs;
+/**
+ * docs/product.md §2 /likes/{type}: the tabs received, sent and matches; the api answers the open tab's list only.
+ * Written here rather than imported: contract/likes.ts holds zod schemas, which the page's JavaScript does not need.
+ */
+const tabs = ["received", "sent", "matches"] as const satisfies typeof likesTabs;
 
 type Entry = { card: MemberCard; isNew: boolean; match: boolean };
 

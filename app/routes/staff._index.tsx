@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { queueCountText } from "#contract/staff-moderation";
+import { queueCountText } from "#contract/queue-count";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { formatMoney } from "~/features/payments/money";

@@ -1,13 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { auditActions } from "#contract/staff";
+import { auditActions } from "#contract/audit-actions";
 import { apiFor } from "~/utils/api.server";
 import { pageMeta } from "~/utils/page-title";
 import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { Button, ButtonLink } from "~/components/ui/button";
 import { endpoints } from "#contract/endpoints/index";
-import { FormAlert, PlainSelect } from "~/components/ui/form-fields";
+import { FormAlert } from "~/components/ui/form-fields";
+import { PlainSelect } from "~/components/ui/choice-fields";
 import { StaffErrorBoundary } from "~/features/staff/staff-error";
 
 const filterNames = ["action", "staff_id", "target_type", "target_id", "from", "to"] as const;

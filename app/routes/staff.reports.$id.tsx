@@ -16,7 +16,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { TFunction } from "i18next";
 import { useMemo } from "react";
 import { moderationReasons } from "#contract/moderation-reasons";
-import { reportMeasures } from "#contract/staff-moderation";
+import { reportMeasures } from "#contract/moderation-reasons";
 import { formConstraint } from "~/utils/form-constraint";
 import { staffT } from "~/features/staff/staff-i18n.server";
 import { useStaffT } from "~/features/staff/staff-i18n";

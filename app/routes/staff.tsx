@@ -2,7 +2,7 @@ import { may } from "#contract/endpoints/may";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import {  queueCountText } from "#contract/staff-moderation";
+import { queueCountText } from "#contract/queue-count";
 import { inboxEventName } from "~/features/staff/inbox-live";
 import { apiFor } from "~/utils/api.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
