@@ -77,8 +77,14 @@ export function SiteSettingsForm({
         return <TextareaField field={field} label={label} rows={3} />;
       case "checkbox":
         return <CheckboxField field={field} label={label} />;
-      case "choices":
-        return <CheckboxGroupField field={field} label={label} options={declared.options.map((value) => ({ value, label: optionLabel(declared.labels, value) }))} />;
+      case "choices": {
+        // The chosen ones first, in their stored order, then the rest: a list such as the countries is ordered (the
+        // first country is the site's default for payments), and a form posts its ticked boxes in their page order,
+        // so saving the form unchanged keeps the order.
+        const chosen = (Array.isArray(field.initialValue) ? field.initialValue : []).filter((value): value is string => typeof value === "string" && declared.options.includes(value));
+        const ordered = [...chosen, ...declared.options.filter((value) => !chosen.includes(value))];
+        return <CheckboxGroupField field={field} label={label} options={ordered.map((value) => ({ value, label: optionLabel(declared.labels, value) }))} />;
+      }
       case "select": {
         const options =
           "source" in declared
