@@ -60,7 +60,9 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true }, dependencies: ["member pool"] },
     // Without JavaScript only the tests tagged @nojs: forms and progressive enhancement, where the page's
     // behaviour differs. Read-only page checks and request-only checks run once, above (docs/testing.md).
-    { name: "nojs", use: { javaScriptEnabled: false }, grep: /@nojs/, dependencies: ["member pool"] },
+    // After the js project: the operator desk's tests share the demo operator, who holds one conversation at a time
+    // (docs/staff.md), so a test's js and nojs runs must not claim at once.
+    { name: "nojs", use: { javaScriptEnabled: false }, grep: /@nojs/, dependencies: ["member pool", "js"] },
   ],
   webServer: {
     // Dropped from the inherited environment: DATABASE_URL (the api must use the fresh PGlite

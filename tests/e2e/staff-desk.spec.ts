@@ -5,6 +5,9 @@ import { expect, expectNoAxeViolations, expectPath, hydrated, sameOrigin, test }
 import { activeMember, type ActiveMember } from "./accounts-support";
 import { siteRunProfile, staffLogin } from "./staff-support";
 
+// One after another in one worker: the tests share the demo operator, who holds one conversation at a time.
+test.describe.configure({ mode: "default" });
+
 /**
  * The operator desk (docs/staff.md) in the browser, with JavaScript and without: the claim released on send between two
  * staff members, a draft kept when the claim is lost (another tab, a colleague), "Send and next", a saved reply made by

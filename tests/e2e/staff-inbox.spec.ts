@@ -3,6 +3,9 @@ import { expect, expectPath, hydrated, sameOrigin, test } from "./fixtures";
 import { activeMember } from "./accounts-support";
 import { siteRunProfile, staffLogin } from "./staff-support";
 
+// One after another in one worker: the tests share the demo operator, who holds one conversation at a time.
+test.describe.configure({ mode: "default" });
+
 /**
  * The operator inbox (docs/staff.md) in the browser, with JavaScript and without: a member writes to a
  * site-run profile, the operator finds the conversation in "new", a second staff member sees it claimed, the
