@@ -107,6 +107,9 @@ function failures(lhr: Result): string[] {
   return lines;
 }
 
+/** Lighthouse's runtime errors for a trace it did not record well, whatever the page did. */
+const traceRecordingErrors = new Set(["NO_TRACING_STARTED", "NO_RESOURCE_REQUEST", "NO_NAVSTART", "NO_DCL"]);
+
 /** Lighthouse on each path in one Chromium of its own (a remote debugging port for Lighthouse), one path after the other. */
 async function measure(origin: string, runs: { path: string; cookie: string }[], outputPath: (name: string) => string): Promise<Measured[]> {
   const port = await freePort();
@@ -134,7 +137,10 @@ async function measure(origin: string, runs: { path: string; cookie: string }[],
         disableFullPageScreenshot: true,
         extraHeaders: { Cookie: cookie, "Accept-Language": "en-US,en;q=0.9" },
       };
-      const result = await lighthouse(`${origin}${path}`, flags);
+      let result = await lighthouse(`${origin}${path}`, flags);
+      // A trace Lighthouse failed to record is its own fault and its message asks to run it again
+      // (node_modules/lighthouse/core/lib/lh-error.js, "badTraceRecording"): once more, then it counts.
+      if (result?.lhr.runtimeError && traceRecordingErrors.has(result.lhr.runtimeError.code)) result = await lighthouse(`${origin}${path}`, flags);
       const lhr = result?.lhr;
       if (!lhr) throw new Error(`${path}: Lighthouse returned no report`);
       const problems: string[] = [];
