@@ -47,6 +47,11 @@ export const staffPermissions = {
 
 export type StaffAction = keyof typeof staffPermissions;
 
+/** Whether a role serves every site (its accounts have no list of sites), as admins do; the others serve the sites their account lists. */
+export function servesEverySite(role: StaffRoleName): boolean {
+  return role === "admin";
+}
+
 /** Whether a role may take an action (the site a staff member serves is the api's to check). */
 export function roleMay(role: StaffRoleName, action: StaffAction): boolean {
   return (staffPermissions[action] as readonly StaffRoleName[]).includes(role);

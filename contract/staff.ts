@@ -95,8 +95,8 @@ export const DashboardSite = z.object({
 export const DashboardResponse = z.object({
   sites: z.array(DashboardSite),
   open_streams: z.number(),
-  /** Background jobs in trouble: push deliveries waiting to retry, data exports failed today (admins; 0 for others). */
-  jobs: z.object({ push_retrying: z.number(), exports_failed_today: z.number() }),
+  /** Background jobs in trouble: push deliveries waiting to retry, data exports failed today (to who serves every site; null for others). */
+  jobs: z.object({ push_retrying: z.number(), exports_failed_today: z.number() }).nullable(),
 });
 export type DashboardResponse = z.infer<typeof DashboardResponse>;
 

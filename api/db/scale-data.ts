@@ -191,8 +191,8 @@ export async function generateScaleData(exec: Exec, options: ScaleOptions, log: 
   const defaultHi = profileLo + options.members;
   await step(
     "photos",
-    `insert into photos (profile_id, filename, thumb_filename, status, position, created_at, reviewed_at)
-     select p.id, f.filename, f.filename,
+    `insert into photos (profile_id, site_id, filename, thumb_filename, status, position, created_at, reviewed_at)
+     select p.id, p.site_id, f.filename, f.filename,
             case when p.created_at > now() - interval '2 days' and k = 1 then 'pending' else 'active' end, k - 1, p.created_at + make_interval(mins => k),
             case when p.created_at > now() - interval '2 days' and k = 1 then null else p.created_at + interval '1 hour' end
        from profiles p

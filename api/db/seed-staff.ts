@@ -3,6 +3,7 @@ import type { Db } from "./client";
 import { sites, staffUsers, type StaffRole } from "./schema";
 import { demoPassword } from "./seed";
 import { addStaffAccount } from "../domain/staff/accounts";
+import { servesEverySite } from "#contract/staff-permissions";
 
 /**
  * The demo's staff accounts (README, docs/staff.md): one per role, password `demo-password`, and the TOTP secret
@@ -23,7 +24,7 @@ export async function seedDemoStaff(db: Db, secret: string): Promise<number> {
   if ((existing?.n ?? 0) > 0) return 0;
   const siteIds = (await db.select({ id: sites.id }).from(sites).orderBy(asc(sites.id))).map((row) => row.id);
   for (const staff of demoStaff) {
-    await addStaffAccount(db, secret, { ...staff, siteIds: staff.role === "admin" ? [] : siteIds, password: demoPassword, totpSecret: demoTotpSecret });
+    await addStaffAccount(db, secret, { ...staff, siteIds: servesEverySite(staff.role) ? [] : siteIds, password: demoPassword, totpSecret: demoTotpSecret });
   }
   return demoStaff.length;
 }

@@ -183,13 +183,13 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
             fictional: i % 10 === 3 || i % 20 === 9,
             createdAt,
           })
-          .returning({ id: profiles.id });
+          .returning({ id: profiles.id, siteId: profiles.siteId });
         if (!profile) throw new Error("profile insert returned nothing");
         // One in ten members has no photo, as real sites have.
         if (i % 10 !== 7) {
           const file = `demo/${profile.id}.svg`;
           writeFileSync(path.join(options.uploadsDir, file), avatar(`${site.id}-${i}`, gender));
-          await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active", reviewedAt: new Date() });
+          await tx.insert(photos).values({ profileId: profile.id, siteId: profile.siteId, filename: file, thumbFilename: file, status: "active", reviewedAt: new Date() });
         }
         members++;
       }
@@ -229,12 +229,12 @@ export async function seedDemoData(db: Db, options: { uploadsDir: string; now?: 
           aboutMe: "Demo account.",
           createdAt: new Date(now.getTime() - (30 + index) * 86_400_000),
         })
-        .returning({ id: profiles.id });
+        .returning({ id: profiles.id, siteId: profiles.siteId });
       if (!profile) throw new Error("demo profile insert returned nothing");
       demoProfiles.push({ id: profile.id, gender: account.paid ? "female" : "male" });
       const file = `demo/${profile.id}.svg`;
       writeFileSync(path.join(options.uploadsDir, file), avatar(account.email, account.paid ? "female" : "male"));
-      await tx.insert(photos).values({ profileId: profile.id, filename: file, thumbFilename: file, status: "active", reviewedAt: new Date() });
+      await tx.insert(photos).values({ profileId: profile.id, siteId: profile.siteId, filename: file, thumbFilename: file, status: "active", reviewedAt: new Date() });
     }
     await seedConversations(tx, now, defaultSite.id, demoProfiles);
 

@@ -109,7 +109,7 @@ export async function addPhoto(
   try {
     outcome = await db.transaction(async (tx) => {
       const [site] = await tx
-        .select({ moderation: sites.photoModeration })
+        .select({ moderation: sites.photoModeration, siteId: sites.id })
         .from(profiles)
         .innerJoin(sites, eq(sites.id, profiles.siteId))
         .where(eq(profiles.id, owner.profileId))
@@ -122,9 +122,10 @@ export async function addPhoto(
       if (refusal) return refusal;
       // Pre-moderation: waiting for review, shown to its owner only; post-moderation: live at once. Either way in the queue (reviewed_at null).
       const status = site?.moderation === "pre" && !options.reviewed ? "pending" : "active";
+      if (!site) throw new Error("the photo's profile is gone");
       const [inserted] = await tx
         .insert(photos)
-        .values({ profileId: owner.profileId, filename, thumbFilename, status, position: (row?.last ?? -1) + 1, reviewedAt: options.reviewed ? new Date() : null })
+        .values({ profileId: owner.profileId, siteId: site.siteId, filename, thumbFilename, status, position: (row?.last ?? -1) + 1, reviewedAt: options.reviewed ? new Date() : null })
         .returning({ id: photos.id });
       if (!inserted) throw new Error("photo insert returned nothing");
       return inserted;

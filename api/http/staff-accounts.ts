@@ -7,6 +7,7 @@ import { addStaffWithSetupLink, renewSetupLink, setupLink, setupLinkOrigin } fro
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
 import { endpoints } from "#contract/endpoints/index";
+import { servesEverySite } from "#contract/staff-permissions";
 
 /**
  * Staff accounts in the console (admins; docs/staff.md): list them, add one (answered with its set-up link, once),
@@ -43,7 +44,7 @@ export function staffAccountRoutes(deps: { db: Db; secret: string; publicUrl: st
         res.set("Cache-Control", "private, no-store").json({ ok: true, link, expires_at: expiresAt?.toISOString() ?? null } satisfies StaffAccountOutcome);
       };
       if (body.action === "add") {
-        const siteIds = body.role === "admin" ? [] : body.site_ids;
+        const siteIds = servesEverySite(body.role) ? [] : body.site_ids;
         const outcome = await addStaffWithSetupLink(db, secret, { email: body.email, name: body.name, role: body.role, siteIds });
         if (outcome.kind === "email_taken") return refuse("email", "A staff account with this e-mail address exists already.");
         if (outcome.kind === "unknown_sites") return refuse("site_ids", `No site has the id ${outcome.siteIds.join(", ")}.`);

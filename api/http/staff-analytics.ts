@@ -7,6 +7,7 @@ import { analyticsReport } from "../domain/analytics/report";
 import { staffMay } from "../domain/staff/permissions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
+import { servesEverySite } from "#contract/staff-permissions";
 
 /** GET /api/staff/analytics.php (admins, `analytics.read`): the owners' analytics of one site or every site (docs/staff.md, Analytics). */
 export function staffAnalyticsRoutes(deps: { db: Db }) {
@@ -19,7 +20,7 @@ export function staffAnalyticsRoutes(deps: { db: Db }) {
       if (query.site !== undefined) {
         const [site] = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, query.site)).limit(1);
         if (!site || !staffMay(staff, "analytics.read", site.id)) return sendError(res, "not_found");
-      } else if (!staffMay(staff, "analytics.read", null) || staff.role !== "admin") {
+      } else if (!staffMay(staff, "analytics.read", null) || !servesEverySite(staff.role)) {
         return sendError(res, "forbidden");
       }
       const report: AnalyticsResponse = await analyticsReport(db, { siteId: query.site ?? null }, query);

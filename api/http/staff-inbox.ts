@@ -54,6 +54,7 @@ import type { StaffMember } from "../domain/staff/sessions";
 import type { StaffRouteKit } from "./staff";
 import { parseInput, sendError } from "./respond";
 import { endpoints } from "#contract/endpoints/index";
+import { servesEverySite } from "#contract/staff-permissions";
 
 const json = (res: Response) => res.set("Cache-Control", "private, no-store");
 const utc = (date: Date) => `${date.toISOString().slice(11, 16)} UTC`;
@@ -111,7 +112,7 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
       db
         .select({ id: sites.id, name: sites.name })
         .from(sites)
-        .where(staff.role === "admin" ? undefined : inArray(sites.id, staff.siteIds.length ? staff.siteIds : [0]))
+        .where(servesEverySite(staff.role) ? undefined : inArray(sites.id, staff.siteIds.length ? staff.siteIds : [0]))
         .orderBy(asc(sites.id))
         .limit(200);
 

@@ -13,6 +13,7 @@ import { handle, parseInput, sendError } from "./respond";
 import { endpoints } from "#contract/endpoints/index";
 import { staffActionOf, type Endpoint } from "#contract/endpoints/endpoint";
 import { on } from "./endpoint";
+import { servesEverySite } from "#contract/staff-permissions";
 
 declare module "express-serve-static-core" {
   interface Locals {
@@ -112,7 +113,8 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
 
   staffRoute(endpoints.staffDashboard, async (_req, res) => {
     const staff = staffOf(res);
-    const [figures, jobs] = await Promise.all([dashboardFigures(db, staff.role === "admin" ? null : staff.siteIds), staff.role === "admin" ? jobTrouble(db) : null]);
+    const everySite = servesEverySite(staff.role);
+    const [figures, jobs] = await Promise.all([dashboardFigures(db, everySite ? null : staff.siteIds), everySite ? jobTrouble(db) : null]);
     json(res).json({
       sites: figures.map((site) => ({
         id: site.id,
@@ -127,7 +129,7 @@ export function staffRoutes(deps: { db: Db; secret: string; limit: ClientLimiter
         report_queue: site.reportQueue,
       })),
       open_streams: hub.openStreamCount(),
-      jobs: { push_retrying: jobs?.pushRetrying ?? 0, exports_failed_today: jobs?.exportsFailedToday ?? 0 },
+      jobs: jobs ? { push_retrying: jobs.pushRetrying, exports_failed_today: jobs.exportsFailedToday } : null,
     } satisfies DashboardResponse);
   });
 

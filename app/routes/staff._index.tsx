@@ -8,6 +8,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { Link } from "@remix-run/react";
 import { endpoints } from "#contract/endpoints/index";
+import { may } from "#contract/endpoints/may";
 
 /** Today's figures of the sites the staff member serves (an admin: every site). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -17,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!result.ok) throw new Response(null, { status: result.status });
   const left = Number(new URL(request.url).searchParams.get("recovery_left"));
   // Who answers in the inbox sees their own desk: the conversation they hold, their answers today, their sites' median wait.
-  const desk = staff.role === "operator" || staff.role === "admin" ? await apiFor(request, context).call(endpoints.desk) : null;
+  const desk = may(staff.role, endpoints.desk) ? await apiFor(request, context).call(endpoints.desk) : null;
   const recoveryNotice = Number.isInteger(left) && left >= 0 && new URL(request.url).searchParams.has("recovery_left") ? staffTexts().login.recoveryUsed.replace("{{count}}", String(left)) : null;
   return { title: texts.metaTitle, description: texts.lead, texts, figures: result.data, recoveryNotice, role: staff.role, desk: desk?.ok ? desk.data : null };
 }
@@ -26,8 +27,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageMeta
 
 export default function StaffDashboard() {
   const { texts, figures, recoveryNotice, role, desk } = useLoaderData<typeof loader>();
-  // Operators cannot act on photos or reports: their dashboard leaves those queues out.
-  const queues = role !== "operator";
+  // Who can act on neither photos nor reports (operators) has a dashboard without those queues.
+  const queues = may(role, "photos.moderate") || may(role, "reports.handle");
   return (
     <>
       {recoveryNotice ? (
@@ -130,7 +131,7 @@ export default function StaffDashboard() {
         </div>
       )}
       <p className="mt-4 text-sm text-gray-600">{texts.streams.replace("{{count}}", String(figures.open_streams))}</p>
-      {role === "admin" ? (
+      {figures.jobs ? (
         <p className="mt-1 text-sm text-gray-600" data-testid="staff-dashboard-jobs">
           {texts.jobs.replace("{{push}}", String(figures.jobs.push_retrying)).replace("{{exports}}", String(figures.jobs.exports_failed_today))}
         </p>

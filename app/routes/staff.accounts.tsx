@@ -13,6 +13,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { Notice } from "~/components/ui/notice";
 import { endpoints } from "#contract/endpoints/index";
 import { StaffErrorBoundary } from "~/features/staff/staff-error";
+import { servesEverySite, staffRoleNames } from "#contract/staff-permissions";
 
 const roles = ["admin", "moderator", "support", "operator"] as const;
 
@@ -34,7 +35,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "add") {
     const role = formText(form, "role");
     const siteIds = form.getAll("site_ids").map((value) => Number(value));
-    if (role !== "admin" && siteIds.length === 0) return data({ error: texts.noSitesChosen, link: null }, { status: 400 });
+    const everySite = staffRoleNames.some((name) => name === role && servesEverySite(name));
+    if (!everySite && siteIds.length === 0) return data({ error: texts.noSitesChosen, link: null }, { status: 400 });
     body = { action: "add", email: formText(form, "email"), name: formText(form, "name"), role, site_ids: siteIds };
   } else if (intent === "link" || intent === "disable" || intent === "enable") {
     body = { action: intent, id: Number(formText(form, "id")) };
@@ -77,7 +79,7 @@ export default function StaffAccounts() {
             <td className="px-4 py-3">{account.name}</td>
             <td className="px-4 py-3">{account.email}</td>
             <td className="px-4 py-3">{texts.roles[account.role]}</td>
-            <td className="px-4 py-3">{account.role === "admin" ? texts.allSites : account.site_ids.map((id) => siteName.get(id) ?? id).join(", ") || texts.noSites}</td>
+            <td className="px-4 py-3">{servesEverySite(account.role) ? texts.allSites : account.site_ids.map((id) => siteName.get(id) ?? id).join(", ") || texts.noSites}</td>
             <td className="px-4 py-3">{account.disabled ? texts.disabled : account.set_up ? texts.active : texts.notSetUp}</td>
             <td className="px-4 py-3">
               {account.id === me ? null : (

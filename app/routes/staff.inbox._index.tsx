@@ -17,6 +17,7 @@ import { FormAlert } from "~/components/ui/form-fields";
 import { StaffErrorBoundary } from "~/features/staff/staff-error";
 import { StaffTable } from "~/features/staff/staff-parts";
 import { endpoints } from "#contract/endpoints/index";
+import { may } from "#contract/endpoints/may";
 
 type Queue = (typeof inboxQueueNames)[number];
 
@@ -54,7 +55,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     filters,
     done: done === "left" ? texts.left : done === "nothing" ? (url.searchParams.get("sent") ? texts.detail.nothingNext : texts.nothing) : null,
     now: Date.now(),
-    savedRepliesLink: staff.role === "admin" ? staffTexts().nav.savedReplies : null,
+    savedRepliesLink: may(staff.role, "replies.manage") ? staffTexts().nav.savedReplies : null,
   };
 }
 

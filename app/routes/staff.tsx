@@ -1,4 +1,5 @@
 import { may } from "#contract/endpoints/may";
+import type { StaffAction } from "#contract/staff-permissions";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
@@ -65,7 +66,9 @@ export default function StaffFrame() {
                 </NavLink>
               </>
             )}
-            {staff.role === "admin" ? <AdminMenu label={texts.nav.admin} links={adminLinks.map(([to, key]) => ({ to, text: texts.nav[key] }))} /> : null}
+            {adminLinks.some(([, , action]) => may(staff.role, action)) ? (
+              <AdminMenu label={texts.nav.admin} links={adminLinks.filter(([, , action]) => may(staff.role, action)).map(([to, key]) => ({ to, text: texts.nav[key] }))} />
+            ) : null}
           </nav>
           <div className="ml-auto flex items-center gap-3 text-sm text-gray-700">
             <span data-testid="staff-who">{texts.nav.signedInAs.replace("{{name}}", staff.name).replace("{{role}}", texts.role)}</span>
@@ -122,17 +125,18 @@ function useLiveQueues(loaded: Queues): Queues {
 type Queues = { photos: number; reports: number };
 
 /** The admin's pages, in one menu so the navigation stays one row at 1280 px (docs/staff.md). */
+/** The pages of the admin menu, each with the action it needs (contract/staff-permissions.ts). */
 const adminLinks = [
-  ["/staff/accounts", "accounts"],
-  ["/staff/analytics", "analytics"],
-  ["/staff/operators", "operators"],
-  ["/staff/sites", "sites"],
-  ["/staff/packages", "packages"],
-  ["/staff/discount-codes", "discountCodes"],
-  ["/staff/invitations", "invitations"],
-  ["/staff/profiles", "profiles"],
-  ["/staff/audit", "audit"],
-] as const;
+  ["/staff/accounts", "accounts", "staff.manage"],
+  ["/staff/analytics", "analytics", "analytics.read"],
+  ["/staff/operators", "operators", "operators.read"],
+  ["/staff/sites", "sites", "catalogue.manage"],
+  ["/staff/packages", "packages", "catalogue.manage"],
+  ["/staff/discount-codes", "discountCodes", "catalogue.manage"],
+  ["/staff/invitations", "invitations", "catalogue.manage"],
+  ["/staff/profiles", "profiles", "profiles.manage"],
+  ["/staff/audit", "audit", "audit.read"],
+] as const satisfies readonly (readonly [string, string, StaffAction])[];
 
 /**
  * A <details> menu: works without JavaScript; with it, it closes after a navigation (remounted per location). Its

@@ -166,7 +166,7 @@ describe("erase job", () => {
     mkdirSync(path.join(uploads, "members"), { recursive: true });
     const file = `members/${old.profileId}.jpg`;
     writeFileSync(path.join(uploads, file), "jpeg");
-    await api.db.insert(photos).values({ profileId: old.profileId, filename: file, thumbFilename: file, status: "active" });
+    await api.db.insert(photos).values({ profileId: old.profileId, siteId: old.siteId, filename: file, thumbFilename: file, status: "active" });
     await api.db.insert(accountTokens).values({ userId: old.userId, kind: "email_change", tokenHash: "h-old", newEmail: "next@example.com", expiresAt: now });
     const exportToken = `erase-test-${old.userId}`;
     mkdirSync(path.dirname(exportFile(api.dataDir, exportToken)), { recursive: true });

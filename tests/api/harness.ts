@@ -264,7 +264,7 @@ let memberCounter = 0;
 export async function insertMember(
   api: Harness,
   options: { passwordHash: string; email?: string; status?: "not_confirmed" | "active" | "deleted"; confirmed?: boolean; language?: string; deletedAt?: Date; host?: string; signupDate?: Date },
-): Promise<{ userId: number; profileId: number; email: string }> {
+): Promise<{ userId: number; profileId: number; siteId: number; email: string }> {
   const email = options.email ?? `member-${Date.now()}-${++memberCounter}@example.com`;
   const status = options.status ?? "active";
   const [site] = await api.db.select({ id: schema.sites.id }).from(schema.sites).where(sql`${schema.sites.domain} = ${options.host ?? "localhost"}`);
@@ -288,7 +288,7 @@ export async function insertMember(
     .values({ userId: user.id, siteId: site.id, name: `Tester${memberCounter}`, country: "NL", status: status === "active" ? "active" : "disabled", dateOfBirth: "1990-01-01", gender: "male" })
     .returning({ id: schema.profiles.id });
   if (!profile) throw new Error("profile insert returned nothing");
-  return { userId: user.id, profileId: profile.id, email };
+  return { userId: user.id, profileId: profile.id, siteId: site.id, email };
 }
 
 /** Asserts an api error answer (status and contract error code) and returns its body. */

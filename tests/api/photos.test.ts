@@ -16,7 +16,7 @@ let api: Harness;
 const password = "photo-test-password";
 let passwordHash: string;
 
-type TestMember = { userId: number; profileId: number; token: string };
+type TestMember = { userId: number; profileId: number; siteId: number; token: string };
 
 async function newMember(options: { premium?: boolean } = {}): Promise<TestMember> {
   const member = await insertMember(api, { passwordHash });
@@ -54,8 +54,9 @@ function image(format: "jpeg" | "png" | "webp", width = 900, height = 600): Prom
 }
 
 /** Photo rows inserted straight into the database (the limit logic does not need 25 real uploads). */
-async function insertPhotos(profileId: number, count: number): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => ({ profileId, filename: `seeded/${profileId}-${i}.jpg`, thumbFilename: `seeded/${profileId}-${i}-t.jpg`, status: "active" as const, position: i }));
+async function insertPhotos(member: { profileId: number; siteId: number }, count: number): Promise<void> {
+  const { profileId, siteId } = member;
+  const rows = Array.from({ length: count }, (_, i) => ({ profileId, siteId, filename: `seeded/${profileId}-${i}.jpg`, thumbFilename: `seeded/${profileId}-${i}-t.jpg`, status: "active" as const, position: i }));
   await api.db.insert(photos).values(rows);
 }
 
@@ -169,11 +170,11 @@ describe("POST /api/photos.php", () => {
 
   it("lets a premium member go beyond 3, up to 25, then photo_limit_reached", async () => {
     const member = await newMember({ premium: true });
-    await insertPhotos(member.profileId, 3);
+    await insertPhotos(member, 3);
     const jpeg = await image("jpeg", 300, 300);
     expect((await uploaded(member.token, jpeg)).count).toBe(4);
     expect((await list(member.token)).limit).toBe(photoLimits.premium);
-    await insertPhotos(member.profileId, photoLimits.premium - 5);
+    await insertPhotos(member, photoLimits.premium - 5);
     expect((await uploaded(member.token, jpeg)).count).toBe(25);
     const error = await expectApiError(await upload(member.token, jpeg), 403, "photo_limit_reached");
     expect(error.params).toEqual({ limit: 25 });
@@ -182,7 +183,7 @@ describe("POST /api/photos.php", () => {
 
   it("never passes the limit with parallel uploads", async () => {
     const member = await newMember();
-    await insertPhotos(member.profileId, photoLimits.free - 1);
+    await insertPhotos(member, photoLimits.free - 1);
     const jpeg = await image("jpeg", 300, 300);
     const filesBefore = storedPhotoFiles();
     const answers = await Promise.all(Array.from({ length: 5 }, () => upload(member.token, jpeg)));
@@ -257,9 +258,9 @@ describe("GET /api/member.php photos", () => {
 
   beforeAll(async () => {
     shown = await newMember();
-    await insertPhotos(shown.profileId, 5);
+    await insertPhotos(shown, 5);
     // A pending photo is never shown and never counted.
-    await api.db.insert(photos).values({ profileId: shown.profileId, filename: "seeded/pending.jpg", thumbFilename: "seeded/pending-t.jpg", status: "pending", position: 9 });
+    await api.db.insert(photos).values({ profileId: shown.profileId, siteId: shown.siteId, filename: "seeded/pending.jpg", thumbFilename: "seeded/pending-t.jpg", status: "pending", position: 9 });
   });
 
   async function profileFor(token?: string) {

@@ -201,6 +201,42 @@ describe("the owners' analytics", () => {
     expect(r.revenue.by_site).toEqual([expect.objectContaining({ site_id: siteId, site: "Analytics NY", net: 3708 })]);
   });
 
+  it("counts a paying member once a period, at their first payment of it, whenever they paid before", async () => {
+    // 4-8 November: A (paid the 3rd and again the 6th) and C (the 4th, 15:00 in New York). The 5 days before (30
+    // October to 3 November): A's first payment, on the 3rd.
+    const r = await report(`site=${siteId}&period=custom&from=2026-11-04&to=2026-11-08`);
+    expect(r.revenue.current.map((m) => [m.payments, m.paying_members])).toEqual([[2, 2]]);
+    expect(r.revenue.previous.map((m) => [m.payments, m.paying_members])).toEqual([[1, 1]]);
+    // 3-8 November: A's two payments make one paying member.
+    const both = await report(`site=${siteId}&period=custom&from=2026-11-03&to=2026-11-08`);
+    expect(both.revenue.current.map((m) => [m.payments, m.paying_members])).toEqual([[3, 2]]);
+  });
+
+  it("reads a long period's sources and landers from whole months and the days around them alike", async () => {
+    // Everything of the data set: visits 30 Oct, 2, 3 and 5 Nov; E and F signed up the 8th and 9th (New York) through
+    // adnet/r2, E paid the 9th.
+    const source = { sub1: "", sub2: "", sub3: "" };
+    const expected = [
+      { network: "adnet", ref: "r1", ...source, visits: 3, signups: 2, activations: 2, first_messages: 1, first_purchases: 2 },
+      { network: "", ref: "", ...source, visits: 1, signups: 1, activations: 0, first_messages: 1, first_purchases: 0 },
+      { network: "adnet", ref: "r2", ...source, visits: 0, signups: 2, activations: 0, first_messages: 0, first_purchases: 1 },
+    ];
+    // Whole months only; days, a whole month and a day; days only.
+    for (const [from, to] of [
+      ["2026-10-01", "2026-11-30"],
+      ["2026-10-15", "2026-12-01"],
+      ["2026-10-30", "2026-11-09"],
+    ]) {
+      const r = await report(`site=${siteId}&period=custom&from=${from}&to=${to}`);
+      expect(r.funnel.by_source, `${from} to ${to}`).toEqual(expected);
+      expect(r.funnel.by_lander.map((l) => [l.lander, l.visits, l.signups]), `${from} to ${to}`).toEqual([
+        ["landers/video", 3, 2],
+        ["", 0, 2],
+        ["members/landing", 1, 1],
+      ]);
+    }
+  });
+
   it("follows signup weeks: who paid within 1, 7 and 30 days and what they brought, a refund taken off", async () => {
     const r = await report(`site=${siteId}&period=custom&from=2026-11-02&to=2026-11-08`);
     // A (2099 within a day, 1899 within 7 days), B nothing, E (999 within a day, on the 9th): week of Monday the 2nd.

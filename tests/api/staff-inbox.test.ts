@@ -130,7 +130,7 @@ describe("the operator inbox", () => {
     expect(InboxActionResponse.parse(await (await act(operator, { id: entry!.id, action: "claim" })).json()).claim).toMatchObject({ mine: true });
 
     // Another profile's photo, a photo not live yet, an unknown gift: refused, nothing sent.
-    const [pending] = await api.db.insert(photos).values({ profileId: fictionalProfileId, filename: "demo/pending.svg", thumbFilename: "demo/pending.svg", status: "pending", position: 99 }).returning({ id: photos.id });
+    const [pending] = await api.db.insert(photos).values({ profileId: fictionalProfileId, siteId: 1, filename: "demo/pending.svg", thumbFilename: "demo/pending.svg", status: "pending", position: 99 }).returning({ id: photos.id });
     for (const photoId of [foreign.id, pending!.id]) {
       const refused = await act(operator, { id: entry!.id, action: "reply_photo", photo_id: photoId, key: newKey() });
       expect(refused.status).toBe(400);

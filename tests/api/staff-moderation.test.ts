@@ -130,7 +130,7 @@ describe("photo moderation", () => {
     });
     const before = (await sizes()).frame;
     const rows = (n: number, from: number) =>
-      Array.from({ length: n }, (_, i) => ({ profileId: owner.profileId, filename: `queue/${from + i}.jpg`, thumbFilename: `queue/${from + i}-t.jpg`, status: "pending" as const, position: from + i }));
+      Array.from({ length: n }, (_, i) => ({ profileId: owner.profileId, siteId: owner.siteId, filename: `queue/${from + i}.jpg`, thumbFilename: `queue/${from + i}-t.jpg`, status: "pending" as const, position: from + i }));
     const added = await api.db.insert(photos).values(rows(999 - before, 0)).returning({ id: photos.id });
     expect(await sizes()).toEqual({ frame: 999, page: 999, dashboard: 999 });
     added.push(...(await api.db.insert(photos).values(rows(5, 999 - before)).returning({ id: photos.id })));

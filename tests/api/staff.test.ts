@@ -188,6 +188,9 @@ describe("the dashboard", () => {
     const all = await figures(admin);
     expect(all.sites.length).toBeGreaterThan(1);
     expect(all.sites.find((site) => site.id === 1)?.signups_today).toBe(own.sites[0]!.signups_today);
+    // The background jobs in trouble concern every site: for who serves every site only.
+    expect(own.jobs).toBeNull();
+    expect(all.jobs).toEqual({ push_retrying: expect.any(Number), exports_failed_today: expect.any(Number) });
     // The demo's members signed up on earlier days: today's count is the members made today, not every member.
     const [today] = await api.db.select({ n: sql<number>`count(*)::int` }).from(users).where(sql`${users.siteId} = 1 and ${users.signupDate} >= date_trunc('day', now() at time zone 'utc') at time zone 'utc'`);
     expect(own.sites[0]!.signups_today).toBe(today?.n);

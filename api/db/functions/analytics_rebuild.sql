@@ -2,7 +2,7 @@ CREATE OR REPLACE FUNCTION analytics_rebuild() RETURNS void LANGUAGE plpgsql AS 
 DECLARE
   v_since timestamptz := now() - interval '400 days';
 BEGIN
-  TRUNCATE analytics_funnel_days, analytics_funnel_totals, analytics_revenue_days, analytics_cohort_days, analytics_chat_days;
+  TRUNCATE analytics_funnel_days, analytics_funnel_totals, analytics_funnel_months, analytics_revenue_days, analytics_cohort_days, analytics_chat_days;
   DELETE FROM analytics_progress WHERE name = 'messages';
   INSERT INTO analytics_progress (name, last_id) SELECT 'messages', coalesce(max(id), 0) FROM messages;
 
@@ -32,6 +32,11 @@ BEGIN
         JOIN users u ON u.id = f.user_id JOIN sites s ON s.id = u.site_id
     ) x
    GROUP BY site_id, day, network, ref, sub1, sub2, sub3, lander;
+
+  -- Each paid payment's previous one of its member in its currency (what the paying members of a period are counted by).
+  UPDATE payments p SET previous_paid_at = x.previous
+    FROM (SELECT id, lag(paid_at) OVER (PARTITION BY user_id, currency ORDER BY paid_at, id) AS previous FROM payments WHERE paid_at IS NOT NULL) x
+   WHERE p.id = x.id AND p.previous_paid_at IS DISTINCT FROM x.previous;
 
   INSERT INTO analytics_revenue_days (site_id, day, currency, country, method, package_id, discount_code, payments, first_purchases, amount, discount_amount, costs, refunds, refunded_amount)
   SELECT site_id, day, currency, country, method, package_id, discount_code, sum(n), sum(firsts), sum(amount), sum(discount_amount), sum(costs), sum(refunds), sum(refunded)

@@ -39,6 +39,32 @@ export const analyticsFunnelDays = pgTable(
 );
 
 /**
+ * The funnel per site, calendar month (its first day) and source and lander: what analytics_funnel_days holds, summed by
+ * month, so a long period's sources and landers read a row per source a month for its whole months and days only for
+ * the month it starts and the one it ends in. Kept by the trigger on analytics_funnel_days (api/db/functions/
+ * analytics_funnel_totals_follow.sql), in the same statement.
+ */
+export const analyticsFunnelMonths = pgTable(
+  "analytics_funnel_months",
+  {
+    siteId: siteColumn(),
+    month: date("month", { mode: "string" }).notNull(),
+    network: text("network").notNull().default(""),
+    ref: text("ref").notNull().default(""),
+    sub1: text("sub1").notNull().default(""),
+    sub2: text("sub2").notNull().default(""),
+    sub3: text("sub3").notNull().default(""),
+    lander: text("lander").notNull().default(""),
+    visits: counter("visits"),
+    signups: counter("signups"),
+    activations: counter("activations"),
+    firstMessages: counter("first_messages"),
+    firstPurchases: counter("first_purchases"),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.month, t.network, t.ref, t.sub1, t.sub2, t.sub3, t.lander] }), index("analytics_funnel_months_month_idx").on(t.month)],
+);
+
+/**
  * The funnel per site and day, all sources together: what the period's totals and days read (a row a day, however many
  * sources). Kept by a trigger on analytics_funnel_days (migration 0036), so both change in the same statement.
  */

@@ -110,6 +110,8 @@ export const photos = pgTable(
   {
     id: serial("id").primaryKey(),
     profileId: profileRef("profile_id"),
+    /** Its profile's site (a profile never changes site): the moderation queue counts per site from the photos alone. */
+    siteId: siteRef(),
     filename: text("filename").notNull(),
     thumbFilename: text("thumb_filename").notNull(),
     status: text("status", { enum: ["active", "pending", "rejected"] }).notNull().default("pending"),
@@ -121,7 +123,12 @@ export const photos = pgTable(
     /** When the owner dismissed the notice of its rejection on /profile. */
     rejectionSeenAt: timestamp("rejection_seen_at", { withTimezone: true }),
   },
-  (t) => [index("photos_profile_idx").on(t.profileId, t.position), index("photos_review_queue_idx").on(t.createdAt).where(sql`${t.reviewedAt} is null`)],
+  (t) => [
+    index("photos_profile_idx").on(t.profileId, t.position),
+    index("photos_review_queue_idx").on(t.createdAt).where(sql`${t.reviewedAt} is null`),
+    // A site's queue (api/domain/staff/photo-review.ts, the dashboard): its photos no moderator has seen, oldest first.
+    index("photos_site_review_queue_idx").on(t.siteId, t.createdAt).where(sql`${t.reviewedAt} is null`),
+  ],
 );
 
 export const dismissalKeys = ["hide-enrich-alert", "hide-push-notification-alert", "hide-disabled-notifications-alert", "hide-time-bonus-modal"] as const;

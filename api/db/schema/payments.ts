@@ -79,6 +79,12 @@ export const payments = pgTable(
     sandboxOutcome: text("sandbox_outcome"),
     createdAt: createdAt(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /**
+     * When the member's payment in this currency before this one was paid (null: this is their first): set as it is
+     * paid (api/domain/analytics/rollups.ts countPaymentPaid). A member paid in a period once for each payment of the
+     * period whose previous one is before the period, so the paying members are counted without a distinct.
+     */
+    previousPaidAt: timestamp("previous_paid_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     refundedAt: timestamp("refunded_at", { withTimezone: true }),
     refundedCredits: integer("refunded_credits").notNull().default(0),
@@ -112,7 +118,7 @@ export const payments = pgTable(
     // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
     // these few rows rather than every payment ever made.
     // The analytics' paying members of a period (api/domain/analytics/report.ts): a range of paid times, read from the index alone.
-    index("payments_paid_at_idx").on(t.paidAt, t.siteId, t.currency, t.userId).where(sql`${t.paidAt} is not null`),
+    index("payments_paid_at_idx").on(t.paidAt, t.siteId, t.currency, t.previousPaidAt).where(sql`${t.paidAt} is not null`),
     index("payments_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
     // The paid ones by when: the dashboard's revenue of the day (api/domain/staff/dashboard.ts) reads that day's.
     index("payments_paid_idx").on(t.paidAt).where(sql`${t.status} = 'paid'`),

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { periodOf, type AnalyticsQuery, type AnalyticsResponse, type FunnelSteps, type Money } from "#contract/staff-analytics";
+import { addDays, periodOf, type AnalyticsQuery, type AnalyticsResponse, type FunnelSteps, type Money } from "#contract/staff-analytics";
 import type { Db } from "../../db/client";
 import { operatorFigures } from "../staff/inbox";
 import { rollUpMessages } from "./rollups";
@@ -65,6 +65,39 @@ function inRange(scope: Scope, from: string, to: string): SQL {
   return scope.siteId === null ? days : sql`site_id = ${scope.siteId} and ${days}`;
 }
 
+/**
+ * A period cut into the calendar months it holds whole (read from analytics_funnel_months) and the days before and
+ * after them (read from analytics_funnel_days): 366 days are 11 or 12 months and at most 61 days.
+ */
+export function monthsOfPeriod(from: string, to: string): { months: { from: string; until: string } | null; days: { from: string; to: string }[] } {
+  const firstOfNext = (day: string) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+  };
+  // The first whole month starts on `from` when it is a 1st, else on the next 1st; the whole months end before the 1st
+  // of the month that holds the day after `to`.
+  const start = from.endsWith("-01") ? from : firstOfNext(from);
+  const until = `${addDays(to, 1).slice(0, 8)}01`;
+  if (start >= until) return { months: null, days: [{ from, to }] };
+  const days = [
+    ...(from < start ? [{ from, to: addDays(start, -1) }] : []),
+    ...(until <= to ? [{ from: until, to }] : []),
+  ];
+  return { months: { from: start, until }, days };
+}
+
+/** The funnel's rows per source and lander in a period: its whole months' rows and its other days' rows. */
+function funnelSourceRows(scope: Scope, from: string, to: string): SQL {
+  const site = scope.siteId === null ? sql`true` : sql`site_id = ${scope.siteId}`;
+  const columns = sql.raw("network, ref, sub1, sub2, sub3, lander, visits, signups, activations, first_messages, first_purchases");
+  const split = monthsOfPeriod(from, to);
+  const parts = [
+    ...(split.months ? [sql`select ${columns} from analytics_funnel_months where ${site} and month >= ${split.months.from}::date and month < ${split.months.until}::date`] : []),
+    ...split.days.map((days) => sql`select ${columns} from analytics_funnel_days where ${inRange(scope, days.from, days.to)}`),
+  ];
+  return sql.join(parts, sql` union all `);
+}
+
 export async function analyticsReport(db: Db, scope: Scope, query: Pick<AnalyticsQuery, "period" | "from" | "to">): Promise<AnalyticsResponse> {
   // Today's messages are rolled up before they are read (a bounded batch; the scheduled job does the rest).
   await rollUpMessages(db);
@@ -74,21 +107,18 @@ export async function analyticsReport(db: Db, scope: Scope, query: Pick<Analytic
   const both = inRange(scope, period.previousFrom, period.to);
   const isCurrent = sql`(day >= ${period.from}::date)`;
 
-  const [funnelTotals, funnelDays, funnelSources, funnelLanders] = await Promise.all([
+  // Every read starts at once (the pool runs them side by side), the paying members first: the longest of them.
+  const payersRead = payingMembers(db, scope, period);
+  const funnelReads = Promise.all([
     db.execute(sql`select ${isCurrent} as current, ${funnelSums} from analytics_funnel_totals where ${both} group by 1`),
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, ${funnelSums} from analytics_funnel_totals where ${current} group by day order by day`),
-    db.execute(sql`select network, ref, sub1, sub2, sub3, ${funnelSums} from analytics_funnel_days where ${current}
+    db.execute(sql`select network, ref, sub1, sub2, sub3, ${funnelSums} from (${funnelSourceRows(scope, period.from, period.to)}) f
                    group by network, ref, sub1, sub2, sub3 order by sum(visits) + sum(signups) desc, network, ref, sub1, sub2, sub3 limit 100`),
-    db.execute(sql`select lander, ${funnelSums} from analytics_funnel_days where ${current} group by lander order by sum(visits) + sum(signups) desc, lander limit 100`),
+    db.execute(sql`select lander, ${funnelSums} from (${funnelSourceRows(scope, period.from, period.to)}) f group by lander order by sum(visits) + sum(signups) desc, lander limit 100`),
   ]);
-  const funnelOf = (wanted: boolean) => {
-    const row = rowsOf(funnelTotals).find((r) => Boolean(r.current) === wanted);
-    return row ? steps(row) : steps({});
-  };
-
   const by = (columns: SQL, order: SQL = sql`sum(amount) desc`) =>
     db.execute(sql`select ${columns}, currency, ${moneySums} from analytics_revenue_days where ${current} group by ${columns}, currency order by ${order}, currency limit 200`);
-  const [revenueTotals, revenueDays, revenueSites, revenueCountries, revenueMethods, revenuePackages, revenueDiscounts, payers] = await Promise.all([
+  const revenueReads = Promise.all([
     db.execute(sql`select ${isCurrent} as current, currency, ${moneySums} from analytics_revenue_days where ${both} group by 1, currency order by currency`),
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, currency, ${moneySums} from analytics_revenue_days where ${current} group by day, currency order by day, currency`),
     db.execute(sql`select g.*, s.name as site from (select site_id, currency, ${moneySums} from analytics_revenue_days where ${current} group by site_id, currency) g
@@ -98,18 +128,8 @@ export async function analyticsReport(db: Db, scope: Scope, query: Pick<Analytic
     db.execute(sql`select g.*, cp.credits from (select package_id, currency, ${moneySums} from analytics_revenue_days where ${current} group by package_id, currency) g
                      left join credit_packages cp on cp.id = g.package_id order by g.amount desc, g.package_id, g.currency limit 200`),
     by(sql`discount_code`),
-    payingMembers(db, scope, period),
   ]);
-  const totalsOf = (wanted: boolean) =>
-    rowsOf(revenueTotals)
-      .filter((r) => Boolean(r.current) === wanted)
-      .map((r) => {
-        const m = money(r);
-        const paying = payers.get(`${wanted}:${m.currency}`) ?? 0;
-        return { ...m, paying_members: paying, per_paying_member: paying > 0 ? Math.round(m.net / paying) : null };
-      });
-
-  const [cohortSignups, cohortMoney, chatTotals, chatDays, operators] = await Promise.all([
+  const otherReads = Promise.all([
     db.execute(sql`select to_char(date_trunc('week', day), 'YYYY-MM-DD') as week, sum(signups)::int as signups from analytics_funnel_totals where ${current} group by 1`),
     db.execute(sql`select to_char(date_trunc('week', day), 'YYYY-MM-DD') as week, currency, sum(paid_1)::int as paid_1, sum(paid_7)::int as paid_7, sum(paid_30)::int as paid_30,
                           sum(revenue_1)::bigint as revenue_1, sum(revenue_7)::bigint as revenue_7, sum(revenue_30)::bigint as revenue_30
@@ -118,6 +138,20 @@ export async function analyticsReport(db: Db, scope: Scope, query: Pick<Analytic
     db.execute(sql`select to_char(day, 'YYYY-MM-DD') as day, ${chatSums} from analytics_chat_days where ${current} group by day order by day`),
     operatorTotals(db, period.from, period.to),
   ]);
+  const [[funnelTotals, funnelDays, funnelSources, funnelLanders], [revenueTotals, revenueDays, revenueSites, revenueCountries, revenueMethods, revenuePackages, revenueDiscounts], payers, [cohortSignups, cohortMoney, chatTotals, chatDays, operators]] =
+    await Promise.all([funnelReads, revenueReads, payersRead, otherReads]);
+  const funnelOf = (wanted: boolean) => {
+    const row = rowsOf(funnelTotals).find((r) => Boolean(r.current) === wanted);
+    return row ? steps(row) : steps({});
+  };
+  const totalsOf = (wanted: boolean) =>
+    rowsOf(revenueTotals)
+      .filter((r) => Boolean(r.current) === wanted)
+      .map((r) => {
+        const m = money(r);
+        const paying = payers.get(`${wanted}:${m.currency}`) ?? 0;
+        return { ...m, paying_members: paying, per_paying_member: paying > 0 ? Math.round(m.net / paying) : null };
+      });
   const chatOf = (wanted: boolean) => {
     const row = rowsOf(chatTotals).find((r) => Boolean(r.current) === wanted);
     return chat(row ?? {});
@@ -151,19 +185,25 @@ export async function analyticsReport(db: Db, scope: Scope, query: Pick<Analytic
 
 /**
  * Members with a payment paid in the period (refunded later or not), per currency, for the period and the one before:
- * a range of payments_paid_at_idx widened by the furthest time zones, then each payment's own site's day.
+ * a range of payments_paid_at_idx widened by the furthest time zones, then each payment's own site's day. A member is
+ * counted at their first payment of the period, the one whose previous payment (payments.previous_paid_at) is
+ * before the period: a count of index entries, no distinct over members.
  */
 async function payingMembers(db: Db, scope: Scope, period: { from: string; to: string; previousFrom: string }): Promise<Map<string, number>> {
   const site = scope.siteId === null ? sql`true` : sql`p.site_id = ${scope.siteId}`;
+  const starts = sql`(${period.from}::date::timestamp at time zone s.time_zone)`;
+  const previousStarts = sql`(${period.previousFrom}::date::timestamp at time zone s.time_zone)`;
   const result = await db.execute(sql`
-    select (p.paid_at >= (${period.from}::date::timestamp at time zone s.time_zone)) as current, p.currency, count(distinct p.user_id)::int as members
+    select p.currency,
+           count(*) filter (where p.paid_at >= ${starts} and (p.previous_paid_at is null or p.previous_paid_at < ${starts}))::int as current,
+           count(*) filter (where p.paid_at < ${starts} and (p.previous_paid_at is null or p.previous_paid_at < ${previousStarts}))::int as previous
       from payments p join sites s on s.id = p.site_id
      where p.paid_at is not null and ${site}
        and p.paid_at >= ${period.previousFrom}::date - interval '15 hours' and p.paid_at < ${period.to}::date + interval '1 day 15 hours'
-       and p.paid_at >= (${period.previousFrom}::date::timestamp at time zone s.time_zone)
+       and p.paid_at >= ${previousStarts}
        and p.paid_at < ((${period.to}::date + 1)::timestamp at time zone s.time_zone)
-     group by 1, 2`);
-  return new Map(rowsOf(result).map((r) => [`${Boolean(r.current)}:${str(r.currency)}`, num(r.members)]));
+     group by p.currency`);
+  return new Map(rowsOf(result).flatMap((r) => [[`true:${str(r.currency)}`, num(r.current)] as const, [`false:${str(r.currency)}`, num(r.previous)] as const]));
 }
 
 /** Per operator over the period's UTC days (api/domain/staff/inbox.ts operatorFigures, kept per day): answers and the members' messages after them. */

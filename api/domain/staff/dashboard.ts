@@ -46,15 +46,11 @@ export async function dashboardFigures(db: Db, siteIds: number[] | null, now = n
       .groupBy(payments.siteId, payments.currency)
       .orderBy(asc(payments.currency)),
     dayFigures.get(`${siteIds?.join(",") ?? "all"}@${since.toISOString()}`, () => readDayFigures(db, onSites, since)).then((figures) => figures.sent),
-    // The photo queue (photos_review_queue_idx) is read once for all the sites, as photos have no site of their own
-    // (their profile's): it holds what moderators have not seen yet, 1,401 photos at the large size; the reports are
-    // counted per site, each up to queueCountCap (reports_queue_idx).
+    // The photo and report queues, counted per site, each up to queueCountCap (photos_site_review_queue_idx, reports_queue_idx).
     db
-      .select({ siteId: profiles.siteId, n: sql<number>`least(count(*), ${sql.raw(String(queueCountCap))})::int` })
-      .from(photos)
-      .innerJoin(profiles, eq(profiles.id, photos.profileId))
-      .where(and(unreviewed, onSites(profiles.siteId)))
-      .groupBy(profiles.siteId),
+      .select({ siteId: sites.id, n: boundedCount(db.select({ one: sql`1` }).from(photos).where(and(unreviewed, eq(photos.siteId, outerSiteId)))) })
+      .from(sites)
+      .where(onSites(sites.id)),
     db
       .select({ siteId: sites.id, n: boundedCount(db.select({ one: sql`1` }).from(reports).where(and(inArray(reports.status, ["new", "in_progress"]), eq(reports.siteId, outerSiteId)))) })
       .from(sites)

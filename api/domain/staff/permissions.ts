@@ -1,4 +1,4 @@
-import { roleMay, type StaffAction } from "#contract/staff-permissions";
+import { servesEverySite, roleMay, type StaffAction } from "#contract/staff-permissions";
 import type { StaffMember } from "./sessions";
 
 export { staffPermissions, type StaffAction } from "#contract/staff-permissions";
@@ -9,6 +9,6 @@ export { staffPermissions, type StaffAction } from "#contract/staff-permissions"
  */
 export function staffMay(staff: Pick<StaffMember, "role" | "siteIds">, action: StaffAction, siteId?: number | null): boolean {
   if (!roleMay(staff.role, action)) return false;
-  if (siteId === undefined || siteId === null || staff.role === "admin") return true;
+  if (siteId === undefined || siteId === null || servesEverySite(staff.role)) return true;
   return staff.siteIds.includes(siteId);
 }

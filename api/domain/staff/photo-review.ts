@@ -3,12 +3,13 @@ import type { Db } from "../../db/client";
 import { photos, profiles, sites, users } from "../../db/schema";
 import type { PhotoRejectionReason } from "#contract/photos";
 import { queueCountCap } from "#contract/staff-moderation";
+import { servesEverySite } from "#contract/staff-permissions";
 import { recordAudit } from "./audit";
 import type { StaffMember } from "./sessions";
 
 /** The sites a staff member's queues cover: null, every site (an admin). */
 export function sitesOf(staff: Pick<StaffMember, "role" | "siteIds">): number[] | null {
-  return staff.role === "admin" ? null : staff.siteIds;
+  return servesEverySite(staff.role) ? null : staff.siteIds;
 }
 
 /** A condition on a site column for the staff member's sites (none served: nothing). */
@@ -37,7 +38,7 @@ export type QueuedPhoto = {
  * (contract/staff-moderation.ts), which stands for that many or more.
  */
 export async function photoQueue(db: Db, siteIds: number[] | null, limit: number): Promise<{ photos: QueuedPhoto[]; total: number }> {
-  const where = and(isNull(photos.reviewedAt), ne(photos.status, "rejected"), onStaffSites(profiles.siteId, siteIds));
+  const where = and(isNull(photos.reviewedAt), ne(photos.status, "rejected"), onStaffSites(photos.siteId, siteIds));
   const [rows, [count]] = await Promise.all([
     db
       .select({
@@ -64,7 +65,6 @@ export async function photoQueue(db: Db, siteIds: number[] | null, limit: number
       db
         .select({ one: sql<number>`1`.as("one") })
         .from(photos)
-        .innerJoin(profiles, eq(profiles.id, photos.profileId))
         .where(where)
         .limit(queueCountCap)
         .as("queued"),

@@ -12,6 +12,7 @@ import { recordAudit } from "./audit";
 import { recoveryCodeHash, totpKeyOf } from "./login";
 import type { StaffMember } from "./sessions";
 import { totpStep, totpUri } from "./totp";
+import { servesEverySite } from "#contract/staff-permissions";
 
 /**
  * Setting up a staff account (docs/staff.md): `npm run staff -- add` (scripts/staff.ts) makes an account without a
@@ -116,7 +117,7 @@ export async function renewSetupLink(
  */
 export async function setupLinkOrigin(db: Pick<Db, "select">, publicUrl: string, account: { role: StaffRole; siteIds: readonly number[] }): Promise<string | null> {
   if (!publicUrl.includes("{domain}")) return publicUrl;
-  const served = account.role === "admin" || account.siteIds.length === 0 ? undefined : inArray(sites.id, [...account.siteIds]);
+  const served = servesEverySite(account.role) || account.siteIds.length === 0 ? undefined : inArray(sites.id, [...account.siteIds]);
   const [site] = await db.select({ domain: sites.domain }).from(sites).where(served).orderBy(asc(sites.id)).limit(1);
   return site ? publicOrigin(publicUrl, site.domain) : null;
 }
