@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Response } from "express";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { inboxQueueNames } from "#contract/staff-inbox-queues";
 import { ageOn } from "#contract/age";
 import type {
@@ -348,7 +348,8 @@ export function staffInboxRoutes(deps: { db: Db; dataDir: string }) {
         db
           .select({ id: profiles.id, name: profiles.name })
           .from(profiles)
-          .where(and(eq(profiles.siteId, site.id), eq(profiles.fictional, true)))
+          // The flag as it stands in profiles_site_run_name_idx's condition (a bound "= true" would not match it in a generic plan).
+          .where(and(eq(profiles.siteId, site.id), sql`${profiles.fictional}`))
           .orderBy(asc(profiles.name), asc(profiles.id))
           .limit(200),
         waitThresholds(db, [site.id]),

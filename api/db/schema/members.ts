@@ -99,6 +99,8 @@ export const profiles = pgTable(
     index("profiles_name_search_idx").on(sql`lower(${t.name}) text_pattern_ops`, t.userId),
     // The staff's list of site-run profiles, newest first (api/http/staff-profiles.ts).
     index("profiles_site_run_idx").on(t.id).where(sql`${t.fictional}`),
+    // A site's site-run profiles by name (the saved replies' profile choice, api/http/staff-inbox.ts): the first 200 from the index.
+    index("profiles_site_run_name_idx").on(t.siteId, t.name, t.id).where(sql`${t.fictional}`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "profiles_site_run_name_idx" ON "profiles" USING btree ("site_id","name","id") WHERE "profiles"."fictional";
