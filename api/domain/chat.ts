@@ -442,8 +442,29 @@ export async function deleteChat(db: Db, profileId: number, conversationId: numb
   return true;
 }
 
-/** docs/product.md §4 "A blocked user loses chats and likes": the pair's conversation goes, for both, with its messages. */
-export async function removeConversationsBetween(db: Pick<Db, "delete">, a: number, b: number): Promise<void> {
+/**
+ * docs/product.md §4 "A blocked user loses chats and likes": the pair's conversation goes, for both, with its messages.
+ * A message still held for a moderator (contact details, docs/staff.md) was paid but never delivered: its sender gets
+ * its credits back first, with a ledger entry each, as a moderator's rejection gives them (api/domain/staff/held-messages.ts).
+ */
+export async function removeConversationsBetween(db: Pick<Db, "delete" | "execute">, a: number, b: number): Promise<void> {
   const pair = pairOf(a, b);
+  await db.execute(sql`
+    with held as (
+      select m.id, m.credits, p.user_id
+        from ${messages} m join ${conversations} c on c.id = m.conversation_id join ${profiles} p on p.id = m.sender_profile_id
+       where c.low_profile_id = ${pair.low} and c.high_profile_id = ${pair.high} and m.moderation = 'held' and m.credits > 0
+    ), refunded as (
+      update ${users} u set credits = u.credits + h.total
+        from (select user_id, sum(credits)::int as total from held group by user_id) h
+       where u.id = h.user_id
+      returning u.id, u.credits
+    )
+    insert into credit_ledger (user_id, delta, balance_after, reason, reference)
+    select h.user_id, h.credits,
+           r.credits - coalesce(sum(h.credits) over (partition by h.user_id order by h.id desc rows between unbounded preceding and 1 preceding), 0),
+           'message', 'message:' || h.id
+      from held h join refunded r on r.id = h.user_id
+     order by h.id`);
   await db.delete(conversations).where(and(eq(conversations.lowProfileId, pair.low), eq(conversations.highProfileId, pair.high)));
 }

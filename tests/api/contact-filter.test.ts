@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { ChatResponse, ChatsResponse, SendMessageResponse } from "#contract/chat";
 import { HeldMessageOutcome, HeldMessagesResponse } from "#contract/staff-held-messages";
-import { auditLog, creditLedger, sites, users } from "../../api/db/schema";
+import { auditLog, conversations, creditLedger, profiles, sites, users } from "../../api/db/schema";
 import { createSession } from "../../api/domain/sessions";
 import { clearSiteCache } from "../../api/domain/sites";
 import { call, expectApiError, insertMember, startApi, testSessionSecret, type Harness } from "./harness";
@@ -136,6 +136,44 @@ describe("a site's contact filter", () => {
     expect((await chatOf(a, b)).conversation?.messages.map((m) => m.moderation ?? "delivered")).toEqual(["delivered", "rejected"]);
     await expectApiError(await staffCall(api, admin, "POST", "/api/staff/held-messages.php", { id, decision: "reject" }), 404, "not_found");
     expect(await balanceOf(a)).toBe(100 - cost);
+  });
+
+  it("hold: a block takes the pair's conversation with a held message, and the sender gets that message's credits back", async () => {
+    await filter("hold");
+    const [a, b] = [await newMember(), await newMember()];
+    const cost = await messageCost();
+    await sent(a, b, "hi there");
+    await sent(a, b, "text me on 06 12 34 56 78");
+    await sent(a, b, "or mail anna at gmail dot com");
+    expect(await balanceOf(a)).toBe(100 - 3 * cost);
+    const blocked = await call(api, "POST", "/api/block.php", { token: b.token, body: { id: a.profileId } });
+    expect(blocked.status, await blocked.clone().text()).toBe(200);
+    // The delivered message was paid for and stays paid; the two never delivered come back, each with its ledger entry.
+    expect(await balanceOf(a)).toBe(100 - cost);
+    expect(await ledgerSum(a)).toBe(100 - cost);
+    const refunds = await api.db.select().from(creditLedger).where(and(eq(creditLedger.userId, a.userId), eq(creditLedger.delta, cost), eq(creditLedger.reason, "message"))).orderBy(creditLedger.id);
+    expect(refunds.map((row) => row.balanceAfter)).toEqual([100 - 2 * cost, 100 - cost]);
+    const admin = await staffToken(api, await newStaff(api, "admin", []));
+    const queue = HeldMessagesResponse.parse(await (await staffCall(api, admin, "GET", "/api/staff/held-messages.php")).json());
+    expect(queue.messages.filter((m) => m.sender.profile_id === a.profileId)).toEqual([]);
+  });
+
+  it("never filters an operator's answer as a site-run profile", async () => {
+    await filter("mask");
+    const member = await newMember();
+    const [profile] = await api.db.select({ id: profiles.id }).from(profiles).where(and(eq(profiles.fictional, true), eq(profiles.siteId, 1), eq(profiles.status, "active"))).limit(1);
+    await sent(member, { userId: 0, profileId: profile!.id, token: "" }, "hello there");
+    const operator = await staffToken(api, await newStaff(api, "operator"));
+    const [conversation] = await api.db
+      .select({ id: conversations.id })
+      .from(conversations)
+      .where(and(eq(conversations.fictionalProfileId, profile!.id), sql`${member.profileId} in (${conversations.lowProfileId}, ${conversations.highProfileId})`));
+    const answer = "You can also reach the team at support@example.com or +31 6 1234 5678";
+    const act = (body: Record<string, unknown>) => staffCall(api, operator, "POST", "/api/staff/inbox-conversation.php", { id: conversation!.id, ...body });
+    expect((await act({ action: "claim" })).status).toBe(200);
+    const replied = await act({ action: "reply", text: answer, key: randomBytes(12).toString("base64url") });
+    expect(replied.status, await replied.clone().text()).toBe(200);
+    expect((await chatOf(member, { userId: 0, profileId: profile!.id, token: "" })).conversation?.messages.map((m) => m.body)).toEqual(["hello there", answer]);
   });
 
   it("is saved with a site's settings in the console", async () => {
