@@ -11,6 +11,8 @@ import { getUser } from "~/utils/session.server";
 import { GeneralErrorBoundary } from "~/components/layout/error-boundary";
 import { pageMeta } from "~/utils/page-title";
 import { Button } from "~/components/ui/button";
+import { FormAlert } from "~/components/ui/form-fields";
+import { Notice } from "~/components/ui/notice";
 import { endpoints } from "#contract/endpoints/index";
 
 /**
@@ -89,16 +91,16 @@ export default function Complaints() {
     <section className="container max-w-2xl py-8" data-testid="complaints-page">
       <h1 className="text-2xl font-bold text-gray-900">{texts.title}</h1>
       {sent ? (
-        <p role="status" className="mt-4 rounded-xl bg-green-50 p-4 text-green-900 ring-1 ring-green-200" data-testid="complaint-sent">
-          {sent}
-        </p>
+        <div className="mt-4">
+          <Notice testId="complaint-sent">{sent}</Notice>
+        </div>
       ) : null}
       <p className="mt-2 text-gray-700">{texts.intro}</p>
       <p className="mt-2 text-sm text-gray-600">{texts.urgent}</p>
       {failed?.message ? (
-        <p role="alert" className="mt-4 rounded-md bg-red-50 p-3 text-danger" data-testid="complaint-error">
-          {failed.message}
-        </p>
+        <div className="mt-4">
+          <FormAlert testId="complaint-error">{failed.message}</FormAlert>
+        </div>
       ) : null}
       <Form method="post" className="mt-6 space-y-4" noValidate>
         {(["name", "email", "content_url"] as const).map((name) => (

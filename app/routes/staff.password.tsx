@@ -10,6 +10,7 @@ import { staffTexts } from "~/features/staff/staff-texts.server";
 import { requireStaff } from "~/features/staff/staff-api.server";
 import { staffPasswordSchema } from "~/features/staff/setup-forms";
 import { FormAlert, InputField, SubmitButton } from "~/components/ui/form-fields";
+import { Notice } from "~/components/ui/notice";
 import { useValidatedForm } from "~/components/ui/validated-form";
 import { useEmptyPasswordsAfterError } from "~/features/account/account-ui";
 import { endpoints } from "#contract/endpoints/index";
@@ -60,9 +61,9 @@ export default function StaffPassword() {
       <p className="mt-1 text-sm text-gray-600">{texts.lead}</p>
       {actionData?.done ? (
         <>
-          <p role="status" className="mt-6 rounded-md bg-green-50 px-4 py-2 text-sm text-gray-900 ring-1 ring-green-200" data-testid="staff-password-done">
-            {texts.done}
-          </p>
+          <div className="mt-6">
+            <Notice testId="staff-password-done">{texts.done}</Notice>
+          </div>
           <p className="mt-4">
             <Link to="/staff" className="font-medium text-primary underline">
               {texts.back}

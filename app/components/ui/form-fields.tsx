@@ -78,9 +78,9 @@ export function SelectField({ field, label, options, placeholder, fallback }: Se
   );
 }
 
-export function FormAlert({ id, children }: { id?: string; children: ReactNode }) {
+export function FormAlert({ id, children, testId = "form-error" }: { id?: string; children: ReactNode; testId?: string }) {
   return (
-    <div id={id} role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid="form-error">
+    <div id={id} role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-danger" data-testid={testId}>
       {children}
     </div>
   );
