@@ -33,10 +33,12 @@ BEGIN
     ) x
    GROUP BY site_id, day, network, ref, sub1, sub2, sub3, lander;
 
-  -- Each paid payment's previous one of its member in its currency (what the paying members of a period are counted by).
-  UPDATE payments p SET previous_paid_at = x.previous
-    FROM (SELECT id, lag(paid_at) OVER (PARTITION BY user_id, currency ORDER BY paid_at, id) AS previous FROM payments WHERE paid_at IS NOT NULL) x
-   WHERE p.id = x.id AND p.previous_paid_at IS DISTINCT FROM x.previous;
+  -- Each paid payment's site's day and its member's previous one's in its currency (what the paying members of a period are counted by).
+  UPDATE payments p SET paid_day = x.day, previous_paid_day = x.previous
+    FROM (SELECT q.id, (q.paid_at AT TIME ZONE s.time_zone)::date AS day,
+                 lag((q.paid_at AT TIME ZONE s.time_zone)::date) OVER (PARTITION BY q.user_id, q.currency ORDER BY q.paid_at, q.id) AS previous
+            FROM payments q JOIN sites s ON s.id = q.site_id WHERE q.paid_at IS NOT NULL) x
+   WHERE p.id = x.id AND (p.paid_day IS DISTINCT FROM x.day OR p.previous_paid_day IS DISTINCT FROM x.previous);
 
   INSERT INTO analytics_revenue_days (site_id, day, currency, country, method, package_id, discount_code, payments, first_purchases, amount, discount_amount, costs, refunds, refunded_amount)
   SELECT site_id, day, currency, country, method, package_id, discount_code, sum(n), sum(firsts), sum(amount), sum(discount_amount), sum(costs), sum(refunds), sum(refunded)

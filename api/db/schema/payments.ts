@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { paymentStatuses } from "#contract/payment-methods";
 import { createdAt } from "./columns";
 import { userRef } from "./members";
@@ -80,11 +80,13 @@ export const payments = pgTable(
     createdAt: createdAt(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     /**
-     * When the member's payment in this currency before this one was paid (null: this is their first): set as it is
-     * paid (api/domain/analytics/rollups.ts countPaymentPaid). A member paid in a period once for each payment of the
-     * period whose previous one is before the period, so the paying members are counted without a distinct.
+     * The site's day (sites.time_zone) it was paid on, and the one the member's payment in this currency before it was
+     * paid on (null: this is their first): set as it is paid (api/domain/analytics/rollups.ts countPaymentPaid). A
+     * member paid in a period once for each payment of the period whose previous one is before the period, so the
+     * analytics count the paying members from the index alone, without a distinct, a join or time-zone arithmetic.
      */
-    previousPaidAt: timestamp("previous_paid_at", { withTimezone: true }),
+    paidDay: date("paid_day", { mode: "string" }),
+    previousPaidDay: date("previous_paid_day", { mode: "string" }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
     refundedAt: timestamp("refunded_at", { withTimezone: true }),
     refundedCredits: integer("refunded_credits").notNull().default(0),
@@ -118,7 +120,7 @@ export const payments = pgTable(
     // The pending ones, oldest first: the settle job's scan and the metrics' backlog (api/jobs/settle-payments.ts) read
     // these few rows rather than every payment ever made.
     // The analytics' paying members of a period (api/domain/analytics/report.ts): a range of paid times, read from the index alone.
-    index("payments_paid_at_idx").on(t.paidAt, t.siteId, t.currency, t.previousPaidAt).where(sql`${t.paidAt} is not null`),
+    index("payments_paid_day_idx").on(t.paidDay, t.siteId, t.currency, t.previousPaidDay).where(sql`${t.paidDay} is not null`),
     index("payments_pending_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
     // The paid ones by when: the dashboard's revenue of the day (api/domain/staff/dashboard.ts) reads that day's.
     index("payments_paid_idx").on(t.paidAt).where(sql`${t.status} = 'paid'`),

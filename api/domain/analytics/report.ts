@@ -185,24 +185,19 @@ export async function analyticsReport(db: Db, scope: Scope, query: Pick<Analytic
 
 /**
  * Members with a payment paid in the period (refunded later or not), per currency, for the period and the one before:
- * a range of payments_paid_at_idx widened by the furthest time zones, then each payment's own site's day. A member is
- * counted at their first payment of the period, the one whose previous payment (payments.previous_paid_at) is
+ * a range of payments_paid_day_idx, read from the index alone (each payment's site's day is stored with it). A member
+ * is counted at their first payment of the period, the one whose previous payment (payments.previous_paid_day) is
  * before the period: a count of index entries, no distinct over members.
  */
 async function payingMembers(db: Db, scope: Scope, period: { from: string; to: string; previousFrom: string }): Promise<Map<string, number>> {
-  const site = scope.siteId === null ? sql`true` : sql`p.site_id = ${scope.siteId}`;
-  const starts = sql`(${period.from}::date::timestamp at time zone s.time_zone)`;
-  const previousStarts = sql`(${period.previousFrom}::date::timestamp at time zone s.time_zone)`;
+  const site = scope.siteId === null ? sql`true` : sql`site_id = ${scope.siteId}`;
   const result = await db.execute(sql`
-    select p.currency,
-           count(*) filter (where p.paid_at >= ${starts} and (p.previous_paid_at is null or p.previous_paid_at < ${starts}))::int as current,
-           count(*) filter (where p.paid_at < ${starts} and (p.previous_paid_at is null or p.previous_paid_at < ${previousStarts}))::int as previous
-      from payments p join sites s on s.id = p.site_id
-     where p.paid_at is not null and ${site}
-       and p.paid_at >= ${period.previousFrom}::date - interval '15 hours' and p.paid_at < ${period.to}::date + interval '1 day 15 hours'
-       and p.paid_at >= ${previousStarts}
-       and p.paid_at < ((${period.to}::date + 1)::timestamp at time zone s.time_zone)
-     group by p.currency`);
+    select currency,
+           count(*) filter (where paid_day >= ${period.from}::date and (previous_paid_day is null or previous_paid_day < ${period.from}::date))::int as current,
+           count(*) filter (where paid_day < ${period.from}::date and (previous_paid_day is null or previous_paid_day < ${period.previousFrom}::date))::int as previous
+      from payments
+     where paid_day between ${period.previousFrom}::date and ${period.to}::date and ${site}
+     group by currency`);
   return new Map(rowsOf(result).flatMap((r) => [[`true:${str(r.currency)}`, num(r.current)] as const, [`false:${str(r.currency)}`, num(r.previous)] as const]));
 }
 

@@ -43,7 +43,7 @@ export async function countFunnelVisit(
 const revenueKey = sql.raw("site_id, day, currency, country, method, package_id, discount_code");
 
 /**
- * A payment became paid (in the transaction that made it so): when the member's payment before it was paid, its day's
+ * A payment became paid (in the transaction that made it so): its site's day and its member's previous payment's, its day's
  * revenue, its member's cohort (when paid within 30 days of signing up), and the funnel's first purchase when the
  * member had never paid before.
  */
@@ -57,11 +57,12 @@ export async function countPaymentPaid(tx: Runner, paymentId: number): Promise<v
              not exists (select 1 from payments q where q.user_id = p.user_id and q.id <> p.id and q.paid_at is not null) as first
         from payments p join sites s on s.id = p.site_id join users u on u.id = p.user_id
        where p.id = ${paymentId} and p.paid_at is not null
-    ), previous as (
-      -- The member's payment in this currency paid before this one, in the order of paid times and ids (as
-      -- api/db/functions/analytics_rebuild.sql sets it for those already paid).
-      update payments q set previous_paid_at = (
-               select max(o.paid_at) from payments o
+    ), days as (
+      -- Its site's day, and that of the member's payment in this currency paid before it, in the order of paid times
+      -- and ids (as api/db/functions/analytics_rebuild.sql sets them for those already paid).
+      update payments q set paid_day = (p.paid_at at time zone p.time_zone)::date,
+             previous_paid_day = (
+               select (max(o.paid_at) at time zone p.time_zone)::date from payments o
                 where o.user_id = p.user_id and o.currency = p.currency and o.paid_at is not null and (o.paid_at, o.id) < (p.paid_at, q.id))
         from p where q.id = ${paymentId}
     ), revenue as (
