@@ -124,8 +124,10 @@ function useLiveQueues(loaded: Queues): Queues {
 
 type Queues = { photos: number; reports: number };
 
-/** The admin's pages, in one menu so the navigation stays one row at 1280 px (docs/staff.md). */
-/** The pages of the admin menu, each with the action it needs (contract/staff-permissions.ts). */
+/**
+ * The admin's pages, in one menu so the navigation stays one row at 1280 px (docs/staff.md), each with the action it
+ * needs (contract/staff-permissions.ts): the menu shows the pages the role may open.
+ */
 const adminLinks = [
   ["/staff/accounts", "accounts", "staff.manage"],
   ["/staff/analytics", "analytics", "analytics.read"],
