@@ -252,11 +252,11 @@ export async function prepare(url: string, options: PrepareOptions): Promise<Pre
  * otherwise the bench times stale statistics and index-only scans that read the table too.
  */
 async function settleAfterUpgrade(c: pg.Client): Promise<void> {
-  const { rows } = await c.query<{ relname: string }>("SELECT relname FROM pg_stat_user_tables WHERE n_dead_tup > 10000 ORDER BY relname");
-  for (const { relname } of rows) {
+  const { rows } = await c.query<{ relname: string; dead: string }>("SELECT relname, n_dead_tup AS dead FROM pg_stat_user_tables WHERE n_dead_tup > 10000 ORDER BY relname");
+  for (const { relname, dead } of rows) {
     const started = Date.now();
     await c.query(`VACUUM (ANALYZE) ${c.escapeIdentifier(relname)}`);
-    process.stderr.write(`data-scale: VACUUM (ANALYZE) ${relname}: ${((Date.now() - started) / 1000).toFixed(1)} s (rewritten by a migration)\n`);
+    process.stderr.write(`data-scale: VACUUM (ANALYZE) ${relname}: ${((Date.now() - started) / 1000).toFixed(1)} s (${Number(dead).toLocaleString("en-US")} dead rows)\n`);
   }
 }
 
