@@ -43,9 +43,9 @@ export async function countFunnelVisit(
 const revenueKey = sql.raw("site_id, day, currency, country, method, package_id, discount_code");
 
 /**
- * A payment became paid (in the transaction that made it so): its site's day and its member's previous payment's, its day's
- * revenue, its member's cohort (when paid within 30 days of signing up), and the funnel's first purchase when the
- * member had never paid before.
+ * A payment became paid (in the transaction that made it so): its site's day and its member's previous payment's,
+ * its day's revenue, its member's cohort (when paid within 30 days of signing up), and the funnel's first purchase
+ * when the member had never paid before.
  */
 export async function countPaymentPaid(tx: Runner, paymentId: number): Promise<void> {
   await tx.execute(sql`
