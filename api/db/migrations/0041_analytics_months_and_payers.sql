@@ -15,16 +15,10 @@ CREATE TABLE "analytics_funnel_months" (
 	CONSTRAINT "analytics_funnel_months_site_id_month_network_ref_sub1_sub2_sub3_lander_pk" PRIMARY KEY("site_id","month","network","ref","sub1","sub2","sub3","lander")
 );
 --> statement-breakpoint
-DROP INDEX "payments_paid_at_idx";--> statement-breakpoint
-ALTER TABLE "payments" ADD COLUMN "previous_paid_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "analytics_funnel_months" ADD CONSTRAINT "analytics_funnel_months_site_id_sites_id_fk" FOREIGN KEY ("site_id") REFERENCES "public"."sites"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "analytics_funnel_months_month_idx" ON "analytics_funnel_months" USING btree ("month");--> statement-breakpoint
 -- What there is already: the funnel's months from its days (later changes follow by the trigger, made in the
--- migration after this one), and each paid payment's previous one of its member in its currency.
+-- migration after this one).
 INSERT INTO "analytics_funnel_months" (site_id, month, network, ref, sub1, sub2, sub3, lander, visits, signups, activations, first_messages, first_purchases)
 SELECT site_id, date_trunc('month', day)::date, network, ref, sub1, sub2, sub3, lander, sum(visits), sum(signups), sum(activations), sum(first_messages), sum(first_purchases)
-  FROM "analytics_funnel_days" GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;--> statement-breakpoint
-UPDATE "payments" p SET previous_paid_at = x.previous
-  FROM (SELECT id, lag(paid_at) OVER (PARTITION BY user_id, currency ORDER BY paid_at, id) AS previous FROM "payments" WHERE paid_at IS NOT NULL) x
- WHERE p.id = x.id AND x.previous IS NOT NULL;--> statement-breakpoint
-CREATE INDEX "payments_paid_at_idx" ON "payments" USING btree ("paid_at","site_id","currency","previous_paid_at") WHERE "payments"."paid_at" is not null;
+  FROM "analytics_funnel_days" GROUP BY 1, 2, 3, 4, 5, 6, 7, 8;

@@ -9,6 +9,5 @@ UPDATE "payments" p SET paid_day = x.day, previous_paid_day = x.previous
           FROM "payments" q JOIN "sites" s ON s.id = q.site_id WHERE q.paid_at IS NOT NULL) x
  WHERE p.id = x.id;--> statement-breakpoint
 CREATE INDEX "payments_paid_day_idx" ON "payments" USING btree ("paid_day","site_id","currency","previous_paid_day") WHERE "payments"."paid_day" is not null;--> statement-breakpoint
-ALTER TABLE "payments" DROP COLUMN "previous_paid_at";--> statement-breakpoint
 -- Statistics of the filled column for the planner (a VACUUM after the upgrade settles the rest: docs/operations.md, Upgrades).
 ANALYZE "payments";
