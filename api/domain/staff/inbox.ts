@@ -393,7 +393,9 @@ export async function recordReply(tx: Pick<Db, "insert" | "select">, staff: Staf
     .limit(1);
   const waitedSeconds = before ? Math.max(0, Math.round((message.createdAt.getTime() - before.at.getTime()) / 1000)) : null;
   await tx.insert(operatorReplies).values({ messageId: message.id, staffUserId: staff.id, conversationId: message.conversationId, waitedSeconds });
+  // This instance's kept figures of the day count answers: they are read again (other instances within a minute).
   liveFigures.clear();
+  deskMedians.clear();
 }
 
 export type OperatorDay = {
